@@ -1,0 +1,99 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Switchyard",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    products: [
+        .library(name: "Switchyard", targets: ["Switchyard"]),
+        .library(name: "SwitchyardCurl", targets: ["SwitchyardCurl"]),
+        .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
+        .library(name: "SwitchyardTestServer", targets: ["SwitchyardTestServer"]),
+        .executable(name: "yard", targets: ["yard"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+    ],
+    targets: [
+        // MARK: - Core
+        .target(
+            name: "Switchyard",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: - Transports
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [
+                .apt(["libcurl4-openssl-dev"]),
+                .brew(["curl"]),
+                .yum(["libcurl-devel"]),
+            ]
+        ),
+        .target(
+            name: "SwitchyardCurl",
+            dependencies: ["CCurl", "Switchyard"]
+        ),
+
+        // MARK: - Test support
+        .target(
+            name: "SwitchyardTestServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "SwitchyardTesting",
+            dependencies: ["Switchyard"]
+        ),
+
+        // MARK: - Command line
+        .executableTarget(
+            name: "yard",
+            dependencies: [
+                "Switchyard",
+                "SwitchyardCurl",
+                "SwitchyardTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
+        // MARK: - Tests
+        .testTarget(
+            name: "SwitchyardTests",
+            dependencies: ["Switchyard", "SwitchyardTesting"]
+        ),
+        .testTarget(
+            name: "SwitchyardCurlTests",
+            dependencies: ["Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTesting"]
+        ),
+        .testTarget(
+            name: "SwitchyardTestServerTests",
+            dependencies: ["SwitchyardTestServer"]
+        ),
+        .testTarget(
+            name: "YardTests",
+            dependencies: ["yard", "SwitchyardTestServer"]
+        ),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

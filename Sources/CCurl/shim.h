@@ -1,0 +1,58 @@
+// Typed, non-variadic wrappers around libcurl's variadic functions, so Swift can call them.
+#ifndef SWITCHYARD_CCURL_SHIM_H
+#define SWITCHYARD_CCURL_SHIM_H
+
+#include <curl/curl.h>
+
+static inline CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ccurl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ccurl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ccurl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ccurl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// For CURLOPT_WRITEFUNCTION and CURLOPT_HEADERFUNCTION, which share one signature.
+static inline CURLcode ccurl_easy_setopt_write_callback(CURL *handle, CURLoption option, curl_write_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ccurl_easy_setopt_read_callback(CURL *handle, curl_read_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, value);
+}
+
+static inline CURLcode ccurl_easy_setopt_seek_callback(CURL *handle, curl_seek_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, value);
+}
+
+static inline CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode ccurl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLMcode ccurl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
+    return curl_multi_setopt(handle, option, value);
+}
+
+static inline int ccurl_pause_continue(void) { return CURLPAUSE_CONT; }
+static inline size_t ccurl_write_pause(void) { return CURL_WRITEFUNC_PAUSE; }
+static inline size_t ccurl_read_pause(void) { return CURL_READFUNC_PAUSE; }
+static inline size_t ccurl_read_abort(void) { return CURL_READFUNC_ABORT; }
+static inline int ccurl_error_size(void) { return CURL_ERROR_SIZE; }
+
+#endif

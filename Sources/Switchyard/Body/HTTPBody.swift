@@ -1,0 +1,165 @@
+import Synchronization
+
+/// A request or response body: bytes in memory, or an asynchronous sequence of byte chunks.
+///
+/// A body knows its ``Length`` when it can and declares its ``Replayability``: whether it can be
+/// iterated — and so sent — more than once. Retries and redirects replay only replayable bodies;
+/// a single-use stream refuses a second iteration with ``SwitchyardError/Kind/invalidRequest``
+/// instead of silently sending nothing.
+///
+/// Streams are pulled: the consumer asks for the next chunk, so a slow reader slows the producer
+/// (back-pressure) and memory stays bounded.
+///
+/// ```swift
+/// let small = HTTPBody("hello")                                   // replayable, known length
+/// let file = HTTPBody(chunks, length: .known(size), replayability: .replayable)
+/// for try await chunk in response.body! { write(chunk) }
+/// ```
+public final class HTTPBody: Sendable {
+    /// The body's size, when it is known before reading it.
+    public enum Length: Sendable, Hashable {
+        /// Exactly this many bytes.
+        case known(Int64)
+        /// The size is discovered while reading.
+        case unknown
+    }
+
+    /// Whether the body can be iterated more than once.
+    public enum Replayability: Sendable, Hashable {
+        /// Every iteration yields the same bytes: safe to retry and to redirect.
+        case replayable
+        /// Only one iteration is possible (e.g. a network stream); a second one throws.
+        case singleUse
+    }
+
+    /// The body's size, if known in advance.
+    public let length: Length
+    /// Whether the body can be sent again.
+    public let replayability: Replayability
+
+    enum Storage: Sendable {
+        case bytes(ArraySlice<UInt8>)
+        case chunks(@Sendable () -> ChunkProducer)
+    }
+
+    typealias ChunkProducer = () async throws -> ArraySlice<UInt8>?
+
+    let storage: Storage
+    private let iterationStarted = Atomic<Bool>(false)
+
+    /// Creates a replayable body holding `bytes`.
+    /// - Parameter bytes: The body's bytes.
+    public init(_ bytes: some Collection<UInt8>) {
+        let slice = ArraySlice(bytes)
+        self.storage = .bytes(slice)
+        self.length = .known(Int64(slice.count))
+        self.replayability = .replayable
+    }
+
+    /// Creates a replayable body holding the UTF-8 bytes of `string`.
+    /// - Parameter string: The body's text.
+    public convenience init(_ string: String) {
+        self.init(Array(string.utf8))
+    }
+
+    /// Creates a body that streams the chunks of an asynchronous sequence.
+    /// - Parameters:
+    ///   - sequence: The chunks, pulled one at a time as the transport sends them.
+    ///   - length: The total size, if known (lets the transport send `Content-Length`).
+    ///   - replayability: Declare `.replayable` only if iterating `sequence` again yields the same bytes.
+    public init<Chunks: AsyncSequence & Sendable>(
+        _ sequence: Chunks,
+        length: Length = .unknown,
+        replayability: Replayability = .singleUse
+    ) where Chunks.Element == ArraySlice<UInt8> {
+        self.storage = .chunks {
+            let box = IteratorBox(sequence.makeAsyncIterator())
+            return { try await box.next() }
+        }
+        self.length = length
+        self.replayability = replayability
+    }
+
+    /// Creates a body from an asynchronous sequence of byte arrays.
+    /// - Parameters:
+    ///   - sequence: The chunks.
+    ///   - length: The total size, if known.
+    ///   - replayability: Whether iterating again yields the same bytes.
+    public convenience init<Chunks: AsyncSequence & Sendable>(
+        _ sequence: Chunks,
+        length: Length = .unknown,
+        replayability: Replayability = .singleUse
+    ) where Chunks.Element == [UInt8] {
+        self.init(sequence.map { ArraySlice($0) }, length: length, replayability: replayability)
+    }
+
+    /// The bytes of a body created from memory, or `nil` for a streamed body.
+    ///
+    /// Transports use this to send an in-memory body without iterating it.
+    public var bufferedBytes: ArraySlice<UInt8>? {
+        if case .bytes(let bytes) = storage { return bytes }
+        return nil
+    }
+
+    /// Marks the start of an iteration; returns `false` if a single-use body was already iterated.
+    func beginIteration() -> Bool {
+        let alreadyStarted = iterationStarted.exchange(true, ordering: .relaxed)
+        return replayability == .replayable || !alreadyStarted
+    }
+}
+
+// MARK: - AsyncSequence
+
+extension HTTPBody: AsyncSequence {
+    /// One chunk of the body.
+    public typealias Element = ArraySlice<UInt8>
+    /// Errors come from the underlying stream or transport.
+    public typealias Failure = any Error
+
+    /// Iterates the chunks of a body.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        /// One chunk of the body.
+        public typealias Element = ArraySlice<UInt8>
+        private var pending: ArraySlice<UInt8>?
+        private var producer: ChunkProducer?
+        private var refusal: SwitchyardError?
+
+        init(_ body: HTTPBody) {
+            guard body.beginIteration() else {
+                refusal = .invalidRequest("This body is a single-use stream and was already sent once;"
+                    + " it cannot be sent again (retry or redirect). Use a replayable body to allow that.")
+                return
+            }
+            switch body.storage {
+            case .bytes(let bytes): pending = bytes
+            case .chunks(let makeProducer): producer = makeProducer()
+            }
+        }
+
+        /// Returns the next chunk, or `nil` at the end of the body.
+        /// - Returns: The next chunk.
+        /// - Throws: The stream's error, or ``SwitchyardError/Kind/invalidRequest`` for a replayed single-use body.
+        public mutating func next() async throws -> ArraySlice<UInt8>? {
+            if let refusal { throw refusal }
+            if let bytes = pending {
+                pending = nil
+                return bytes.isEmpty ? nil : bytes
+            }
+            guard let producer else { return nil }
+            if let chunk = try await producer() { return chunk }
+            self.producer = nil
+            return nil
+        }
+    }
+
+    /// Starts an iteration over the chunks.
+    /// - Returns: An iterator.
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(self) }
+}
+
+/// Holds a generic iterator so a non-generic closure can advance it.
+private final class IteratorBox<Base: AsyncIteratorProtocol> where Base.Element == ArraySlice<UInt8> {
+    var base: Base
+    init(_ base: Base) { self.base = base }
+    func next() async throws -> ArraySlice<UInt8>? { try await base.next() }
+}

@@ -1,0 +1,92 @@
+import Synchronization
+
+/// State that travels with one exchange through every interceptor and the transport.
+///
+/// It carries the request's identity (``id``), its ``deadline``, the current ``attempt``, the
+/// ``timings`` the transport records, and typed storage where plugins keep their own values:
+///
+/// ```swift
+/// enum TraceIDKey: ExchangeContextKey { typealias Value = String }
+///
+/// context[TraceIDKey.self] = "4bf92f35"
+/// let traceID = context[TraceIDKey.self]
+/// ```
+///
+/// The context is a reference shared by the whole exchange and is safe to use from any task.
+public final class ExchangeContext: Sendable {
+    /// A process-unique identifier of the exchange, increasing with each new exchange.
+    public let id: UInt64
+    /// When the client started the exchange.
+    public let startedAt: ContinuousClock.Instant
+    /// The point by which the whole exchange must finish, or `nil` for none.
+    public let deadline: ContinuousClock.Instant?
+    /// The options of the request as the client received it.
+    public let options: RequestOptions
+
+    private struct State {
+        var attempt = 1
+        var timings = TransferTimings()
+        var storage: [ObjectIdentifier: any Sendable] = [:]
+    }
+
+    private let state = Mutex(State())
+    private static let nextID = Atomic<UInt64>(1)
+
+    /// Creates the context of a new exchange.
+    /// - Parameters:
+    ///   - options: The request's options; the deadline is derived from them.
+    ///   - startedAt: When the exchange started.
+    public init(options: RequestOptions = RequestOptions(), startedAt: ContinuousClock.Instant = .now) {
+        self.id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        self.startedAt = startedAt
+        self.options = options
+        self.deadline = options.effectiveDeadline(from: startedAt)
+    }
+
+    /// The current attempt, starting at 1; retry interceptors advance it.
+    public var attempt: Int {
+        get { state.withLock { $0.attempt } }
+        set { state.withLock { $0.attempt = newValue } }
+    }
+
+    /// The phase timings recorded so far by the transport.
+    public var timings: TransferTimings {
+        get { state.withLock { $0.timings } }
+        set { state.withLock { $0.timings = newValue } }
+    }
+
+    /// Updates the timings in place, atomically.
+    /// - Parameter update: Changes the recorded timings.
+    public func recordTimings(_ update: (inout TransferTimings) -> Void) {
+        state.withLock { update(&$0.timings) }
+    }
+
+    /// The time left until the deadline (never negative), or `nil` when there is no deadline.
+    public var remainingTime: Duration? {
+        deadline.map { max(.zero, ContinuousClock.now.duration(to: $0)) }
+    }
+
+    /// Typed storage for plugins.
+    /// - Parameter key: The key type that names the value.
+    public subscript<Key: ExchangeContextKey>(key: Key.Type) -> Key.Value? {
+        get { state.withLock { $0.storage[ObjectIdentifier(key)] as? Key.Value } }
+        set { state.withLock { $0.storage[ObjectIdentifier(key)] = newValue } }
+    }
+
+    /// Throws if the exchange was cancelled or its deadline has passed.
+    /// - Throws: ``SwitchyardError/Kind/cancelled`` or ``SwitchyardError/Kind/timeout``.
+    public func checkLiveness() throws(SwitchyardError) {
+        if Task.isCancelled { throw .cancelled }
+        if let deadline, ContinuousClock.now >= deadline { throw .timedOut() }
+    }
+}
+
+/// Names a value that plugins keep in an ``ExchangeContext``.
+///
+/// ```swift
+/// enum TraceIDKey: ExchangeContextKey { typealias Value = String }
+/// ```
+public protocol ExchangeContextKey {
+    /// The type of the stored value.
+    associatedtype Value: Sendable
+}

@@ -1,0 +1,148 @@
+public import HTTPTypes
+
+/// The one error type every Switchyard API throws.
+///
+/// Switch over ``kind`` to decide what to do; read ``message`` to tell a person what went wrong
+/// and what to try; inspect ``underlyingError`` for the transport's own cause.
+///
+/// ```swift
+/// do {
+///     let response = try await client.send(request)
+/// } catch let error as SwitchyardError {
+///     switch error.kind {
+///     case .timeout, .connectionFailed: showOfflineBanner()
+///     case .cancelled: break
+///     default: log(error.description)
+///     }
+/// }
+/// ```
+///
+/// The chain wraps a failure once, at its boundary, and never re-wraps an error that is
+/// already a `SwitchyardError`.
+public struct SwitchyardError: Error, CustomStringConvertible {
+    /// The small set of failure categories a caller can switch over.
+    ///
+    /// The raw values are stable: they appear in `yard request --json` and are safe as metric labels.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// The request could not be sent as given: a bad URL, an illegal header, an unsupported scheme,
+        /// or a single-use body that was asked to be sent twice.
+        case invalidRequest
+        /// The caller cancelled the exchange (task cancellation or an explicit cancel).
+        case cancelled
+        /// The exchange's deadline or timeout expired before it finished.
+        case timeout
+        /// No connection could be made or kept: refused, reset, unreachable, name not resolved.
+        case connectionFailed
+        /// The TLS handshake or certificate verification failed.
+        case tls
+        /// The server broke HTTP: a malformed status or header line, bad chunk framing, a body
+        /// shorter than its declared length, or content that fails to decode (e.g. broken gzip).
+        case protocolViolation
+        /// The response body exceeded the configured maximum size.
+        case responseTooLarge
+        /// More redirects than the configured limit.
+        case tooManyRedirects
+        /// The response status was not accepted by validation.
+        case httpStatus
+        /// The response body could not be decoded into the expected model.
+        case decoding
+        /// Any other failure reported by the transport.
+        case transport
+    }
+
+    /// The category of the failure.
+    public var kind: Kind
+    /// A human-readable, actionable explanation. Never contains secrets.
+    public var message: String
+    /// The cause reported by a lower layer (a transport, a decoder, an interceptor), if any.
+    public var underlyingError: (any Error)?
+    /// The request head as it was when the failure happened, if known.
+    public var request: HTTPRequest?
+    /// The response head, if one had been received (e.g. for ``Kind/httpStatus``).
+    public var response: HTTPResponse?
+    /// The attempt number (1-based) during which the failure happened, if known.
+    public var attempt: Int?
+    /// The name of the interceptor type that threw the error, if an interceptor did.
+    public var interceptorName: String?
+
+    /// Creates an error of the given kind.
+    /// - Parameters:
+    ///   - kind: The failure category.
+    ///   - message: An actionable explanation for a person.
+    ///   - underlyingError: The lower-level cause, if any.
+    public init(_ kind: Kind, _ message: String, underlyingError: (any Error)? = nil) {
+        self.kind = kind
+        self.message = message
+        self.underlyingError = underlyingError
+    }
+
+    /// The kind's stable name, without any payload: safe as a metrics label.
+    public var shortDescription: String { kind.rawValue }
+
+    /// The kind, the message and, when present, the attempt, the interceptor and the cause.
+    public var description: String {
+        var text = "\(kind.rawValue): \(message)"
+        if let interceptorName { text += " [interceptor: \(interceptorName)]" }
+        if let attempt, attempt > 1 { text += " [attempt \(attempt)]" }
+        if let underlyingError { text += " (cause: \(underlyingError))" }
+        return text
+    }
+}
+
+// MARK: - Constructors
+
+extension SwitchyardError {
+    /// The request is not valid as given; `message` says what to fix.
+    public static func invalidRequest(_ message: String) -> Self { Self(.invalidRequest, message) }
+
+    /// The exchange was cancelled by its caller.
+    public static var cancelled: Self {
+        Self(.cancelled, "The request was cancelled before it completed.")
+    }
+
+    /// The exchange's deadline expired.
+    public static func timedOut(_ detail: String = "") -> Self {
+        let suffix = detail.isEmpty ? "" : " \(detail)"
+        return Self(.timeout, "The request did not complete before its deadline.\(suffix)"
+            + " Raise the timeout if the server is known to be slow.")
+    }
+
+    /// No connection could be established or kept.
+    public static func connectionFailed(_ message: String, underlyingError: (any Error)? = nil) -> Self {
+        Self(.connectionFailed, message, underlyingError: underlyingError)
+    }
+
+    /// The server's response broke the HTTP protocol.
+    public static func protocolViolation(_ message: String, underlyingError: (any Error)? = nil) -> Self {
+        Self(.protocolViolation, message, underlyingError: underlyingError)
+    }
+
+    /// The response body grew past `limit` bytes.
+    public static func responseTooLarge(limit: Int64) -> Self {
+        Self(.responseTooLarge, "The response body exceeded the limit of \(limit) bytes; the rest was not read."
+            + " Raise the limit, or stream the body instead of buffering it.")
+    }
+
+    /// Any other transport failure.
+    public static func transportFailed(_ message: String, underlyingError: (any Error)? = nil) -> Self {
+        Self(.transport, message, underlyingError: underlyingError)
+    }
+}
+
+// MARK: - Wrapping
+
+extension SwitchyardError {
+    /// Converts any error into a `SwitchyardError`, keeping one that already is.
+    ///
+    /// `CancellationError` becomes ``Kind/cancelled``; anything else becomes ``Kind/transport``
+    /// with the original as ``underlyingError``.
+    /// - Parameter error: The error to convert.
+    /// - Returns: The error as a `SwitchyardError`.
+    public static func wrapping(_ error: any Error) -> Self {
+        switch error {
+        case let error as SwitchyardError: return error
+        case is CancellationError: return .cancelled
+        default: return .transportFailed("The request failed: \(error)", underlyingError: error)
+        }
+    }
+}

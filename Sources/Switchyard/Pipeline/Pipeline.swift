@@ -1,0 +1,87 @@
+/// An ordered chain of interceptors ending in a transport.
+///
+/// The first interceptor in the array sees the request first and the response last:
+///
+/// ```
+///            request ▼                                   ▲ response / error
+///   ┌───────────────────────────────────────────────────────────────────┐
+///   │ interceptors[0]      (sees the request first, the response last)  │
+///   │   ┌───────────────────────────────────────────────────────────┐   │
+///   │   │ interceptors[1]                                           │   │
+///   │   │   ┌───────────────────────────────────────────────────┐   │   │
+///   │   │   │ …  interceptors[N-1]                              │   │   │
+///   │   │   │     ┌───────────────────────────────────────┐     │   │   │
+///   │   │   │     │ transport  (I/O: bytes on the wire)   │     │   │   │
+///   │   │   │     └───────────────────────────────────────┘     │   │   │
+///   │   │   └───────────────────────────────────────────────────┘   │   │
+///   │   └───────────────────────────────────────────────────────────┘   │
+///   └───────────────────────────────────────────────────────────────────┘
+/// ```
+///
+/// With `[A, B, C]`, the order is A, B, C on the way down, then the transport, then C, B, A on the
+/// way up. An interceptor that does not call `next` stops the descent: the links below it and the
+/// transport never see the request.
+///
+/// Errors are converted into ``SwitchyardError`` once: an error thrown by an interceptor's own code
+/// is wrapped with that interceptor's name; an error that is already a `SwitchyardError` passes
+/// through untouched.
+public final class Pipeline: Sendable {
+    /// The interceptors, outermost first.
+    public let interceptors: [any Interceptor]
+    /// The transport at the end of the chain.
+    public let transport: any Transport
+
+    /// Creates a pipeline.
+    /// - Parameters:
+    ///   - interceptors: The interceptors, outermost first.
+    ///   - transport: The transport that performs the I/O.
+    public init(interceptors: [any Interceptor], transport: any Transport) {
+        self.interceptors = interceptors
+        self.transport = transport
+    }
+
+    /// Sends a request from position `index` of the chain onwards.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The exchange context.
+    ///   - index: The position of the first interceptor to run; `interceptors.count` means the transport.
+    /// - Returns: The response.
+    /// - Throws: A ``SwitchyardError``.
+    @usableFromInline
+    func run(_ request: Request, context: ExchangeContext, from index: Int) async throws -> Response {
+        if index < interceptors.count {
+            let interceptor = interceptors[index]
+            do {
+                return try await interceptor.intercept(
+                    request, context: context, next: Next(pipeline: self, index: index + 1, context: context))
+            } catch let error as SwitchyardError {
+                throw error
+            } catch {
+                throw Self.attribute(error, to: interceptor, request: request, context: context)
+            }
+        }
+        try context.checkLiveness()
+        do {
+            return try await transport.send(request, context: context)
+        } catch {
+            var wrapped = SwitchyardError.wrapping(error)
+            if wrapped.request == nil { wrapped.request = request.head }
+            if wrapped.attempt == nil { wrapped.attempt = context.attempt }
+            throw wrapped
+        }
+    }
+
+    private static func attribute(
+        _ error: any Error, to interceptor: any Interceptor, request: Request, context: ExchangeContext
+    ) -> SwitchyardError {
+        var wrapped = SwitchyardError.wrapping(error)
+        if !(error is CancellationError) {
+            let name = (interceptor as? ClosureInterceptor)?.name ?? String(describing: type(of: interceptor))
+            wrapped.interceptorName = name
+            wrapped.message = "Interceptor \(name) failed: \(error)"
+        }
+        wrapped.request = request.head
+        wrapped.attempt = context.attempt
+        return wrapped
+    }
+}

@@ -1,0 +1,57 @@
+/// Per-request settings that travel with a ``Request`` through the chain.
+///
+/// ```swift
+/// var options = RequestOptions()
+/// options.timeout = .seconds(5)
+/// options.tags = ["profile"]
+/// options.isSilent = true          // failures publish no pop-up-worthy event
+/// options.maxResponseBytes = 1 << 20
+/// ```
+public struct RequestOptions: Sendable, Hashable {
+    /// How long the whole exchange may take, measured from when the client starts it.
+    /// `nil` means no timeout beyond ``deadline``.
+    public var timeout: Duration?
+    /// An absolute point by which the exchange must finish. Combined with ``timeout``: the earlier wins.
+    public var deadline: ContinuousClock.Instant?
+    /// Free-form labels for plugins, statistics and events (e.g. the screen that asked).
+    public var tags: Set<String>
+    /// When `true`, failures of this request are not worth showing to a person.
+    public var isSilent: Bool
+    /// The largest response body the exchange accepts; larger bodies fail with
+    /// ``SwitchyardError/Kind/responseTooLarge`` while streaming, without reading the rest.
+    /// `nil` means no limit for streamed bodies and ``Client/defaultMaxBufferedResponseBytes`` for buffered ones.
+    public var maxResponseBytes: Int64?
+
+    /// Creates options; every setting defaults to "not set".
+    /// - Parameters:
+    ///   - timeout: How long the exchange may take.
+    ///   - deadline: An absolute deadline.
+    ///   - tags: Labels for plugins and events.
+    ///   - isSilent: Whether failures should stay quiet.
+    ///   - maxResponseBytes: The largest accepted response body.
+    public init(
+        timeout: Duration? = nil,
+        deadline: ContinuousClock.Instant? = nil,
+        tags: Set<String> = [],
+        isSilent: Bool = false,
+        maxResponseBytes: Int64? = nil
+    ) {
+        self.timeout = timeout
+        self.deadline = deadline
+        self.tags = tags
+        self.isSilent = isSilent
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    /// The earlier of ``deadline`` and `start + timeout`, or `nil` when neither is set.
+    /// - Parameter start: When the exchange started.
+    /// - Returns: The effective deadline.
+    public func effectiveDeadline(from start: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        switch (deadline, timeout) {
+        case let (deadline?, timeout?): return min(deadline, start.advanced(by: timeout))
+        case let (deadline?, nil): return deadline
+        case let (nil, timeout?): return start.advanced(by: timeout)
+        case (nil, nil): return nil
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// Performs the I/O of one HTTP exchange: the last link of every chain.
+///
+/// A transport sends one request and returns the response head with a body that may still be
+/// streaming. Transports never follow redirects, never cache, never store cookies and never
+/// retry: the chain does those, identically for every backend.
+///
+/// ### Choose between a transport and an interceptor
+///
+/// Write a transport when you move bytes (libcurl, URLSession, AsyncHTTPClient, a stub).
+/// Write an ``Interceptor`` when you transform requests or responses or decide what to do.
+///
+/// ### Use an existing transport
+///
+/// ```swift
+/// let client = Client(transport: CurlTransport())
+/// ```
+///
+/// ### Implement a custom transport
+///
+/// Wrap the stack you already have with ``ClosureTransport``, or conform a type:
+///
+/// ```swift
+/// struct EchoTransport: Transport {
+///     func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+///         Response(status: .ok, body: Array(request.head.path ?? "/".utf8))
+///     }
+/// }
+/// ```
+///
+/// A conforming transport must:
+/// - stop promptly when the calling task is cancelled, and throw ``SwitchyardError/Kind/cancelled``;
+/// - finish by ``ExchangeContext/deadline``, or throw ``SwitchyardError/Kind/timeout``;
+/// - enforce ``RequestOptions/maxResponseBytes`` while the body streams;
+/// - never return a silently truncated body: a short body ends in ``SwitchyardError/Kind/protocolViolation``.
+public protocol Transport: Sendable {
+    /// Sends one request.
+    /// - Parameters:
+    ///   - request: The request, exactly as it should go on the wire.
+    ///   - context: The exchange context: deadline, options and the timings to record.
+    /// - Returns: The response head and body; the body may still be streaming.
+    /// - Throws: A ``SwitchyardError`` (other errors are wrapped as ``SwitchyardError/Kind/transport``).
+    func send(_ request: Request, context: ExchangeContext) async throws -> Response
+}
+
+/// A transport made from a closure: wraps any existing HTTP stack in a few lines.
+///
+/// ```swift
+/// let legacy = ClosureTransport { request, context in
+///     let (status, bytes) = try await myOldStack.fetch(request.head.url!)
+///     return Response(status: .init(code: status), body: bytes)
+/// }
+/// let client = Client(transport: legacy, interceptors: [...])
+/// ```
+///
+/// The adapter enforces the request's deadline around the closure, so a stack that ignores
+/// deadlines still cannot make the exchange hang past it.
+public struct ClosureTransport: Transport {
+    /// The closure's shape: the same as ``Transport/send(_:context:)``.
+    public typealias Body = @Sendable (Request, ExchangeContext) async throws -> Response
+
+    private let body: Body
+
+    /// Creates a transport from a closure.
+    /// - Parameter body: Sends one request and returns its response.
+    public init(_ body: @escaping Body) {
+        self.body = body
+    }
+
+    /// Calls the closure, bounded by the context's deadline.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The exchange context.
+    /// - Returns: The closure's response.
+    /// - Throws: The closure's error, or ``SwitchyardError/Kind/timeout`` at the deadline.
+    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+        guard let deadline = context.deadline else { return try await body(request, context) }
+        return try await withThrowingTaskGroup(of: Response?.self) { group in
+            group.addTask { try await body(request, context) }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let response = first else { throw SwitchyardError.timedOut() }
+            return response
+        }
+    }
+}

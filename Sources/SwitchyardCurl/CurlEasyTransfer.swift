@@ -1,0 +1,285 @@
+import CCurl
+import HTTPTypes
+import Switchyard
+
+/// The event-loop side of one transfer: the easy handle's options, its callbacks and the
+/// parsing of what libcurl delivers. Confined to the event-loop thread; never shared.
+final class CurlEasyTransfer {
+    let handle: CurlEasyHandle
+    let transfer: CurlTransfer
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var parser = CurlHeaderParser()
+    private var headDelivered = false
+    private var receivedBytes: Int64 = 0
+    private let maxResponseBytes: Int64?
+    private var memoryUpload: ArraySlice<UInt8>?
+    private var memoryUploadOffset = 0
+    /// A failure detected inside a callback, which then told libcurl to abort.
+    private(set) var callbackFailure: SwitchyardError?
+
+    init(handle: CurlEasyHandle, transfer: CurlTransfer) {
+        self.handle = handle
+        self.transfer = transfer
+        self.maxResponseBytes = transfer.request.options.maxResponseBytes
+    }
+
+    deinit {
+        curl_slist_free_all(headerList)
+    }
+
+    // MARK: - Configuration
+
+    /// Applies the request to the (freshly reset) easy handle.
+    func configure(_ configuration: CurlTransport.Configuration) throws(SwitchyardError) {
+        let easy = handle.raw
+        let request = transfer.request
+        let head = request.head
+        let url = "\(head.scheme ?? "http")://\(head.authority ?? "")\(head.path ?? "/")"
+
+        try check(ccurl_easy_setopt_string(easy, CURLOPT_URL, url), "URL")
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_PATH_AS_IS, 1)
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, configuration.verifiesPeer ? 1 : 0)
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, configuration.verifiesPeer ? 2 : 0)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, handle.errorBuffer)
+        if configuration.httpVersion == .http1_1 {
+            _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        }
+        let connectTimeout = configuration.connectTimeout
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connectTimeout))
+        if let remaining = transfer.context.remainingTime {
+            _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(remaining)))
+        }
+        if let maxResponseBytes {
+            _ = ccurl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxResponseBytes))
+        }
+
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        _ = ccurl_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata)
+        _ = ccurl_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, userdata)
+
+        try configureMethodAndBody(userdata: userdata)
+        configureHeaders(configuration)
+    }
+
+    private func configureMethodAndBody(userdata: UnsafeMutableRawPointer) throws(SwitchyardError) {
+        let easy = handle.raw
+        let request = transfer.request
+        let method = request.head.method
+        var body = request.body
+        if body == nil, [.post, .put, .patch].contains(method) { body = HTTPBody([]) }
+
+        guard let body else {
+            if method == .head {
+                _ = ccurl_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
+            } else {
+                _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
+                if method != .get { _ = ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method.rawValue) }
+            }
+            return
+        }
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_POST, 1)
+        if method != .post { _ = ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method.rawValue) }
+        var size: Int64 = -1
+        if case .known(let count) = body.length { size = count }
+        if size < 0, let declared = request.head.headerFields[.contentLength], let count = Int64(declared) {
+            size = count
+        }
+        _ = ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(size))
+        if let bytes = body.bufferedBytes {
+            memoryUpload = bytes
+        } else if transfer.upload == nil {
+            throw .invalidRequest("The request body stream could not be attached.")
+        }
+        _ = ccurl_easy_setopt_read_callback(easy, curlReadCallback)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_READDATA, userdata)
+        _ = ccurl_easy_setopt_seek_callback(easy, curlSeekCallback)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, userdata)
+    }
+
+    private func configureHeaders(_ configuration: CurlTransport.Configuration) {
+        let fields = transfer.request.head.headerFields
+        var list: UnsafeMutablePointer<curl_slist>?
+        func add(_ line: String) { list = curl_slist_append(list, line) }
+
+        for field in fields {
+            switch field.name {
+            case .contentLength, .transferEncoding:
+                continue  // derived from the body by libcurl
+            case .acceptEncoding:
+                continue  // handed to CURLOPT_ACCEPT_ENCODING below so libcurl decodes what it asked for
+            default:
+                // libcurl's syntax for a header with an empty value is "Name;".
+                add(field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)")
+            }
+        }
+        // Suppress headers libcurl would add on its own, so every transport sends the same request.
+        if fields[.accept] == nil { add("Accept:") }
+        if fields[.expect] == nil { add("Expect:") }
+        if fields[.contentType] == nil, transfer.request.body != nil || transfer.request.head.method == .post {
+            add("Content-Type:")
+        }
+        headerList = list
+        _ = ccurl_easy_setopt_slist(handle.raw, CURLOPT_HTTPHEADER, list)
+        if configuration.decodesContentEncoding {
+            let accepted = fields[.acceptEncoding] ?? CurlTransport.Configuration.defaultAcceptEncoding
+            _ = ccurl_easy_setopt_string(handle.raw, CURLOPT_ACCEPT_ENCODING, accepted)
+        } else if let accepted = fields[.acceptEncoding] {
+            add("Accept-Encoding: \(accepted)")
+            headerList = list
+            _ = ccurl_easy_setopt_slist(handle.raw, CURLOPT_HTTPHEADER, list)
+        }
+    }
+
+    private func check(_ code: CURLcode, _ what: String) throws(SwitchyardError) {
+        guard code == CURLE_OK else {
+            throw .invalidRequest("libcurl refused the request's \(what): \(String(cString: curl_easy_strerror(code))).")
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(clamping: seconds) &* 1_000 &+ Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    // MARK: - Callbacks (event-loop thread)
+
+    fileprivate func didReceiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
+        guard !headDelivered else { return line.count }  // trailers: ignored
+        do {
+            switch try parser.consume(line) {
+            case .needMore, .interimEnded:
+                return line.count
+            case .complete(let head):
+                headDelivered = true
+                recordTimings(final: false)
+                transfer.deliverHead(Response(head, body: makeBody(for: head)))
+                return line.count
+            }
+        } catch {
+            callbackFailure = error
+            return 0
+        }
+    }
+
+    private func makeBody(for head: HTTPResponse) -> HTTPBody? {
+        if transfer.request.head.method == .head || head.status == .noContent || head.status == .notModified {
+            return nil
+        }
+        var length = HTTPBody.Length.unknown
+        if head.headerFields[.contentEncoding] == nil,
+           let declared = head.headerFields[.contentLength], let count = Int64(declared) {
+            length = .known(count)
+        }
+        return HTTPBody(CurlResponseBody(transfer: transfer), length: length, replayability: .singleUse)
+    }
+
+    fileprivate func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if let maxResponseBytes, receivedBytes + Int64(bytes.count) > maxResponseBytes {
+            callbackFailure = .responseTooLarge(limit: maxResponseBytes)
+            return 0
+        }
+        switch transfer.deliverChunk(bytes) {
+        case .accepted:
+            receivedBytes += Int64(bytes.count)
+            return bytes.count
+        case .pause:
+            return ccurl_write_pause()
+        case .abort:
+            callbackFailure = .cancelled
+            return 0
+        }
+    }
+
+    fileprivate func readUploadBytes(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        if let memoryUpload {
+            let count = min(buffer.count, memoryUpload.count - memoryUploadOffset)
+            let start = memoryUpload.startIndex + memoryUploadOffset
+            UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+                .copyBytes(from: memoryUpload[start..<start + count])
+            memoryUploadOffset += count
+            return count
+        }
+        guard let upload = transfer.upload else { return 0 }
+        switch upload.read(into: buffer) {
+        case .bytes(let count): return count
+        case .pause: return ccurl_read_pause()
+        case .end: return 0
+        case .abort: return ccurl_read_abort()
+        }
+    }
+
+    /// Rewinds an in-memory body when libcurl must resend it (e.g. on a fresh connection after a
+    /// reused one turned out closed). A streamed body cannot rewind, so libcurl fails instead of
+    /// sending a partial body.
+    fileprivate func seekUpload(to offset: curl_off_t, origin: Int32) -> Int32 {
+        guard let memoryUpload, origin == SEEK_SET, offset >= 0, offset <= memoryUpload.count else {
+            return CURL_SEEKFUNC_CANTSEEK
+        }
+        memoryUploadOffset = Int(offset)
+        return CURL_SEEKFUNC_OK
+    }
+
+    // MARK: - Completion
+
+    /// Copies libcurl's phase timings into the exchange context.
+    func recordTimings(final: Bool) {
+        let easy = handle.raw
+        func phase(_ info: CURLINFO) -> Duration? {
+            var microseconds: curl_off_t = 0
+            guard ccurl_easy_getinfo_off_t(easy, info, &microseconds) == CURLE_OK, microseconds > 0 else { return nil }
+            return .microseconds(Int64(microseconds))
+        }
+        let dns = phase(CURLINFO_NAMELOOKUP_TIME_T)
+        let connect = phase(CURLINFO_CONNECT_TIME_T)
+        let tls = phase(CURLINFO_APPCONNECT_TIME_T)
+        let firstByte = phase(CURLINFO_STARTTRANSFER_TIME_T)
+        let total = final ? phase(CURLINFO_TOTAL_TIME_T) : nil
+        transfer.context.recordTimings { timings in
+            timings.dns = dns ?? timings.dns
+            timings.connect = connect ?? timings.connect
+            timings.tls = tls ?? timings.tls
+            timings.firstByte = firstByte ?? timings.firstByte
+            if final { timings.total = total ?? timings.firstByte }
+        }
+    }
+
+    /// Ends the transfer with libcurl's result code.
+    func complete(with code: CURLcode) {
+        recordTimings(final: true)
+        if code == CURLE_OK {
+            transfer.finish(.success(()))
+        } else {
+            transfer.finish(.failure(CurlErrorMapping.error(for: code, detail: handle.errorMessage,
+                                                            callbackFailure: callbackFailure,
+                                                            request: transfer.request.head)))
+        }
+    }
+}
+
+// MARK: - C callbacks
+
+private func easyTransfer(_ userdata: UnsafeMutableRawPointer?) -> CurlEasyTransfer {
+    // The event loop keeps the CurlEasyTransfer alive while its handle is in the multi handle,
+    // and libcurl only calls back while it is: an unretained reference is valid here.
+    Unmanaged<CurlEasyTransfer>.fromOpaque(userdata!).takeUnretainedValue()
+}
+
+private let curlHeaderCallback: curl_write_callback = { data, size, count, userdata in
+    easyTransfer(userdata).didReceiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+private let curlWriteCallback: curl_write_callback = { data, size, count, userdata in
+    easyTransfer(userdata).didReceiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+private let curlReadCallback: curl_read_callback = { data, size, count, userdata in
+    easyTransfer(userdata).readUploadBytes(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
+}
+
+private let curlSeekCallback: curl_seek_callback = { userdata, offset, origin in
+    easyTransfer(userdata).seekUpload(to: offset, origin: origin)
+}

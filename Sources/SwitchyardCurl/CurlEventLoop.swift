@@ -1,0 +1,171 @@
+import CCurl
+import Switchyard
+import Synchronization
+
+import Foundation
+
+/// One libcurl multi handle driven by one dedicated thread.
+///
+/// Other threads never call libcurl directly: they append a ``Command`` to the inbox and call
+/// `curl_multi_wakeup`, which libcurl documents as safe from any thread. The loop thread drains
+/// the inbox, runs `curl_multi_perform`, reads finished transfers, and sleeps in
+/// `curl_multi_poll` until a socket is ready, a timer is due, or it is woken.
+final class CurlEventLoop: Sendable {
+    enum Command {
+        case start(CurlTransfer)
+        case cancel(CurlTransfer)
+        case unpause(CurlTransfer)
+        case shutdown
+    }
+
+    /// The multi handle's address. Only `curl_multi_wakeup` is called on it outside the loop
+    /// thread, which libcurl documents as thread-safe; every other call happens on the loop thread.
+    struct MultiHandle: @unchecked Sendable {
+        let raw: UnsafeMutableRawPointer
+    }
+
+    private let multi: MultiHandle
+    private let inbox = Mutex<[Command]>([])
+    private let configuration: CurlTransport.Configuration
+
+    init(configuration: CurlTransport.Configuration) {
+        _ = CurlEventLoop.globalInit
+        self.configuration = configuration
+        self.multi = MultiHandle(raw: curl_multi_init())
+        _ = ccurl_multi_setopt_long(multi.raw, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
+        _ = ccurl_multi_setopt_long(multi.raw, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxTotalConnections)
+        _ = ccurl_multi_setopt_long(multi.raw, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        let thread = Thread { [self] in
+            CurlLoopThreadState(loop: self, multi: multi.raw, configuration: configuration).run()
+        }
+        thread.name = "switchyard.curl"
+        thread.start()
+    }
+
+    private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
+
+    /// Queues a command for the loop thread and wakes it.
+    func submit(_ command: Command) {
+        inbox.withLock { $0.append(command) }
+        curl_multi_wakeup(multi.raw)
+    }
+
+    /// Takes every queued command (loop thread).
+    fileprivate func drainInbox() -> [Command] {
+        inbox.withLock { commands in
+            defer { commands.removeAll(keepingCapacity: true) }
+            return commands
+        }
+    }
+}
+
+/// Everything the loop thread owns. Created on, and used only from, that thread.
+private final class CurlLoopThreadState {
+    let loop: CurlEventLoop
+    let multi: UnsafeMutableRawPointer
+    let configuration: CurlTransport.Configuration
+    var active: [UnsafeMutableRawPointer: CurlEasyTransfer] = [:]
+    var byTransfer: [ObjectIdentifier: CurlEasyTransfer] = [:]
+    var idleHandles: [CurlEasyHandle] = []
+    var shuttingDown = false
+
+    init(loop: CurlEventLoop, multi: UnsafeMutableRawPointer, configuration: CurlTransport.Configuration) {
+        self.loop = loop
+        self.multi = multi
+        self.configuration = configuration
+    }
+
+    func run() {
+        while true {
+            for command in loop.drainInbox() { handle(command) }
+            if shuttingDown {
+                stop()
+                return
+            }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            readFinishedTransfers()
+            var timeout = -1
+            curl_multi_timeout(multi, &timeout)
+            let wait = Int32(timeout < 0 ? 1_000 : min(timeout, 1_000))
+            if wait > 0 { curl_multi_poll(multi, nil, 0, wait, nil) }
+        }
+    }
+
+    // MARK: - Commands
+
+    private func handle(_ command: CurlEventLoop.Command) {
+        switch command {
+        case .start(let transfer): start(transfer)
+        case .cancel(let transfer): cancel(transfer)
+        case .unpause(let transfer):
+            if let easy = byTransfer[ObjectIdentifier(transfer)] {
+                curl_easy_pause(easy.handle.raw, ccurl_pause_continue())
+            }
+        case .shutdown: shuttingDown = true
+        }
+    }
+
+    private func start(_ transfer: CurlTransfer) {
+        guard !transfer.isFinished else { return }  // cancelled before the loop saw it
+        guard let handle = idleHandles.popLast() ?? CurlEasyHandle() else {
+            transfer.finish(.failure(.transportFailed("libcurl could not create a transfer handle (out of memory?).")))
+            return
+        }
+        let easy = CurlEasyTransfer(handle: handle, transfer: transfer)
+        do {
+            try easy.configure(configuration)
+        } catch {
+            transfer.finish(.failure(error))
+            recycle(handle)
+            return
+        }
+        let code = curl_multi_add_handle(multi, handle.raw)
+        guard code == CURLM_OK else {
+            transfer.finish(.failure(.transportFailed("libcurl refused the transfer: \(String(cString: curl_multi_strerror(code))).")))
+            recycle(handle)
+            return
+        }
+        active[handle.raw] = easy
+        byTransfer[ObjectIdentifier(transfer)] = easy
+    }
+
+    /// Removes the transfer's handle: libcurl closes its connection, which the server sees.
+    private func cancel(_ transfer: CurlTransfer) {
+        guard let easy = byTransfer[ObjectIdentifier(transfer)] else { return }
+        remove(easy)
+        transfer.finish(.failure(.cancelled))
+    }
+
+    private func readFinishedTransfers() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
+                  let easy = active[raw] else { continue }
+            let code = message.pointee.data.result
+            easy.complete(with: code)  // reads timings and the error buffer before the handle is reset
+            remove(easy)
+        }
+    }
+
+    private func remove(_ easy: CurlEasyTransfer) {
+        curl_multi_remove_handle(multi, easy.handle.raw)
+        active[easy.handle.raw] = nil
+        byTransfer[ObjectIdentifier(easy.transfer)] = nil
+        recycle(easy.handle)
+    }
+
+    private func recycle(_ handle: CurlEasyHandle) {
+        handle.reset()
+        if idleHandles.count < configuration.idleHandleLimit { idleHandles.append(handle) }
+    }
+
+    private func stop() {
+        for easy in Array(active.values) {
+            remove(easy)
+            easy.transfer.finish(.failure(.transportFailed("The curl transport was shut down while the request was in flight.")))
+        }
+        idleHandles.removeAll()
+        curl_multi_cleanup(multi)
+    }
+}

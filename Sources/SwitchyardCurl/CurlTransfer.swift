@@ -1,0 +1,210 @@
+import Switchyard
+import Synchronization
+
+/// The state one transfer shares between the caller's task and the event-loop thread.
+///
+/// The event loop delivers the head, body chunks and the final outcome; the caller awaits the
+/// head and pulls body chunks; either side may cancel. Every path ends the exchange exactly once:
+/// the first outcome recorded wins, and nothing is delivered after it.
+///
+/// Back-pressure: the event loop stops accepting body bytes (and libcurl pauses the socket) once
+/// ``highWaterBytes`` are buffered; the reader's next pull below ``lowWaterBytes`` resumes it.
+final class CurlTransfer: Sendable {
+    let request: Request
+    let context: ExchangeContext
+    let upload: CurlUploadPump?
+    private let loop: CurlEventLoop
+    private let highWaterBytes: Int
+    private let lowWaterBytes: Int
+
+    private struct State {
+        var headWaiter: CheckedContinuation<Response, any Error>?
+        var headDelivered = false
+        var chunks: [ArraySlice<UInt8>] = []
+        var chunkIndex = 0
+        var bufferedBytes = 0
+        var reader: CheckedContinuation<ArraySlice<UInt8>?, any Error>?
+        var receivePaused = false
+        /// Set once: `nil` while running, then the exchange's single outcome.
+        var outcome: Result<Void, SwitchyardError>?
+    }
+
+    private let state = Mutex(State())
+
+    init(request: Request, context: ExchangeContext, upload: CurlUploadPump?, loop: CurlEventLoop,
+         highWaterBytes: Int) {
+        self.request = request
+        self.context = context
+        self.upload = upload
+        self.loop = loop
+        self.highWaterBytes = highWaterBytes
+        self.lowWaterBytes = highWaterBytes / 4
+    }
+
+    // MARK: - Caller side
+
+    /// Hands the transfer to the event loop and waits for the response head.
+    func start() async throws -> Response {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
+                let failure: SwitchyardError? = state.withLock { state in
+                    if case .failure(let error)? = state.outcome { return error }
+                    state.headWaiter = continuation
+                    return nil
+                }
+                if let failure {
+                    continuation.resume(throwing: failure)
+                } else {
+                    loop.submit(.start(self))
+                }
+            }
+        } onCancel: {
+            cancel(.cancelled)
+        }
+    }
+
+    /// Returns the next body chunk, `nil` at the end, or throws the transfer's failure.
+    func nextChunk() async throws -> ArraySlice<UInt8>? {
+        enum Step { case chunk(ArraySlice<UInt8>?, unpause: Bool), fail(SwitchyardError), wait }
+        let step: Step = state.withLock { state in
+            if state.chunkIndex < state.chunks.count {
+                let chunk = state.chunks[state.chunkIndex]
+                state.chunkIndex += 1
+                state.bufferedBytes -= chunk.count
+                if state.chunkIndex == state.chunks.count {
+                    state.chunks.removeAll(keepingCapacity: true)
+                    state.chunkIndex = 0
+                }
+                let unpause = state.receivePaused && state.bufferedBytes <= lowWaterBytes
+                if unpause { state.receivePaused = false }
+                return .chunk(chunk, unpause: unpause)
+            }
+            switch state.outcome {
+            case .success?: return .chunk(nil, unpause: false)
+            case .failure(let error)?: return .fail(error)
+            case nil: return .wait
+            }
+        }
+        switch step {
+        case .chunk(let chunk, let unpause):
+            if unpause { loop.submit(.unpause(self)) }
+            return chunk
+        case .fail(let error):
+            throw error
+        case .wait:
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let ready: Result<ArraySlice<UInt8>?, SwitchyardError>? = state.withLock { state in
+                        if state.chunkIndex < state.chunks.count || state.outcome != nil {
+                            return Self.takeReady(&state)
+                        }
+                        state.reader = continuation
+                        return nil
+                    }
+                    if let ready { continuation.resume(with: ready) }
+                }
+            } onCancel: {
+                cancel(.cancelled)
+            }
+        }
+    }
+
+    private static func takeReady(_ state: inout State) -> Result<ArraySlice<UInt8>?, SwitchyardError> {
+        if state.chunkIndex < state.chunks.count {
+            let chunk = state.chunks[state.chunkIndex]
+            state.chunkIndex += 1
+            state.bufferedBytes -= chunk.count
+            return .success(chunk)
+        }
+        switch state.outcome {
+        case .failure(let error)?: return .failure(error)
+        default: return .success(nil)
+        }
+    }
+
+    /// Ends the exchange with `error` unless it already ended, and asks the loop to drop the handle.
+    func cancel(_ error: SwitchyardError) {
+        let (headWaiter, reader) = state.withLock { state in
+            guard state.outcome == nil else {
+                return (CheckedContinuation<Response, any Error>?.none,
+                        CheckedContinuation<ArraySlice<UInt8>?, any Error>?.none)
+            }
+            state.outcome = .failure(error)
+            state.chunks.removeAll()
+            state.chunkIndex = 0
+            state.bufferedBytes = 0
+            defer { state.headWaiter = nil; state.reader = nil }
+            return (state.headWaiter, state.reader)
+        }
+        headWaiter?.resume(throwing: error)
+        reader?.resume(throwing: error)
+        upload?.fail(error)
+        loop.submit(.cancel(self))
+    }
+
+    /// `true` once the exchange has an outcome.
+    var isFinished: Bool { state.withLock { $0.outcome != nil } }
+
+    // MARK: - Event-loop side
+
+    /// Delivers the response head (event-loop thread).
+    func deliverHead(_ response: Response) {
+        let waiter = state.withLock { state in
+            state.headDelivered = true
+            defer { state.headWaiter = nil }
+            return state.headWaiter
+        }
+        waiter?.resume(returning: response)
+    }
+
+    /// What the event loop should tell libcurl about a body chunk.
+    enum ChunkDisposition { case accepted, pause, abort }
+
+    /// Offers a body chunk (event-loop thread). `.pause` means the chunk was *not* taken.
+    func deliverChunk(_ bytes: UnsafeRawBufferPointer) -> ChunkDisposition {
+        let chunk = ArraySlice(bytes)
+        let (disposition, reader): (ChunkDisposition, CheckedContinuation<ArraySlice<UInt8>?, any Error>?) =
+            state.withLock { state in
+                if state.outcome != nil { return (.abort, nil) }
+                if let reader = state.reader {
+                    state.reader = nil
+                    return (.accepted, reader)
+                }
+                if state.bufferedBytes >= highWaterBytes {
+                    state.receivePaused = true
+                    return (.pause, nil)
+                }
+                state.chunks.append(chunk)
+                state.bufferedBytes += chunk.count
+                return (.accepted, nil)
+            }
+        reader?.resume(returning: chunk)
+        return disposition
+    }
+
+    /// Records the final outcome (event-loop thread); ignored if the exchange already ended.
+    func finish(_ result: Result<Void, SwitchyardError>) {
+        let (headWaiter, reader, outcome) = state.withLock { state in
+            guard state.outcome == nil else {
+                return (CheckedContinuation<Response, any Error>?.none,
+                        CheckedContinuation<ArraySlice<UInt8>?, any Error>?.none,
+                        Result<Void, SwitchyardError>?.none)
+            }
+            var result = result
+            if case .success = result, !state.headDelivered {
+                result = .failure(.protocolViolation("The server ended the exchange without a response head."))
+            }
+            state.outcome = result
+            defer { state.headWaiter = nil; state.reader = nil }
+            return (state.headWaiter, state.reader, result)
+        }
+        guard let outcome else { return }
+        if case .failure(let error) = outcome {
+            headWaiter?.resume(throwing: error)
+            reader?.resume(throwing: error)
+            upload?.fail(error)
+        } else {
+            reader?.resume(returning: nil)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+public import Switchyard
+
+/// A ``Transport`` over libcurl's multi interface.
+///
+/// One transport owns one multi handle, driven by one dedicated thread (no thread per request);
+/// easy handles are reused and connections kept alive across requests. Response bodies stream
+/// with back-pressure: when the reader falls behind, libcurl pauses the socket. Cancelling the
+/// calling task (or dropping a streamed body) removes the transfer on the loop's next turn,
+/// which closes its connection.
+///
+/// ```swift
+/// let transport = CurlTransport()
+/// let client = Client(transport: transport)
+/// let response = try await client.send(try Request(url: "https://example.com/"))
+/// ```
+///
+/// Like every transport, it never follows redirects, stores cookies, caches or retries: the chain
+/// owns those. TLS peers are verified unless ``Configuration/verifiesPeer`` is turned off.
+/// Content-Encoding `gzip` and `deflate` are decoded (``Configuration/decodesContentEncoding``).
+public final class CurlTransport: Transport {
+    /// Settings of a ``CurlTransport``.
+    public struct Configuration: Sendable {
+        /// The `Accept-Encoding` sent when the request has none and decoding is on.
+        public static let defaultAcceptEncoding = "gzip, deflate"
+
+        /// Which HTTP versions to negotiate.
+        public enum HTTPVersion: Sendable {
+            /// HTTP/2 over TLS when the server offers it, HTTP/1.1 otherwise.
+            case automatic
+            /// Always HTTP/1.1.
+            case http1_1
+        }
+
+        /// Connections per host; requests beyond it wait in libcurl's queue (their deadline still runs).
+        /// `0` means unlimited.
+        public var maxConnectionsPerHost: Int
+        /// Connections in total; `0` means unlimited.
+        public var maxTotalConnections: Int
+        /// How long establishing a connection may take, independently of the request's deadline.
+        public var connectTimeout: Duration
+        /// Whether TLS certificates and host names are verified. Leave on outside tests.
+        public var verifiesPeer: Bool
+        /// Whether `gzip`/`deflate` response bodies are decoded before they reach the chain.
+        public var decodesContentEncoding: Bool
+        /// The HTTP version policy.
+        public var httpVersion: HTTPVersion
+        /// How many body bytes are buffered per transfer before libcurl pauses the socket.
+        public var receiveBufferBytes: Int
+        /// How many idle easy handles are kept for reuse.
+        public var idleHandleLimit: Int
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - maxConnectionsPerHost: Connections per host (`0`: unlimited).
+        ///   - maxTotalConnections: Connections in total (`0`: unlimited).
+        ///   - connectTimeout: Limit for establishing a connection.
+        ///   - verifiesPeer: Whether TLS peers are verified.
+        ///   - decodesContentEncoding: Whether gzip/deflate bodies are decoded.
+        ///   - httpVersion: The HTTP version policy.
+        ///   - receiveBufferBytes: Body bytes buffered per transfer before pausing.
+        ///   - idleHandleLimit: Idle easy handles kept for reuse.
+        public init(
+            maxConnectionsPerHost: Int = 0,
+            maxTotalConnections: Int = 0,
+            connectTimeout: Duration = .seconds(30),
+            verifiesPeer: Bool = true,
+            decodesContentEncoding: Bool = true,
+            httpVersion: HTTPVersion = .automatic,
+            receiveBufferBytes: Int = 256 * 1024,
+            idleHandleLimit: Int = 256
+        ) {
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.maxTotalConnections = maxTotalConnections
+            self.connectTimeout = connectTimeout
+            self.verifiesPeer = verifiesPeer
+            self.decodesContentEncoding = decodesContentEncoding
+            self.httpVersion = httpVersion
+            self.receiveBufferBytes = receiveBufferBytes
+            self.idleHandleLimit = idleHandleLimit
+        }
+    }
+
+    /// The settings this transport was created with.
+    public let configuration: Configuration
+    private let loop: CurlEventLoop
+
+    /// Creates a transport and starts its event-loop thread.
+    /// - Parameter configuration: The settings.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.loop = CurlEventLoop(configuration: configuration)
+    }
+
+    deinit {
+        loop.submit(.shutdown)
+    }
+
+    /// Sends one request through libcurl.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The exchange context; its deadline bounds the whole transfer.
+    /// - Returns: The response head with a streaming body.
+    /// - Throws: A ``SwitchyardError``.
+    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+        var upload: CurlUploadPump?
+        if let body = request.body, body.bufferedBytes == nil {
+            upload = CurlUploadPump()
+        }
+        let transfer = CurlTransfer(request: request, context: context, upload: upload, loop: loop,
+                                    highWaterBytes: configuration.receiveBufferBytes)
+        if let upload, let body = request.body {
+            startProducing(body, into: upload, for: transfer)
+        }
+        return try await transfer.start()
+    }
+
+    /// Pulls the streamed request body into the upload pump on its own task, so the body's
+    /// producer is never run on the event-loop thread.
+    private func startProducing(_ body: HTTPBody, into upload: CurlUploadPump, for transfer: CurlTransfer) {
+        let loop = self.loop
+        Task {
+            do {
+                for try await chunk in body where !chunk.isEmpty {
+                    if try await upload.write(chunk) { loop.submit(.unpause(transfer)) }
+                }
+                if upload.finish() { loop.submit(.unpause(transfer)) }
+            } catch {
+                let failure = (error as? SwitchyardError)
+                    ?? .transportFailed("Reading the request body failed: \(error)", underlyingError: error)
+                upload.fail(failure)
+                transfer.cancel(failure)
+            }
+        }
+    }
+}
