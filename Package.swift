@@ -41,7 +41,7 @@ let package = Package(
         ),
         .target(
             name: "SwitchyardCurl",
-            dependencies: ["CCurl", "Switchyard"]
+            dependencies: ["CCurl", "Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
 
         // MARK: - Test support
@@ -55,7 +55,7 @@ let package = Package(
         ),
         .target(
             name: "SwitchyardTesting",
-            dependencies: ["Switchyard"]
+            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
 
         // MARK: - Command line
@@ -73,11 +73,14 @@ let package = Package(
         // MARK: - Tests
         .testTarget(
             name: "SwitchyardTests",
-            dependencies: ["Switchyard", "SwitchyardTesting"]
+            dependencies: ["Switchyard", "SwitchyardTesting", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         .testTarget(
             name: "SwitchyardCurlTests",
-            dependencies: ["Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTesting"]
+            dependencies: [
+                "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .testTarget(
             name: "SwitchyardTestServerTests",

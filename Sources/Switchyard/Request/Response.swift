@@ -25,7 +25,7 @@ public struct Response: Sendable {
     ///   - status: The status.
     ///   - headerFields: The header fields.
     ///   - body: The body bytes.
-    public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: some Collection<UInt8>) {
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: some Collection<UInt8> = [UInt8]()) {
         self.init(HTTPResponse(status: status, headerFields: headerFields), body: HTTPBody(body))
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+import HTTPTypes
+import Switchyard
+
+/// What `yard request` observed of one exchange, rendered as text or as the `--json` contract.
+struct ExchangeOutcome {
+    let transport: String
+    var head: HTTPResponse?
+    var context: ExchangeContext?
+    var bodyBytes: Int64 = 0
+    var sha256 = ""
+    var printedBody: [UInt8] = []
+    var error: SwitchyardError?
+    var elapsed: Duration = .zero
+
+    init(transport: String) {
+        self.transport = transport
+    }
+
+    /// The stable `--json` object: keys and their order are a contract.
+    var json: JSONValue {
+        let timings = context?.timings ?? TransferTimings()
+        var timingMembers: [(String, JSONValue)] = [("total", .double((timings.total ?? elapsed).milliseconds))]
+        let phases: [(String, Duration?)] = [
+            ("dns", timings.dns), ("connect", timings.connect), ("tls", timings.tls), ("ttfb", timings.firstByte),
+        ]
+        for (name, value) in phases {
+            if let value { timingMembers.append((name, .double(value.milliseconds))) }
+        }
+        let headerPairs: [JSONValue] = (head?.headerFields ?? [:]).map {
+            .array([.string($0.name.canonicalName), .string($0.value)])
+        }
+        let errorValue: JSONValue = error.map {
+            .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))])
+        } ?? .null
+        return .object([
+            ("ok", .bool(error == nil && head != nil)),
+            ("transport", .string(transport)),
+            ("status", head.map { .int(Int64($0.status.code)) } ?? .null),
+            ("headers", .array(headerPairs)),
+            ("body_bytes", .int(bodyBytes)),
+            ("body_sha256", .string(sha256)),
+            ("attempts", .int(Int64(context?.attempt ?? 1))),
+            ("redirects", .int(0)),
+            ("timings_ms", .object(timingMembers)),
+            ("events", .array([])),
+            ("error", errorValue),
+        ])
+    }
+
+    /// Prints status, headers and body like a friendly curl; errors go to standard error.
+    func printSummary() {
+        if let head {
+            print("HTTP \(head.status.code) \(head.status.reasonPhrase)")
+            for field in head.headerFields { print("\(field.name.rawName): \(field.value)") }
+            print("")
+            if !printedBody.isEmpty {
+                FileHandle.standardOutput.write(Data(printedBody))
+                if printedBody.last != UInt8(ascii: "\n") { print("") }
+            }
+        }
+        if let error {
+            FileHandle.standardError.write(Data("error: \(error.kind.rawValue): \(error.message)\n".utf8))
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Crypto
+import Foundation
+import HTTPTypes
+import Switchyard
+
+/// `yard request`: one request through the full client, printed like a friendly curl or as JSON.
+struct RequestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "request",
+        abstract: "Send one request through the Switchyard client.",
+        discussion: """
+            Exit status: 0 when an HTTP response was received (whatever its status), 1 on an error \
+            (with --json the JSON is still printed), 64 on bad command-line usage.
+            """
+    )
+
+    @Argument(help: "The absolute http or https URL.")
+    var url: String
+
+    @Option(name: .customShort("X"), help: "The method (default GET, or POST with -d/--data-file).")
+    var method: String?
+
+    @Option(name: .customShort("H"), help: "A header 'Name: value'; repeatable.")
+    var headers: [String] = []
+
+    @Option(name: .customShort("d"), help: "Send this text as the body.")
+    var data: String?
+
+    @Option(name: .customLong("data-file"), help: "Stream this file as the body.")
+    var dataFile: String?
+
+    @Option(help: "The transport: \(TransportChoice.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var transport: TransportChoice = .curl
+
+    @Option(help: "Seconds the whole exchange may take.")
+    var timeout: Double?
+
+    @Option(name: .customLong("max-body-bytes"), help: "Fail with responseTooLarge past this many body bytes.")
+    var maxBodyBytes: Int64?
+
+    @Option(help: "Stream the body to this file instead of printing it.")
+    var output: String?
+
+    @Flag(help: "Print one JSON object describing the exchange.")
+    var json = false
+
+    func validate() throws {
+        if data != nil, dataFile != nil { throw ValidationError("Give either -d or --data-file, not both.") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds.") }
+        if let maxBodyBytes, maxBodyBytes < 0 { throw ValidationError("--max-body-bytes must not be negative.") }
+        if let method, HTTPRequest.Method(method) == nil { throw ValidationError("'\(method)' is not a valid method.") }
+    }
+
+    func run() async throws {
+        let started = ContinuousClock.now
+        var outcome = ExchangeOutcome(transport: transport.rawValue)
+        do {
+            let request = try makeRequest()
+            let client = Client(transport: transport.makeTransport())
+            let response = try await client.stream(request)
+            outcome.head = response.head
+            outcome.context = response.context
+            try await receive(response.body, into: &outcome)
+        } catch {
+            outcome.error = SwitchyardError.wrapping(error)
+        }
+        outcome.elapsed = started.duration(to: .now)
+        if json {
+            print(outcome.json.rendered)
+        } else {
+            outcome.printSummary()
+        }
+        if outcome.error != nil { throw ExitCode(1) }
+    }
+
+    private func makeRequest() throws -> Request {
+        var fields = HTTPFields()
+        for header in headers {
+            guard let colon = header.firstIndex(of: ":") else {
+                throw SwitchyardError.invalidRequest("-H '\(header)' is not 'Name: value'.")
+            }
+            let name = String(header[..<colon])
+            let value = header[header.index(after: colon)...].trimmingCharacters(in: .init(charactersIn: " \t"))
+            fields.append(try HTTPField.validated(name: name, value: value))
+        }
+        var body: HTTPBody?
+        if let data { body = HTTPBody(data) }
+        if let dataFile { body = try FileChunks.body(path: dataFile) }
+        let methodName = method ?? (body == nil ? "GET" : "POST")
+        guard let method = HTTPRequest.Method(methodName) else {
+            throw SwitchyardError.invalidRequest("'\(methodName)' is not a valid method.")
+        }
+        var request = try Request(method: method, url: url, body: body)
+        request.head.headerFields.append(contentsOf: fields)
+        request.options.timeout = timeout.map { .milliseconds(Int64($0 * 1_000)) }
+        request.options.maxResponseBytes = maxBodyBytes
+        return request
+    }
+
+    /// Streams the body into the hash and into a file, stdout, or nowhere (`--json` without `--output`).
+    private func receive(_ body: HTTPBody, into outcome: inout ExchangeOutcome) async throws {
+        var hasher = SHA256()
+        var file: FileHandle?
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: output) else {
+                throw SwitchyardError.invalidRequest("Cannot write to '\(output)'.")
+            }
+            file = handle
+        }
+        defer {
+            try? file?.close()
+            outcome.sha256 = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        }
+        for try await chunk in body {
+            hasher.update(data: chunk)
+            outcome.bodyBytes += Int64(chunk.count)
+            if let file {
+                try file.write(contentsOf: chunk)
+            } else if !json {
+                outcome.printedBody.append(contentsOf: chunk)
+            }
+        }
+    }
+}

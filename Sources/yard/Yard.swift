@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `yard`: try Switchyard from the command line — a demo, a curl-like request, the test server.
+@main
+struct Yard: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "yard",
+        abstract: "Switchyard's command line: a tour, a curl-like request through the chain, and the loopback server.",
+        subcommands: [DemoCommand.self, RequestCommand.self, ServeCommand.self]
+    )
+}

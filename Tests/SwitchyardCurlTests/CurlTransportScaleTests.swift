@@ -1,0 +1,66 @@
+import HTTPTypes
+import Switchyard
+import SwitchyardCurl
+import SwitchyardTestServer
+import Testing
+
+@Suite(.serialized) struct CurlTransportScaleTests {
+    @Test func a64MiBDownloadStreamsInBoundedMemory() async throws {
+        try await withCurlClient { client, server in
+            let size = 64 << 20
+            let response = try await client.stream(try Request(url: server.url("/bytes/\(size)")))
+            let baseline = residentMemoryBytes()
+            var peakGrowth = 0
+            var received = 0
+            var mismatches = 0
+            for try await chunk in response.body {
+                for (offset, byte) in chunk.enumerated() where byte != expectedPatternByte(at: received + offset) {
+                    mismatches += 1
+                }
+                received += chunk.count
+                peakGrowth = max(peakGrowth, residentMemoryBytes() - baseline)
+            }
+            #expect(received == size)
+            #expect(mismatches == 0)
+            // The body is 64 MiB; buffering it would grow RSS by at least that much.
+            #expect(peakGrowth < 24 << 20, "resident memory grew by \(peakGrowth >> 20) MiB")
+        }
+    }
+
+    @Test func aThousandConcurrentRequestsKeepTheThreadCountConstant() async throws {
+        try await withCurlClient { client, server in
+            // Warm up: let the concurrency pool and the transport start every thread they will use.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<64 { group.addTask { _ = try await client.send(try Request(url: server.url("/small"))) } }
+                try await group.waitForAll()
+            }
+            let threadsBefore = processThreadCount()
+            let threadsDuring = ThreadSampler()
+            let results = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<1_000 {
+                    group.addTask {
+                        let response = try await client.send(try Request(url: server.url("/echo?i=\(index)")))
+                        threadsDuring.sample()
+                        let echo = try EchoReport(response)
+                        return echo.uri == "/echo?i=\(index)" ? 1 : 0
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(results == 1_000)
+            #expect(threadsDuring.maximum <= threadsBefore, "threads: \(threadsBefore) before, up to \(threadsDuring.maximum) during")
+        }
+    }
+}
+
+import Synchronization
+
+/// Keeps the highest thread count seen.
+final class ThreadSampler: Sendable {
+    private let highest = Mutex(0)
+    func sample() {
+        let count = processThreadCount()
+        highest.withLock { $0 = max($0, count) }
+    }
+    var maximum: Int { highest.withLock { $0 } }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the system packages Switchyard needs when they are missing (Debian/Ubuntu, as root or via sudo).
+# Idempotent: does nothing when pkg-config already finds libcurl.
+set -euo pipefail
+
+if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libcurl; then
+  exit 0
+fi
+need=(libcurl4-openssl-dev)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "libcurl development files are missing; install them with your package manager (e.g. 'brew install curl')." >&2
+  exit 1
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "installing ${need[*]} with apt-get" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
