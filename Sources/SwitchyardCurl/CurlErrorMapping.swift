@@ -15,7 +15,7 @@ enum CurlErrorMapping {
         switch code {
         case CURLE_URL_MALFORMAT:
             return SwitchyardError(.invalidRequest, "The URL could not be used: \(reason).", underlyingError: cause)
-        case CURLE_UNSUPPORTED_PROTOCOL where !reason.contains("HTTP/0.9"):
+        case CURLE_UNSUPPORTED_PROTOCOL where reason.contains("not supported or disabled"):
             return SwitchyardError(.invalidRequest, "The URL could not be used: \(reason).", underlyingError: cause)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .connectionFailed("Could not resolve \(host): \(reason). Check the host name and DNS.",

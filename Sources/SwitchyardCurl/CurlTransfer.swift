@@ -27,6 +27,24 @@ final class CurlTransfer: Sendable {
         var receivePaused = false
         /// Set once: `nil` while running, then the exchange's single outcome.
         var outcome: Result<Void, SwitchyardError>?
+
+        var hasChunks: Bool { chunkIndex < chunks.count }
+
+        /// Takes the oldest buffered chunk, releasing the queue's reference to it.
+        mutating func popChunk() -> ArraySlice<UInt8> {
+            let chunk = chunks[chunkIndex]
+            chunks[chunkIndex] = []
+            chunkIndex += 1
+            bufferedBytes -= chunk.count
+            if chunkIndex == chunks.count {
+                chunks.removeAll(keepingCapacity: true)
+                chunkIndex = 0
+            } else if chunkIndex >= 32 {
+                chunks.removeFirst(chunkIndex)
+                chunkIndex = 0
+            }
+            return chunk
+        }
     }
 
     private let state = Mutex(State())
@@ -67,14 +85,8 @@ final class CurlTransfer: Sendable {
     func nextChunk() async throws -> ArraySlice<UInt8>? {
         enum Step { case chunk(ArraySlice<UInt8>?, unpause: Bool), fail(SwitchyardError), wait }
         let step: Step = state.withLock { state in
-            if state.chunkIndex < state.chunks.count {
-                let chunk = state.chunks[state.chunkIndex]
-                state.chunkIndex += 1
-                state.bufferedBytes -= chunk.count
-                if state.chunkIndex == state.chunks.count {
-                    state.chunks.removeAll(keepingCapacity: true)
-                    state.chunkIndex = 0
-                }
+            if state.hasChunks {
+                let chunk = state.popChunk()
                 let unpause = state.receivePaused && state.bufferedBytes <= lowWaterBytes
                 if unpause { state.receivePaused = false }
                 return .chunk(chunk, unpause: unpause)
@@ -95,7 +107,7 @@ final class CurlTransfer: Sendable {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     let ready: Result<ArraySlice<UInt8>?, SwitchyardError>? = state.withLock { state in
-                        if state.chunkIndex < state.chunks.count || state.outcome != nil {
+                        if state.hasChunks || state.outcome != nil {
                             return Self.takeReady(&state)
                         }
                         state.reader = continuation
@@ -110,12 +122,7 @@ final class CurlTransfer: Sendable {
     }
 
     private static func takeReady(_ state: inout State) -> Result<ArraySlice<UInt8>?, SwitchyardError> {
-        if state.chunkIndex < state.chunks.count {
-            let chunk = state.chunks[state.chunkIndex]
-            state.chunkIndex += 1
-            state.bufferedBytes -= chunk.count
-            return .success(chunk)
-        }
+        if state.hasChunks { return .success(state.popChunk()) }
         switch state.outcome {
         case .failure(let error)?: return .failure(error)
         default: return .success(nil)

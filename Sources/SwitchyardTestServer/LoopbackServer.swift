@@ -1,1 +1,148 @@
-// placeholder
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// An in-process HTTP/1.1 server on the loopback interface for tests, demos and benchmarks.
+///
+/// Start one with ``start(_:)``, point a client at ``url(_:)`` and call ``shutdown()`` when done.
+/// It supports keep-alive and pipelining, serves deterministic content, and can produce
+/// deliberately misbehaving responses (see the route table on `Router` in
+/// `LoopbackServer+Routes.swift`: `/small`, `/status/{code}`, `/delay/{ms}`, `/echo`,
+/// `/echo/body`, `/bytes/{n}`, `/stall`, `/stall-body`, `/flaky/{key}/{n}`, `/retry-after/{s}`,
+/// `/redirect/{n}`, `/redirect-to`, `/headers/many`, `/headers/giant`, `/gzip`, `/deflate`,
+/// `/gzip/broken`, `/malformed/*`). Any request may carry `?tag=X` to observe when its
+/// connection closes via ``waitForDisconnect(tag:timeout:)`` / ``hasDisconnected(tag:)``.
+///
+/// ```swift
+/// let server = try await LoopbackServer.start()
+/// defer { Task { try await server.shutdown() } }
+/// let url = server.url("/small")   // "http://127.0.0.1:54321/small"
+/// ```
+public final class LoopbackServer: Sendable {
+    /// Where and how the server listens.
+    public struct Configuration: Sendable {
+        /// Address to bind; defaults to `127.0.0.1`.
+        public var host: String = "127.0.0.1"
+        /// Port to bind; `0` (the default) picks a free ephemeral port, see ``LoopbackServer/port``.
+        public var port: Int = 0
+        /// Event-loop threads; defaults to `1`. Zero or negative means one per core (`System.coreCount`).
+        public var threads: Int = 1
+
+        /// Creates a configuration; every parameter has a loopback-friendly default.
+        public init(host: String = "127.0.0.1", port: Int = 0, threads: Int = 1) {
+            self.host = host
+            self.port = port
+            self.threads = threads
+        }
+    }
+
+    /// Listen backlog; large enough for bursts of 1000+ simultaneous connects.
+    private static let backlog: Int32 = 4096
+
+    private let group: MultiThreadedEventLoopGroup
+    private let serverChannel: any Channel
+    private let state: ServerState
+    private let host: String
+    private let isShutDown = Mutex(false)
+
+    /// The port the server is listening on (the actual one when ``Configuration/port`` was 0).
+    public let port: Int
+
+    private init(group: MultiThreadedEventLoopGroup, serverChannel: any Channel, state: ServerState, host: String, port: Int) {
+        self.group = group
+        self.serverChannel = serverChannel
+        self.state = state
+        self.host = host
+        self.port = port
+    }
+
+    deinit {
+        // Forgotten shutdown: release the threads without blocking (safe from any thread).
+        if !isShutDown.withLock({ $0 }) {
+            serverChannel.close(promise: nil)
+            group.shutdownGracefully { _ in }
+        }
+    }
+
+    /// Binds a new server and starts accepting connections.
+    ///
+    /// - Parameter configuration: host, port and thread count; the default binds `127.0.0.1` on an ephemeral port with one thread.
+    /// - Returns: The running server.
+    /// - Throws: If the address cannot be bound.
+    public static func start(_ configuration: Configuration = .init()) async throws -> LoopbackServer {
+        let threads = configuration.threads > 0 ? configuration.threads : System.coreCount
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+        let state = ServerState()
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: backlog)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
+                    try channel.pipeline.syncOperations.addHandler(decoder)
+                    try channel.pipeline.syncOperations.addHandler(ConnectionHandler(state: state))
+                }
+            }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        let port = channel.localAddress?.port ?? configuration.port
+        return LoopbackServer(group: group, serverChannel: channel, state: state, host: configuration.host, port: port)
+    }
+
+    /// `http://HOST:PORT` without a trailing slash, e.g. `http://127.0.0.1:54321` (IPv6 hosts in brackets).
+    public var baseURL: String {
+        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+    }
+
+    /// ``baseURL`` followed by `pathAndQuery`, e.g. `url("/bytes/10?framing=chunked")`.
+    public func url(_ pathAndQuery: String) -> String {
+        baseURL + pathAndQuery
+    }
+
+    /// Stops listening, closes every open connection and releases the event-loop threads.
+    ///
+    /// Idempotent: later calls return immediately. Closed connections are recorded for
+    /// ``hasDisconnected(tag:)`` as usual.
+    public func shutdown() async throws {
+        let first = isShutDown.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        try? await serverChannel.close()
+        try await group.shutdownGracefully()
+    }
+
+    /// Waits until a connection that served a request tagged `tag` (query `?tag=`) closes.
+    ///
+    /// Polls every 5 ms; the tag need not have been seen yet when called.
+    /// - Returns: `true` if it closed within `timeout`, `false` otherwise (or if the task is cancelled).
+    public func waitForDisconnect(tag: String, timeout: Duration) async -> Bool {
+        await state.disconnects.waitForDisconnect(tag: tag, timeout: timeout)
+    }
+
+    /// Whether the connection that served `tag` has been observed closed (non-blocking).
+    public func hasDisconnected(tag: String) -> Bool {
+        state.disconnects.hasDisconnected(tag: tag)
+    }
+
+    /// How many requests the server has received for this exact path (without query), e.g. `"/small"`.
+    ///
+    /// Counted when the request head arrives, before it is answered.
+    public func requestCount(path: String) -> Int {
+        state.requestCount(path: path)
+    }
+
+    /// Number of currently open client connections.
+    public var openConnections: Int {
+        state.openConnections
+    }
+}

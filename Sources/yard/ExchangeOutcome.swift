@@ -8,7 +8,8 @@ struct ExchangeOutcome {
     var head: HTTPResponse?
     var context: ExchangeContext?
     var bodyBytes: Int64 = 0
-    var sha256 = ""
+    /// SHA-256 of the body bytes received (of nothing, until a body arrives).
+    var sha256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     var printedBody: [UInt8] = []
     var error: SwitchyardError?
     var elapsed: Duration = .zero
@@ -55,7 +56,7 @@ struct ExchangeOutcome {
             for field in head.headerFields { print("\(field.name.rawName): \(field.value)") }
             print("")
             if !printedBody.isEmpty {
-                FileHandle.standardOutput.write(Data(printedBody))
+                print(String(decoding: printedBody, as: UTF8.self), terminator: "")
                 if printedBody.last != UInt8(ascii: "\n") { print("") }
             }
         }

@@ -6,6 +6,6 @@ struct Yard: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "yard",
         abstract: "Switchyard's command line: a tour, a curl-like request through the chain, and the loopback server.",
-        subcommands: [DemoCommand.self, RequestCommand.self, ServeCommand.self]
+        subcommands: [DemoCommand.self, RequestCommand.self, ServeCommand.self, BenchCommand.self]
     )
 }

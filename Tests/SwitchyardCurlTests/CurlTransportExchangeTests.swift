@@ -109,8 +109,10 @@ import Testing
     @Test func gzipAndDeflateBodiesAreDecoded() async throws {
         try await withCurlClient { client, server in
             let expected = String(repeating: "hello, gzip\n", count: 100)
-            #expect(try await client.send(try Request(url: server.url("/gzip"))).text == expected)
-            #expect(try await client.send(try Request(url: server.url("/deflate"))).text == expected)
+            let gzip = try await client.send(try Request(url: server.url("/gzip")))
+            let deflate = try await client.send(try Request(url: server.url("/deflate")))
+            #expect(gzip.text == expected)
+            #expect(deflate.text == expected)
         }
     }
 

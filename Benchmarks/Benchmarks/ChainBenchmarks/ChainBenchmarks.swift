@@ -1,0 +1,38 @@
+import Benchmark
+import HTTPTypes
+import Switchyard
+
+/// Forwards to `next` unchanged: the unit of chain overhead.
+struct PassThrough: Interceptor {
+    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+        try await next(request)
+    }
+}
+
+/// Answers from memory, so only the chain is measured.
+struct InMemoryTransport: Transport {
+    let response = Response(status: .ok, body: [UInt8]("hello".utf8))
+    func send(_ request: Request, context: ExchangeContext) async throws -> Response { response }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
+        scalingFactor: .kilo,
+        maxDuration: .seconds(2)
+    )
+    let request = try! Request(url: "http://example.test/users/42")
+    for count in [0, 1, 5, 20] {
+        let client = Client(transport: InMemoryTransport(), interceptors: Array(repeating: PassThrough(), count: count))
+        Benchmark("Pipeline.send-interceptors=\(count)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try await client.send(request))
+            }
+        }
+        Benchmark("Pipeline.stream-interceptors=\(count)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try await client.stream(request))
+            }
+        }
+    }
+}

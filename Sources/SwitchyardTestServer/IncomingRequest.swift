@@ -1,0 +1,58 @@
+import NIOCore
+import NIOHTTP1
+
+/// One request as received by a connection: its head, parsed target and (route-dependent) body.
+///
+/// The body is only kept where a route needs it: `/echo/body` buffers it (up to
+/// ``maxBufferedBody``), `/echo` hashes it on the fly, every other route just counts bytes.
+struct IncomingRequest {
+    /// Largest body `/echo/body` will buffer; larger requests get `413` and a close.
+    static let maxBufferedBody = 64 * 1024 * 1024
+
+    let head: HTTPRequestHead
+    let target: RequestTarget
+    /// Total body bytes received.
+    private(set) var bodyLength = 0
+    /// The buffered body (only for `/echo/body`).
+    private(set) var body: ByteBuffer?
+    /// Running SHA-256 of the body (only for `/echo`).
+    private(set) var hasher: SHA256?
+    /// Set when a buffered body exceeded ``maxBufferedBody``.
+    private(set) var isTooLarge = false
+
+    init(head: HTTPRequestHead, target: RequestTarget) {
+        self.head = head
+        self.target = target
+        switch target.path {
+        case "/echo": hasher = SHA256()
+        case "/echo/body": body = ByteBuffer()
+        default: break
+        }
+    }
+
+    /// Whether the method is `HEAD` (responses then carry headers only).
+    var isHead: Bool { head.method == .HEAD }
+
+    /// Accounts for (and, if needed, keeps or hashes) one body part.
+    mutating func append(_ part: ByteBuffer) {
+        bodyLength += part.readableBytes
+        if hasher != nil {
+            part.withUnsafeReadableBytes { hasher!.update($0) }
+        }
+        if body != nil, !isTooLarge {
+            if bodyLength > Self.maxBufferedBody {
+                isTooLarge = true
+                body = ByteBuffer()
+            } else if body!.readableBytes == 0 {
+                body = part
+            } else {
+                body!.writeImmutableBuffer(part)
+            }
+        }
+    }
+
+    /// Hex SHA-256 of the body (empty-body digest if it was not hashed).
+    func bodyDigest() -> String {
+        SHA256.hex((hasher ?? SHA256()).finalize())
+    }
+}

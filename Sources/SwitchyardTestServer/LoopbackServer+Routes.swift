@@ -1,0 +1,156 @@
+import NIOCore
+import NIOHTTP1
+
+/// The route table of ``LoopbackServer``.
+///
+/// Any method is accepted on every route; `HEAD` gets the same head as `GET` and no body.
+/// Every route accepts `?tag=X`: the connection that served it is then tracked under `X`
+/// (``LoopbackServer/waitForDisconnect(tag:timeout:)``, ``LoopbackServer/hasDisconnected(tag:)``).
+/// Invalid numbers in paths or queries give `400`. Responses use `Content-Length` unless stated.
+///
+/// | Route | Response |
+/// |---|---|
+/// | `/small` | 200 `text/plain` `hello, world\n` (13 bytes); precomputed bytes |
+/// | `/status/{code}` | `{code}` with body `status {code}\n`; 1xx → 400; 204: no body, no `Content-Length`; 304: no body, `Content-Length: 11` (the length a 200 would have) |
+/// | `/delay/{ms}` | waits `ms` (≤ 3600000; event-loop timer, no thread blocked), then 200 `delayed {ms}\n` |
+/// | `/echo` | 200 `application/json`: `{"method","uri","version","headers":[[name,value],…],"body_length","body_sha256"}`; headers in received order and case |
+/// | `/echo/body` | 200 with the request body (≤ 64 MiB, else 413 + close) and its `Content-Type` |
+/// | `/bytes/{n}` | 200 `application/octet-stream`, `n` bytes, byte `i` = `i % 251`; `?framing=content-length` (default) \| `chunked` \| `close` (no length, `Connection: close`, body ends at close); `?delay_ms=D` waits before the head; streamed in 64 KiB pieces with back-pressure |
+/// | `/stall` | reads the request, never answers |
+/// | `/stall-body?bytes=N` | 200 head with `Content-Length: 1000000000`, `N` (default 1024) pattern bytes, then nothing |
+/// | `/flaky/{key}/{n}` | attempts 1…n for `key`: 503 `Retry-After: 0` `fail {attempt}\n`; later: 200 `ok after {n}\n` |
+/// | `/retry-after/{value}` | 503 `Retry-After: {value}` `retry after {value}\n` |
+/// | `/redirect/{n}` | n > 0: 302 `Location: /redirect/{n-1}` (empty body); n = 0: 200 `redirected\n` |
+/// | `/redirect-to?location=URL&status=302` | `status` (300–399, default 302) with `Location: URL` (percent-decoded); `location` required |
+/// | `/headers/many?count=N` | 200 with `X-Header-{i}: value-{i}` for i in 1…N (default 100), `Set-Cookie: a=1`, `Set-Cookie: b=2`, `X-MiXeD-CaSe: yes`; body `ok\n` |
+/// | `/headers/giant?bytes=N` | 200 with `X-Giant:` + N × `a` (default 100000); body `ok\n` |
+/// | `/gzip` | 200 `Content-Encoding: gzip`, decodes to `hello, gzip\n` × 100 |
+/// | `/deflate` | same with `Content-Encoding: deflate` (zlib-wrapped) |
+/// | `/gzip/broken` | `/gzip` bytes with 3 bytes in the middle inverted, correct `Content-Length` |
+/// | `/malformed/status-line` | `HTTP/1.1 2x0 OK\r\nContent-Length: 2\r\n\r\nok`, close |
+/// | `/malformed/garbage` | `this is not http\r\n\r\n`, close |
+/// | `/malformed/header-line` | `HTTP/1.1 200 OK\r\nthis line has no colon\r\nContent-Length: 2\r\n\r\nok`, close |
+/// | `/malformed/truncated-length` | `Content-Length: 100`, 50 pattern bytes, close |
+/// | `/malformed/truncated-chunked` | chunked, one 10-byte chunk, close without `0\r\n\r\n` |
+/// | `/malformed/bad-chunk` | chunked with chunk-size line `zz`, close |
+/// | `/malformed/content-length-mismatch` | `Content-Length: 5` and `Content-Length: 7`, 5-byte body, close |
+/// | `/malformed/empty` | close without sending anything |
+/// | anything else | 404 `not found\n` |
+enum Router {
+    /// Upper bound for generated bodies and header sizes, to keep typos from exhausting memory.
+    static let maxGeneratedHeaderBytes = 64 * 1024 * 1024
+
+    /// Picks the action for `request`. Runs on the connection's event loop.
+    static func route(_ request: IncomingRequest, state: ServerState) -> RouteAction {
+        let target = request.target
+        if target.path == "/small" { return .small }
+        let parts = target.components
+        switch (parts.first ?? "", parts.count) {
+        case ("status", 2): return status(parts[1])
+        case ("delay", 2):
+            guard let ms = integer(parts[1], limit: 3_600_000) else { return badRequest }
+            return .delayed(milliseconds: ms, then: .text(200, "delayed \(ms)\n"))
+        case ("echo", 1):
+            return .text(200, EchoResponse.json(for: request), contentType: "application/json")
+        case ("echo", 2) where parts[1] == "body":
+            // The handler closes the connection after a 413.
+            if request.isTooLarge { return .text(413, "body too large\n") }
+            return .bytes(200, request.body ?? ByteBuffer(), contentType: request.head.headers.first(name: "Content-Type"))
+        case ("bytes", 2): return bytes(parts[1], target)
+        case ("stall", 1): return .stall
+        case ("stall-body", 1):
+            guard let count = optionalInteger(target, "bytes", default: 1024, limit: 999_999_999) else { return badRequest }
+            return .stallBody(bytes: count)
+        case ("flaky", 3):
+            guard let n = integer(parts[2]) else { return badRequest }
+            let attempt = state.nextFlakyAttempt(key: String(parts[1]))
+            if attempt <= n { return .text(503, "fail \(attempt)\n", headers: [("Retry-After", "0")]) }
+            return .text(200, "ok after \(n)\n")
+        case ("retry-after", 2):
+            let value = percentDecode(parts[1])
+            guard !value.isEmpty, isHeaderSafe(value) else { return badRequest }
+            return .text(503, "retry after \(value)\n", headers: [("Retry-After", value)])
+        case ("redirect", 2):
+            guard let n = integer(parts[1]) else { return badRequest }
+            if n == 0 { return .text(200, "redirected\n") }
+            return .respond(ResponseHead(status: 302, headers: [("Location", "/redirect/\(n - 1)"), ("Content-Length", "0")]), body: ByteBuffer())
+        case ("redirect-to", 1):
+            guard let location = target.value("location"), isHeaderSafe(location),
+                let code = optionalInteger(target, "status", default: 302, limit: 399), code >= 300
+            else { return badRequest }
+            return .respond(ResponseHead(status: code, headers: [("Location", location), ("Content-Length", "0")]), body: ByteBuffer())
+        case ("headers", 2) where parts[1] == "many":
+            guard let count = optionalInteger(target, "count", default: 100, limit: 100_000) else { return badRequest }
+            var headers: [(name: String, value: String)] = []
+            headers.reserveCapacity(count + 3)
+            for i in stride(from: 1, through: count, by: 1) { headers.append(("X-Header-\(i)", "value-\(i)")) }
+            headers += [("Set-Cookie", "a=1"), ("Set-Cookie", "b=2"), ("X-MiXeD-CaSe", "yes")]
+            return .text(200, "ok\n", headers: headers)
+        case ("headers", 2) where parts[1] == "giant":
+            guard let count = optionalInteger(target, "bytes", default: 100_000, limit: maxGeneratedHeaderBytes) else { return badRequest }
+            return .text(200, "ok\n", headers: [("X-Giant", String(repeating: "a", count: count))])
+        case ("gzip", 1):
+            return .bytes(200, GzipFixtures.gzipBuffer, contentType: "text/plain", headers: [("Content-Encoding", "gzip")])
+        case ("gzip", 2) where parts[1] == "broken":
+            return .bytes(200, GzipFixtures.brokenGzipBuffer, contentType: "text/plain", headers: [("Content-Encoding", "gzip")])
+        case ("deflate", 1):
+            return .bytes(200, GzipFixtures.deflateBuffer, contentType: "text/plain", headers: [("Content-Encoding", "deflate")])
+        case ("malformed", 2):
+            switch MalformedResponses.bytes(for: parts[1]) {
+            case .some(.some(let bytes)): return .raw(bytes)
+            case .some(.none): return .close
+            case .none: return notFound
+            }
+        default:
+            return notFound
+        }
+    }
+
+    static var notFound: RouteAction { .text(404, "not found\n") }
+    static var badRequest: RouteAction { .text(400, "bad request\n") }
+
+    private static func status(_ text: Substring) -> RouteAction {
+        guard let code = integer(text), (100...999).contains(code) else { return badRequest }
+        switch code {
+        case 100...199: return .text(400, "informational status \(code) not supported\n")
+        case 204: return .respond(ResponseHead(status: 204), body: ByteBuffer())
+        case 304:
+            let wouldBe = "status 304\n".utf8.count
+            return .respond(ResponseHead(status: 304, headers: [("Content-Length", String(wouldBe))]), body: ByteBuffer())
+        default: return .text(code, "status \(code)\n")
+        }
+    }
+
+    private static func bytes(_ text: Substring, _ target: RequestTarget) -> RouteAction {
+        guard let count = integer(text) else { return badRequest }
+        let framing: RouteAction.Framing
+        switch target.value("framing") {
+        case nil, "content-length", "length": framing = .contentLength
+        case "chunked": framing = .chunked
+        case "close": framing = .close
+        default: return badRequest
+        }
+        guard let delay = optionalInteger(target, "delay_ms", default: 0, limit: 3_600_000) else { return badRequest }
+        let action = RouteAction.pattern(count: count, framing: framing)
+        return delay > 0 ? .delayed(milliseconds: delay, then: action) : action
+    }
+
+    /// A non-negative decimal integer ≤ `limit`.
+    private static func integer(_ text: Substring, limit: Int = .max) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let value = Int(text), value <= limit
+        else { return nil }
+        return value
+    }
+
+    /// Query parameter `name` as an integer, `fallback` when absent, `nil` when invalid.
+    private static func optionalInteger(_ target: RequestTarget, _ name: String, default fallback: Int, limit: Int) -> Int? {
+        guard let text = target.value(name) else { return fallback }
+        return integer(text[...], limit: limit)
+    }
+
+    /// No CR, LF or NUL — the value cannot break out of its header line.
+    private static func isHeaderSafe(_ value: String) -> Bool {
+        !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+    }
+}

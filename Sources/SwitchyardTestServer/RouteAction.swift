@@ -1,0 +1,52 @@
+import NIOCore
+
+/// What a connection should do to answer one request; produced by ``Router`` and
+/// executed by ``ConnectionHandler``.
+indirect enum RouteAction {
+    /// Body framing for generated (`/bytes`) bodies.
+    enum Framing {
+        /// `Content-Length` header.
+        case contentLength
+        /// `Transfer-Encoding: chunked`.
+        case chunked
+        /// No length; the body ends when the server closes the connection.
+        case close
+    }
+
+    /// The precomputed `/small` response.
+    case small
+    /// A complete response: `head` (which already carries its framing headers) and `body`
+    /// (omitted for `HEAD`).
+    case respond(ResponseHead, body: ByteBuffer)
+    /// Run `action` after `milliseconds`, scheduled on the event loop.
+    case delayed(milliseconds: Int, then: RouteAction)
+    /// A 200 with `count` pattern bytes, streamed in pieces with back-pressure.
+    case pattern(count: Int, framing: Framing)
+    /// Never respond.
+    case stall
+    /// A head promising 1,000,000,000 bytes, then `bytes` pattern bytes, then nothing.
+    case stallBody(bytes: Int)
+    /// Write these bytes verbatim, then close the connection.
+    case raw(ByteBuffer)
+    /// Close the connection without writing anything.
+    case close
+
+    /// A response with a textual body plus `Content-Type` and `Content-Length`.
+    static func text(
+        _ status: Int, _ body: String, contentType: String = "text/plain",
+        headers: [(name: String, value: String)] = []
+    ) -> RouteAction {
+        bytes(status, ByteBuffer(string: body), contentType: contentType, headers: headers)
+    }
+
+    /// A response with a binary body plus `Content-Type` (if non-nil) and `Content-Length`.
+    static func bytes(
+        _ status: Int, _ body: ByteBuffer, contentType: String?,
+        headers: [(name: String, value: String)] = []
+    ) -> RouteAction {
+        var head = ResponseHead(status: status, headers: headers)
+        if let contentType { head.add("Content-Type", contentType) }
+        head.add("Content-Length", String(body.readableBytes))
+        return .respond(head, body: body)
+    }
+}

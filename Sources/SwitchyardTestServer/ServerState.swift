@@ -1,0 +1,45 @@
+import Synchronization
+
+/// State shared by every connection of one ``LoopbackServer``: counters and the disconnect recorder.
+final class ServerState: Sendable {
+    /// Tag → disconnect bookkeeping for `?tag=`.
+    let disconnects = DisconnectRecorder()
+
+    private let openConnectionCount = Atomic<Int>(0)
+    private let nextConnectionID = Atomic<UInt64>(1)
+    private let requestCounts = Mutex<[Substring: Int]>([:])
+    private let flakyCounters = Mutex<[String: Int]>([:])
+
+    /// Number of client connections currently open.
+    var openConnections: Int { openConnectionCount.load(ordering: .relaxed) }
+
+    /// Called when a connection becomes active; returns its unique id.
+    func connectionOpened() -> UInt64 {
+        openConnectionCount.add(1, ordering: .relaxed)
+        return nextConnectionID.add(1, ordering: .relaxed).oldValue
+    }
+
+    /// Called once when a connection that was counted by ``connectionOpened()`` closes.
+    func connectionClosed(_ id: UInt64, hadTags: Bool) {
+        if hadTags { disconnects.connectionClosed(id) }
+        openConnectionCount.subtract(1, ordering: .relaxed)
+    }
+
+    /// Counts one received request for `path` (query excluded).
+    func countRequest(path: Substring) {
+        requestCounts.withLock { $0[path, default: 0] += 1 }
+    }
+
+    /// Requests received so far for exactly `path`.
+    func requestCount(path: String) -> Int {
+        requestCounts.withLock { $0[path[...]] ?? 0 }
+    }
+
+    /// Increments the `/flaky` counter for `key` and returns the 1-based attempt number.
+    func nextFlakyAttempt(key: String) -> Int {
+        flakyCounters.withLock { counters in
+            counters[key, default: 0] += 1
+            return counters[key]!
+        }
+    }
+}

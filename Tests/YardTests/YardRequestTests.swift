@@ -1,0 +1,128 @@
+import Foundation
+import SwitchyardTestServer
+import Testing
+
+/// Runs the built `yard` executable and captures its output.
+private func runYard(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("yard")
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+private func jsonObject(_ text: String) throws -> [String: Any] {
+    let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    return try #require(object as? [String: Any])
+}
+
+@Suite struct YardRequestTests {
+    @Test func jsonContractForASuccessfulRequest() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let run = try runYard(["request", server.url("/small"), "--json"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let json = try jsonObject(run.stdout)
+        #expect(Set(json.keys) == ["ok", "transport", "status", "headers", "body_bytes", "body_sha256", "attempts",
+                                   "redirects", "timings_ms", "events", "error"])
+        #expect(json["ok"] as? Bool == true)
+        #expect(json["transport"] as? String == "curl")
+        #expect(json["status"] as? Int == 200)
+        #expect(json["body_bytes"] as? Int == 13)
+        // sha256("hello, world\n")
+        #expect(json["body_sha256"] as? String == "853ff93762a06ddbf722c4ebe9ddd66d8f63ddaea97f521c3ecc20da7c976020")
+        #expect(json["attempts"] as? Int == 1)
+        #expect(json["redirects"] as? Int == 0)
+        #expect(json["error"] is NSNull)
+        let headers = try #require(json["headers"] as? [[String]])
+        #expect(headers.contains(["content-length", "13"]))
+        #expect(headers.allSatisfy { $0[0] == $0[0].lowercased() })
+        let timings = try #require(json["timings_ms"] as? [String: Double])
+        #expect(timings["total"] != nil)
+        #expect(timings["ttfb"] != nil)
+        #expect((json["events"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func anErrorStatusIsStillExitZero() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let run = try runYard(["request", server.url("/status/503"), "--json"])
+        #expect(run.status == 0)
+        #expect(try jsonObject(run.stdout)["status"] as? Int == 503)
+    }
+
+    @Test func aClosedPortExitsOneWithConnectionFailed() async throws {
+        let server = try await LoopbackServer.start()
+        let url = server.url("/small")
+        try await server.shutdown()
+        let run = try runYard(["request", url, "--json"])
+        #expect(run.status == 1)
+        let json = try jsonObject(run.stdout)
+        #expect(json["ok"] as? Bool == false)
+        #expect(json["status"] is NSNull)
+        let error = try #require(json["error"] as? [String: Any])
+        #expect(error["kind"] as? String == "connectionFailed")
+        #expect((error["message"] as? String)?.isEmpty == false)
+    }
+
+    @Test func aHeaderWithCRLFExitsOneAndSendsNothing() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let run = try runYard(["request", server.url("/echo"), "-H", "X-Evil: a\r\nInjected: yes", "--json"])
+        #expect(run.status == 1)
+        let error = try #require(try jsonObject(run.stdout)["error"] as? [String: Any])
+        #expect(error["kind"] as? String == "invalidRequest")
+        #expect(server.requestCount(path: "/echo") == 0)
+    }
+
+    @Test func badUsageExits64() throws {
+        #expect(try runYard(["request"]).status == 64)
+        #expect(try runYard(["request", "http://127.0.0.1:1/", "--timeout", "-3"]).status == 64)
+    }
+
+    @Test func outputStreamsTheBodyToAFile() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("yard-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try runYard(["request", server.url("/bytes/3000000?framing=chunked"), "--output", path, "--json"])
+        #expect(run.status == 0)
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(written.count == 3_000_000)
+        #expect(written.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) })
+        #expect(try jsonObject(run.stdout)["body_bytes"] as? Int == 3_000_000)
+    }
+
+    @Test(arguments: ["content-length", "chunked", "close"])
+    func maxBodyBytesIsEnforcedWhateverTheFraming(framing: String) async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let run = try runYard(["request", server.url("/bytes/5000000?framing=\(framing)"),
+                               "--max-body-bytes", "100000", "--json"])
+        #expect(run.status == 1)
+        let json = try jsonObject(run.stdout)
+        let error = try #require(json["error"] as? [String: Any])
+        #expect(error["kind"] as? String == "responseTooLarge")
+        #expect((json["body_bytes"] as? Int ?? .max) <= 100_000)
+    }
+
+    @Test func postWithDataEchoes() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let run = try runYard(["request", server.url("/echo/body"), "-d", "hello yard", "-H", "Content-Type: text/plain"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("HTTP 200"))
+        #expect(run.stdout.contains("hello yard"))
+    }
+}
