@@ -68,6 +68,9 @@ private final class CurlLoopThreadState {
     var byTransfer: [ObjectIdentifier: CurlEasyTransfer] = [:]
     var idleHandles: [CurlEasyHandle] = []
     var shuttingDown = false
+    /// The earliest deadline among active transfers, or `nil`. libcurl does not time out a
+    /// transfer still queued for a connection, so the loop enforces deadlines itself.
+    var nearestDeadline: ContinuousClock.Instant?
 
     init(loop: CurlEventLoop, multi: UnsafeMutableRawPointer, configuration: CurlTransport.Configuration) {
         self.loop = loop
@@ -85,9 +88,14 @@ private final class CurlLoopThreadState {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             readFinishedTransfers()
+            expireOverdueTransfers()
             var timeout = -1
             curl_multi_timeout(multi, &timeout)
-            let wait = Int32(timeout < 0 ? 1_000 : min(timeout, 1_000))
+            var wait = Int32(timeout < 0 ? 1_000 : min(timeout, 1_000))
+            if let nearestDeadline {
+                let untilDeadline = ContinuousClock.now.duration(to: nearestDeadline).milliseconds
+                wait = min(wait, Int32(max(0, untilDeadline.rounded(.up))))
+            }
             if wait > 0 { curl_multi_poll(multi, nil, 0, wait, nil) }
         }
     }
@@ -128,6 +136,27 @@ private final class CurlLoopThreadState {
         }
         active[handle.raw] = easy
         byTransfer[ObjectIdentifier(transfer)] = easy
+        if let deadline = transfer.context.deadline {
+            nearestDeadline = min(nearestDeadline ?? deadline, deadline)
+        }
+    }
+
+    /// Fails every transfer whose deadline has passed, wherever it is (queued or on the wire).
+    /// Scans only when the nearest deadline is due, so the hot path stays O(1).
+    private func expireOverdueTransfers() {
+        guard let due = nearestDeadline else { return }
+        let now = ContinuousClock.now
+        guard now >= due else { return }
+        nearestDeadline = nil
+        for easy in Array(active.values) {
+            guard let deadline = easy.transfer.context.deadline else { continue }
+            if deadline <= now {
+                remove(easy)
+                easy.transfer.finish(.failure(.timedOut("It was still queued or in flight on the curl transport.")))
+            } else {
+                nearestDeadline = min(nearestDeadline ?? deadline, deadline)
+            }
+        }
     }
 
     /// Removes the transfer's handle: libcurl closes its connection, which the server sees.

@@ -6,7 +6,7 @@ import SwitchyardCurl
 import SwitchyardTestServer
 import Testing
 
-@Suite struct CurlTransportExchangeTests {
+@Suite(.timeLimit(.minutes(2))) struct CurlTransportExchangeTests {
     @Test func getReturnsStatusHeadersBodyAndTimings() async throws {
         try await withCurlClient { client, server in
             let response = try await client.send(try Request(url: server.url("/small")))
@@ -120,6 +120,37 @@ import Testing
         try await withCurlClient { client, server in
             for _ in 0..<20 { _ = try await client.send(try Request(url: server.url("/small"))) }
             #expect(server.openConnections <= 1)
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(2))) struct CurlTransportPolicyTests {
+    @Test func redirectsAreReturnedNotFollowed() async throws {
+        try await withCurlClient { client, server in
+            let response = try await client.send(try Request(url: server.url("/redirect/2")))
+            #expect(response.head.status.code == 302)
+            #expect(response.head.headerFields[.location] == "/redirect/1")
+            #expect(server.requestCount(path: "/redirect/1") == 0)
+        }
+    }
+
+    @Test func statusCodesAreReportedNotThrown() async throws {
+        try await withCurlClient { client, server in
+            for code in [201, 204, 304, 404, 500, 503] {
+                let response = try await client.send(try Request(url: server.url("/status/\(code)")))
+                #expect(response.head.status.code == code)
+                if code == 204 || code == 304 { #expect(response.body.isEmpty) }
+            }
+        }
+    }
+
+    @Test func expectContinueIsHandled() async throws {
+        try await withCurlClient { client, server in
+            let request = try Request(method: .post, url: server.url("/echo/body"),
+                                      headers: ["Expect": "100-continue"], body: HTTPBody("after continue"))
+            let response = try await client.send(request)
+            #expect(response.head.status == .ok)
+            #expect(response.text == "after continue")
         }
     }
 }

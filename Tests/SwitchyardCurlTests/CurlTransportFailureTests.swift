@@ -4,7 +4,7 @@ import SwitchyardCurl
 import SwitchyardTestServer
 import Testing
 
-@Suite struct CurlTransportFailureTests {
+@Suite(.timeLimit(.minutes(2))) struct CurlTransportFailureTests {
     @Test func connectionRefusedIsConnectionFailed() async throws {
         let server = try await LoopbackServer.start()
         let closedURL = server.url("/small")

@@ -4,7 +4,7 @@ import SwitchyardCurl
 import SwitchyardTestServer
 import Testing
 
-@Suite(.serialized) struct CurlTransportScaleTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct CurlTransportScaleTests {
     @Test func a64MiBDownloadStreamsInBoundedMemory() async throws {
         try await withCurlClient { client, server in
             let size = 64 << 20
@@ -20,6 +20,7 @@ import Testing
                 received += chunk.count
                 peakGrowth = max(peakGrowth, residentMemoryBytes() - baseline)
             }
+            print("64 MiB streamed download: resident memory grew by at most \(peakGrowth >> 10) KiB")
             #expect(received == size)
             #expect(mismatches == 0)
             // The body is 64 MiB; buffering it would grow RSS by at least that much.
@@ -47,6 +48,7 @@ import Testing
                 }
                 return try await group.reduce(0, +)
             }
+            print("1,000 concurrent requests: \(threadsBefore) threads before, at most \(threadsDuring.maximum) during")
             #expect(results == 1_000)
             #expect(threadsDuring.maximum <= threadsBefore, "threads: \(threadsBefore) before, up to \(threadsDuring.maximum) during")
         }

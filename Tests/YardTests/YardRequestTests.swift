@@ -25,7 +25,7 @@ private func jsonObject(_ text: String) throws -> [String: Any] {
     return try #require(object as? [String: Any])
 }
 
-@Suite struct YardRequestTests {
+@Suite(.timeLimit(.minutes(2))) struct YardRequestTests {
     @Test func jsonContractForASuccessfulRequest() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }

@@ -1,0 +1,65 @@
+import HTTPTypes
+import Switchyard
+import Testing
+
+@testable import SwitchyardCurl
+
+@Suite(.timeLimit(.minutes(2))) struct CurlHeaderParserTests {
+    private func feed(_ lines: [String]) throws -> [CurlHeaderParser.Outcome] {
+        var parser = CurlHeaderParser()
+        return try lines.map { line in
+            let bytes = Array(line.utf8)
+            return try bytes.withUnsafeBytes { try parser.consume($0) }
+        }
+    }
+
+    @Test func parsesStatusAndFieldsInOrder() throws {
+        let outcomes = try feed(["HTTP/1.1 200 OK\r\n", "B: 2\r\n", "a:1\r\n", "B:  3 \r\n", "\r\n"])
+        guard case .complete(let head) = outcomes.last else {
+            Issue.record("no head")
+            return
+        }
+        #expect(head.status.code == 200)
+        #expect(head.status.reasonPhrase == "OK")
+        #expect(head.headerFields.map(\.name.rawName) == ["B", "a", "B"])
+        #expect(head.headerFields[values: HTTPField.Name("b")!] == ["2", "3"])
+    }
+
+    @Test func skipsInterimBlocksAndParsesHTTP2StatusLines() throws {
+        let outcomes = try feed(["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/2 204\r\n", "\r\n"])
+        #expect(outcomes[1] == .interimEnded)
+        guard case .complete(let head) = outcomes.last else {
+            Issue.record("no head")
+            return
+        }
+        #expect(head.status.code == 204)
+    }
+
+    @Test func foldsObsoleteContinuationLines() throws {
+        let outcomes = try feed(["HTTP/1.1 200 OK\r\n", "X-Long: first\r\n", "\t second\r\n", "\r\n"])
+        guard case .complete(let head) = outcomes.last else {
+            Issue.record("no head")
+            return
+        }
+        #expect(head.headerFields[HTTPField.Name("x-long")!] == "first second")
+    }
+
+    @Test(arguments: [
+        ["HTTP/1.1 2x0 OK\r\n"],
+        ["HTTX/1.1 200 OK\r\n"],
+        ["HTTP/1.1\r\n"],
+        ["HTTP/1.1 099 Low\r\n"],
+        ["HTTP/1.1 200 OK\r\n", "no colon here\r\n"],
+        ["HTTP/1.1 200 OK\r\n", "Bad Name: x\r\n"],
+        ["HTTP/1.1 200 OK\r\n", ": empty name\r\n"],
+        ["HTTP/1.1 200 OK\r\n", " continuation first\r\n"],
+    ])
+    func malformedLinesAreProtocolViolations(lines: [String]) {
+        do {
+            _ = try feed(lines)
+            Issue.record("accepted \(lines)")
+        } catch {
+            #expect((error as? SwitchyardError)?.kind == .protocolViolation)
+        }
+    }
+}
