@@ -16,10 +16,16 @@ final class CurlEasyTransfer {
     private var memoryUploadOffset = 0
     /// A failure detected inside a callback, which then told libcurl to abort.
     private(set) var callbackFailure: SwitchyardError?
+    /// A complete head not yet handed to the caller; see ``flushHead()``.
+    private var readyHead: Response?
+    private let onHeadReady: (CurlEasyTransfer) -> Void
 
-    init(handle: CurlEasyHandle, transfer: CurlTransfer) {
+    /// - Parameter onHeadReady: Called (on the loop thread) when the head is complete; the loop then
+    ///   calls ``flushHead()`` after the current `curl_multi_perform` pass.
+    init(handle: CurlEasyHandle, transfer: CurlTransfer, onHeadReady: @escaping (CurlEasyTransfer) -> Void) {
         self.handle = handle
         self.transfer = transfer
+        self.onHeadReady = onHeadReady
         self.maxResponseBytes = transfer.request.options.maxResponseBytes
     }
 
@@ -156,7 +162,8 @@ final class CurlEasyTransfer {
             case .complete(let head):
                 headDelivered = true
                 recordTimings(final: false)
-                transfer.deliverHead(Response(head, body: makeBody(for: head)))
+                readyHead = Response(head, body: makeBody(for: head))
+                onHeadReady(self)
                 return line.count
             }
         } catch {
@@ -247,8 +254,20 @@ final class CurlEasyTransfer {
         }
     }
 
+    /// Hands a completed head to the caller.
+    ///
+    /// Delivery waits until the end of the loop turn in which the head completed: a small response's
+    /// head, body and end usually arrive in the same turn, so the caller then wakes once and finds
+    /// everything ready, instead of being woken for the head and again for the body.
+    func flushHead() {
+        guard let response = readyHead else { return }
+        readyHead = nil
+        transfer.deliverHead(response)
+    }
+
     /// Ends the transfer with libcurl's result code.
     func complete(with code: CURLcode) {
+        flushHead()
         recordTimings(final: true)
         if code == CURLE_OK {
             transfer.finish(.success(()))

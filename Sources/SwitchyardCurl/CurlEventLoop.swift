@@ -71,6 +71,8 @@ private final class CurlLoopThreadState {
     /// The earliest deadline among active transfers, or `nil`. libcurl does not time out a
     /// transfer still queued for a connection, so the loop enforces deadlines itself.
     var nearestDeadline: ContinuousClock.Instant?
+    /// Transfers whose head completed during the current loop turn.
+    var headsReady: [CurlEasyTransfer] = []
 
     init(loop: CurlEventLoop, multi: UnsafeMutableRawPointer, configuration: CurlTransport.Configuration) {
         self.loop = loop
@@ -88,6 +90,8 @@ private final class CurlLoopThreadState {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             readFinishedTransfers()
+            for easy in headsReady { easy.flushHead() }
+            headsReady.removeAll(keepingCapacity: true)
             expireOverdueTransfers()
             var timeout = -1
             curl_multi_timeout(multi, &timeout)
@@ -120,7 +124,9 @@ private final class CurlLoopThreadState {
             transfer.finish(.failure(.transportFailed("libcurl could not create a transfer handle (out of memory?).")))
             return
         }
-        let easy = CurlEasyTransfer(handle: handle, transfer: transfer)
+        let easy = CurlEasyTransfer(handle: handle, transfer: transfer) { [unowned self] ready in
+            headsReady.append(ready)
+        }
         do {
             try easy.configure(configuration)
         } catch {
