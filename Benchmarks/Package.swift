@@ -7,7 +7,7 @@ let package = Package(
     name: "SwitchyardBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: "../"),
+        .package(name: "Switchyard", path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
