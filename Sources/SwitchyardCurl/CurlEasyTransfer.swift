@@ -107,7 +107,8 @@ final class CurlEasyTransfer {
     }
 
     private func configureHeaders(_ configuration: CurlTransport.Configuration) {
-        let fields = transfer.request.head.headerFields
+        let request = transfer.request
+        let fields = request.head.headerFields
         var list: UnsafeMutablePointer<curl_slist>?
         func add(_ line: String) { list = curl_slist_append(list, line) }
 
@@ -115,7 +116,7 @@ final class CurlEasyTransfer {
             switch field.name {
             case .contentLength, .transferEncoding:
                 continue  // derived from the body by libcurl
-            case .acceptEncoding:
+            case .acceptEncoding where configuration.decodesContentEncoding:
                 continue  // handed to CURLOPT_ACCEPT_ENCODING below so libcurl decodes what it asked for
             default:
                 // libcurl's syntax for a header with an empty value is "Name;".
@@ -125,18 +126,12 @@ final class CurlEasyTransfer {
         // Suppress headers libcurl would add on its own, so every transport sends the same request.
         if fields[.accept] == nil { add("Accept:") }
         if fields[.expect] == nil { add("Expect:") }
-        if fields[.contentType] == nil, transfer.request.body != nil || transfer.request.head.method == .post {
-            add("Content-Type:")
-        }
+        if fields[.contentType] == nil, request.body != nil || request.head.method == .post { add("Content-Type:") }
         headerList = list
         _ = ccurl_easy_setopt_slist(handle.raw, CURLOPT_HTTPHEADER, list)
         if configuration.decodesContentEncoding {
             let accepted = fields[.acceptEncoding] ?? CurlTransport.Configuration.defaultAcceptEncoding
             _ = ccurl_easy_setopt_string(handle.raw, CURLOPT_ACCEPT_ENCODING, accepted)
-        } else if let accepted = fields[.acceptEncoding] {
-            add("Accept-Encoding: \(accepted)")
-            headerList = list
-            _ = ccurl_easy_setopt_slist(handle.raw, CURLOPT_HTTPHEADER, list)
         }
     }
 

@@ -83,50 +83,47 @@ final class CurlTransfer: Sendable {
 
     /// Returns the next body chunk, `nil` at the end, or throws the transfer's failure.
     func nextChunk() async throws -> ArraySlice<UInt8>? {
-        enum Step { case chunk(ArraySlice<UInt8>?, unpause: Bool), fail(SwitchyardError), wait }
-        let step: Step = state.withLock { state in
-            if state.hasChunks {
-                let chunk = state.popChunk()
-                let unpause = state.receivePaused && state.bufferedBytes <= lowWaterBytes
-                if unpause { state.receivePaused = false }
-                return .chunk(chunk, unpause: unpause)
-            }
-            switch state.outcome {
-            case .success?: return .chunk(nil, unpause: false)
-            case .failure(let error)?: return .fail(error)
-            case nil: return .wait
-            }
-        }
-        switch step {
-        case .chunk(let chunk, let unpause):
-            if unpause { loop.submit(.unpause(self)) }
-            return chunk
-        case .fail(let error):
-            throw error
-        case .wait:
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    let ready: Result<ArraySlice<UInt8>?, SwitchyardError>? = state.withLock { state in
-                        if state.hasChunks || state.outcome != nil {
-                            return Self.takeReady(&state)
-                        }
-                        state.reader = continuation
-                        return nil
-                    }
-                    if let ready { continuation.resume(with: ready) }
+        if let ready = state.withLock({ take(&$0) }) { return try deliver(ready) }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready = state.withLock { state in
+                    let ready = take(&state)
+                    if ready == nil { state.reader = continuation }
+                    return ready
                 }
-            } onCancel: {
-                cancel(.cancelled)
+                if let ready {
+                    continuation.resume(with: Result { try deliver(ready) })
+                }
             }
+        } onCancel: {
+            cancel(.cancelled)
         }
     }
 
-    private static func takeReady(_ state: inout State) -> Result<ArraySlice<UInt8>?, SwitchyardError> {
-        if state.hasChunks { return .success(state.popChunk()) }
-        switch state.outcome {
-        case .failure(let error)?: return .failure(error)
-        default: return .success(nil)
+    /// What a reader gets when something is ready, and whether libcurl may resume receiving.
+    private struct Ready {
+        var result: Result<ArraySlice<UInt8>?, SwitchyardError>
+        var unpause = false
+    }
+
+    /// Takes the next buffered chunk or the outcome; `nil` when the reader has to wait.
+    private func take(_ state: inout State) -> Ready? {
+        if state.hasChunks {
+            let chunk = state.popChunk()
+            let unpause = state.receivePaused && state.bufferedBytes <= lowWaterBytes
+            if unpause { state.receivePaused = false }
+            return Ready(result: .success(chunk), unpause: unpause)
         }
+        switch state.outcome {
+        case .success?: return Ready(result: .success(nil))
+        case .failure(let error)?: return Ready(result: .failure(error))
+        case nil: return nil
+        }
+    }
+
+    private func deliver(_ ready: Ready) throws -> ArraySlice<UInt8>? {
+        if ready.unpause { loop.submit(.unpause(self)) }
+        return try ready.result.get()
     }
 
     /// Ends the exchange with `error` unless it already ended, and asks the loop to drop the handle.

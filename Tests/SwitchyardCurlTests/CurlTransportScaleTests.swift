@@ -2,6 +2,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
+import Synchronization
 import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(2))) struct CurlTransportScaleTests {
@@ -54,8 +55,6 @@ import Testing
         }
     }
 }
-
-import Synchronization
 
 /// Keeps the highest thread count seen.
 final class ThreadSampler: Sendable {

@@ -51,3 +51,10 @@ import Testing
         #expect(stub.callCount == 0)
     }
 }
+
+@Suite struct SchemeValidationTests {
+    @Test(arguments: ["http://example.test/", "HTTPS://example.test/", "Http://example.test/"])
+    func httpSchemesAreAcceptedInAnyCase(url: String) throws {
+        _ = try Request(url: url)
+    }
+}
