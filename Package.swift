@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Switchyard", targets: ["Switchyard"]),
         .library(name: "SwitchyardCurl", targets: ["SwitchyardCurl"]),
+        .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
+        .library(name: "SwitchyardAsyncHTTPClient", targets: ["SwitchyardAsyncHTTPClient"]),
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         .library(name: "SwitchyardTestServer", targets: ["SwitchyardTestServer"]),
         .executable(name: "yard", targets: ["yard"]),
@@ -17,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // MARK: - Core
@@ -44,6 +47,21 @@ let package = Package(
             dependencies: ["CCurl", "Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
 
+        .target(
+            name: "SwitchyardURLSession",
+            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        .target(
+            name: "SwitchyardAsyncHTTPClient",
+            dependencies: [
+                "Switchyard",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+
         // MARK: - Test support
         .target(
             name: "SwitchyardTestServer",
@@ -55,7 +73,12 @@ let package = Package(
         ),
         .target(
             name: "SwitchyardTesting",
-            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: [
+                "Switchyard",
+                "SwitchyardTestServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
 
         // MARK: - Command line
@@ -64,6 +87,8 @@ let package = Package(
             dependencies: [
                 "Switchyard",
                 "SwitchyardCurl",
+                "SwitchyardURLSession",
+                "SwitchyardAsyncHTTPClient",
                 "SwitchyardTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -79,6 +104,36 @@ let package = Package(
             name: "SwitchyardCurlTests",
             dependencies: [
                 "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardURLSessionTests",
+            dependencies: [
+                "Switchyard", "SwitchyardURLSession", "SwitchyardTestServer", "SwitchyardTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardAsyncHTTPClientTests",
+            dependencies: [
+                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardTestServer", "SwitchyardTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardTestingTests",
+            dependencies: [
+                "Switchyard", "SwitchyardTesting", "SwitchyardTestServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .testTarget(
+            name: "TransportConformanceTests",
+            dependencies: [
+                "Switchyard", "SwitchyardTesting", "SwitchyardTestServer",
+                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

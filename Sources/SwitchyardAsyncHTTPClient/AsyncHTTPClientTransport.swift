@@ -1,0 +1,1 @@
+// Placeholder: the AsyncHTTPClient transport is being built (issue 3).

@@ -1,0 +1,1 @@
+// Placeholder: the URLSession transport is being built (issue 3).
