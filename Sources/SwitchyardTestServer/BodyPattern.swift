@@ -18,4 +18,14 @@ enum BodyPattern {
         precondition(length <= pieceSize)
         return buffer.getSlice(at: offset % 251, length: length)!
     }
+
+    /// Appends `count` pattern bytes (starting at byte 0) to `buffer`.
+    static func append(count: Int, to buffer: inout ByteBuffer) {
+        var offset = 0
+        while offset < count {
+            let length = min(pieceSize, count - offset)
+            buffer.writeImmutableBuffer(piece(at: offset, length: length))
+            offset += length
+        }
+    }
 }

@@ -1,5 +1,12 @@
 import NIOCore
 import NIOHTTP1
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Serves one client connection behind `ByteToMessageHandler(HTTPRequestDecoder)`.
 ///
@@ -17,6 +24,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         var keepAlive: Bool
         let isHead: Bool
         let isHTTP10: Bool
+        /// The request's `?tag=`, if any: generated body progress is recorded under it.
+        let tag: String?
 
         /// Value of the `Connection` header to send, if any.
         var connectionHeader: String? { keepAlive ? (isHTTP10 ? "keep-alive" : nil) : "close" }
@@ -168,7 +177,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         responding = Responding(
             keepAlive: request.head.isKeepAlive && !request.isTooLarge,
             isHead: request.isHead,
-            isHTTP10: version.major == 1 && version.minor == 0
+            isHTTP10: version.major == 1 && version.minor == 0,
+            tag: request.target.query == nil ? nil : request.target.value("tag")
         )
         perform(Router.route(request, state: state), context: context)
     }
@@ -233,6 +243,22 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .close:
             isClosing = true
             context.close(promise: nil)
+
+        case .interim(let interim, let next):
+            write(interim, context: context)
+            perform(next, context: context)
+
+        case .reset(let bytesBeforeReset):
+            isClosing = true
+            if let bytesBeforeReset, !current.isHead {
+                var buffer = context.channel.allocator.buffer(capacity: 256 + bytesBeforeReset)
+                ResponseHead(status: 200, headers: [
+                    ("Content-Type", "application/octet-stream"), ("Content-Length", "1000000000"),
+                ]).write(into: &buffer, connection: nil)
+                BodyPattern.append(count: bytesBeforeReset, to: &buffer)
+                write(buffer, context: context)
+            }
+            resetAfterWrites(context: context)
         }
     }
 
@@ -266,6 +292,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             write(BodyPattern.piece(at: current.offset, length: length), context: context)
             if current.chunked { write(ChunkedFraming.chunkEnd, context: context) }
             flushIfNeeded(context: context)
+            if let tag = responding?.tag { state.recordBodyProgress(tag: tag, bytes: current.offset + length) }
         }
         isPumping = false
         guard let finished = stream, finished.offset == finished.total else { return }
@@ -292,6 +319,22 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard needsFlush else { return }
         needsFlush = false
         context.flush()
+    }
+
+    /// Flushes everything written so far, then resets the connection: `SO_LINGER` with a zero
+    /// timeout makes the kernel send a TCP RST instead of a FIN.
+    private func resetAfterWrites(context: ChannelHandlerContext) {
+        needsFlush = false
+        let channel = context.channel
+        context.writeAndFlush(Self.wrapOutboundOut(ByteBuffer())).assumeIsolated().whenComplete { _ in
+            guard let provider = channel as? any SocketOptionProvider else {
+                channel.close(promise: nil)
+                return
+            }
+            provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+        }
     }
 
     /// Flushes everything written so far and closes the connection once it is on the wire.

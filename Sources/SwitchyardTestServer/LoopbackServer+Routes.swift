@@ -24,6 +24,10 @@ import NIOHTTP1
 /// | `/redirect-to?location=URL&status=302` | `status` (300–399, default 302) with `Location: URL` (percent-decoded); `location` required |
 /// | `/headers/many?count=N` | 200 with `X-Header-{i}: value-{i}` for i in 1…N (default 100), `Set-Cookie: a=1`, `Set-Cookie: b=2`, `X-MiXeD-CaSe: yes`; body `ok\n` |
 /// | `/headers/giant?bytes=N` | 200 with `X-Giant:` + N × `a` (default 100000); body `ok\n` |
+/// | `/early-hints` | `103 Early Hints` with `Link: </style.css>; rel=preload`, then 200 `hints\n` |
+/// | `/http10?bytes=N` | `HTTP/1.0 200 OK` without length, `N` (default 1000, ≤ 16 MiB) pattern bytes, close |
+/// | `/reset` | reads the request, then resets the connection (TCP RST) without answering |
+/// | `/reset?bytes=N` | 200 head with `Content-Length: 1000000000`, `N` pattern bytes, then a reset |
 /// | `/gzip` | 200 `Content-Encoding: gzip`, decodes to `hello, gzip\n` × 100 |
 /// | `/deflate` | same with `Content-Encoding: deflate` (zlib-wrapped) |
 /// | `/gzip/broken` | `/gzip` bytes with 3 bytes in the middle inverted, correct `Content-Length` |
@@ -89,6 +93,17 @@ enum Router {
         case ("headers", 2) where parts[1] == "giant":
             guard let count = optionalInteger(target, "bytes", default: 100_000, limit: maxGeneratedHeaderBytes) else { return badRequest }
             return .text(200, "ok\n", headers: [("X-Giant", String(repeating: "a", count: count))])
+        case ("early-hints", 1):
+            return .interim(earlyHints, then: .text(200, "hints\n"))
+        case ("http10", 1):
+            guard let count = optionalInteger(target, "bytes", default: 1000, limit: 16 << 20) else { return badRequest }
+            var buffer = ByteBuffer(string: "HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n")
+            BodyPattern.append(count: count, to: &buffer)
+            return .raw(buffer)
+        case ("reset", 1):
+            guard target.value("bytes") != nil else { return .reset(bytesBeforeReset: nil) }
+            guard let count = optionalInteger(target, "bytes", default: 0, limit: 16 << 20) else { return badRequest }
+            return .reset(bytesBeforeReset: count)
         case ("gzip", 1):
             return .bytes(200, GzipFixtures.gzipBuffer, contentType: "text/plain", headers: [("Content-Encoding", "gzip")])
         case ("gzip", 2) where parts[1] == "broken":
@@ -105,6 +120,9 @@ enum Router {
             return notFound
         }
     }
+
+    /// A complete `103 Early Hints` interim response.
+    static let earlyHints = ByteBuffer(string: "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n")
 
     static var notFound: RouteAction { .text(404, "not found\n") }
     static var badRequest: RouteAction { .text(400, "bad request\n") }

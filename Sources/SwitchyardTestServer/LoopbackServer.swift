@@ -129,6 +129,16 @@ public final class LoopbackServer: Sendable {
         await state.disconnects.waitForDisconnect(tag: tag, timeout: timeout)
     }
 
+    /// How many generated body bytes (`/bytes`, `/stall-body`) of the response tagged `tag` the
+    /// server has handed to its socket so far.
+    ///
+    /// The server writes only while the socket accepts data, so this shows how far a client has
+    /// let the server run ahead of its reader: a client with back-pressure stops it after its own
+    /// buffer and the kernel's socket buffers fill.
+    public func bodyBytesSent(tag: String) -> Int {
+        state.bodyBytesSent(tag: tag)
+    }
+
     /// Whether the connection that served `tag` has been observed closed (non-blocking).
     public func hasDisconnected(tag: String) -> Bool {
         state.disconnects.hasDisconnected(tag: tag)

@@ -30,6 +30,11 @@ indirect enum RouteAction {
     case raw(ByteBuffer)
     /// Close the connection without writing anything.
     case close
+    /// Write `interim` (complete 1xx responses), then perform `then`.
+    case interim(ByteBuffer, then: RouteAction)
+    /// Optionally write a head promising 1,000,000,000 bytes plus `bytesBeforeReset` pattern bytes,
+    /// then reset the connection (TCP RST through `SO_LINGER` 0).
+    case reset(bytesBeforeReset: Int?)
 
     /// A response with a textual body plus `Content-Type` and `Content-Length`.
     static func text(

@@ -9,6 +9,7 @@ final class ServerState: Sendable {
     private let nextConnectionID = Atomic<UInt64>(1)
     private let requestCounts = Mutex<[Substring: Int]>([:])
     private let flakyCounters = Mutex<[String: Int]>([:])
+    private let bodyProgress = Mutex<[String: Int]>([:])
 
     /// Number of client connections currently open.
     var openConnections: Int { openConnectionCount.load(ordering: .relaxed) }
@@ -41,5 +42,15 @@ final class ServerState: Sendable {
             counters[key, default: 0] += 1
             return counters[key]!
         }
+    }
+
+    /// Records that `bytes` generated body bytes of the response tagged `tag` were handed to the socket.
+    func recordBodyProgress(tag: String, bytes: Int) {
+        bodyProgress.withLock { $0[tag] = bytes }
+    }
+
+    /// Generated body bytes handed to the socket so far for the response tagged `tag`.
+    func bodyBytesSent(tag: String) -> Int {
+        bodyProgress.withLock { $0[tag] ?? 0 }
     }
 }
