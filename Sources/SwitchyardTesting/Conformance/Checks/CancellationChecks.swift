@@ -1,0 +1,71 @@
+import HTTPTypes
+import Switchyard
+import SwitchyardTestServer
+
+extension TransportConformance {
+    static let cancellationChecks: [ConformanceCheck] = [
+        ConformanceCheck("cancel-before-send", .cancellation, "A task cancelled before sending fails with cancelled and sends nothing") { h in
+            let request = try h.request(.get, "/small")
+            let transport = h.transport
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                _ = try await transport.send(request, context: ExchangeContext())
+            }
+            try await h.expectFailure(.cancelled, "sending from a cancelled task") { try await task.value }
+            try await Task.sleep(for: .milliseconds(100))
+            try expectEqual(h.server.requestCount(path: "/small"), 0, "requests the server received")
+        },
+        ConformanceCheck("cancel-waiting-for-head", .cancellation, "Cancelling while waiting for the head fails with cancelled and closes the connection") { h in
+            let request = try h.request(.get, "/stall?tag=head")
+            let client = h.client
+            let task = Task { _ = try await client.send(request) }
+            try await waitUntil("the server receives the request") { h.server.requestCount(path: "/stall") == 1 }
+            task.cancel()
+            try await h.expectFailure(.cancelled, "a cancelled exchange") { try await task.value }
+            try await h.expectDisconnect(tag: "head", after: "cancelling while waiting for the head")
+        },
+        ConformanceCheck("cancel-mid-body", .cancellation, "Cancelling mid-body fails the read with cancelled and closes the connection") { h in
+            let request = try h.request(.get, "/stall-body?tag=body&bytes=4096")
+            let client = h.client
+            let (started, signal) = AsyncStream<Void>.makeStream()
+            let task = Task {
+                let response = try await client.stream(request)
+                var iterator = response.body.makeAsyncIterator()
+                _ = try await iterator.next()
+                signal.yield()
+                while try await iterator.next() != nil {}
+            }
+            var iterator = started.makeAsyncIterator()
+            await iterator.next()
+            task.cancel()
+            try await h.expectFailure(.cancelled, "reading a body after cancellation") { try await task.value }
+            try await h.expectDisconnect(tag: "body", after: "cancelling mid-body")
+        },
+        ConformanceCheck("dropped-body", .cancellation, "Dropping an unread body closes the connection") { h in
+            do {
+                let response = try await h.client.stream(try h.request(.get, "/stall-body?tag=drop&bytes=4096"))
+                try expectEqual(response.head.status.code, 200, "status")
+            }
+            try await h.expectDisconnect(tag: "drop", after: "dropping the unread body")
+        },
+        ConformanceCheck("deadline-waiting-for-head", .cancellation, "A deadline passing before the head fails with timeout and closes the connection") { h in
+            let request = try h.request(.get, "/stall?tag=late", options: RequestOptions(timeout: .milliseconds(300)))
+            try await h.expectFailure(.timeout, "a stalled server with a 300 ms timeout") { _ = try await h.client.send(request) }
+            try await h.expectDisconnect(tag: "late", after: "the deadline")
+        },
+        ConformanceCheck("deadline-mid-body", .cancellation, "A deadline passing mid-body fails with timeout and closes the connection") { h in
+            let request = try h.request(.get, "/stall-body?tag=slowbody&bytes=4096", options: RequestOptions(timeout: .milliseconds(500)))
+            try await h.expectFailure(.timeout, "a body that stalls with a 500 ms timeout") { try await h.drain(request) }
+            try await h.expectDisconnect(tag: "slowbody", after: "the deadline")
+        },
+    ]
+
+    /// Polls `condition` every 5 ms for up to 10 s.
+    static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw ConformanceFailure("timed out waiting until \(what)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}

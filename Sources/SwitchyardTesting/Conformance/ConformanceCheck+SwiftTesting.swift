@@ -1,0 +1,24 @@
+public import Testing
+
+extension ConformanceCheck {
+    /// Runs the check under Swift Testing: a failure fails the test, a declared limitation
+    /// ends it as skipped (cancelled) with its reason in the report.
+    ///
+    /// ```swift
+    /// @Test(arguments: TransportConformance.checks)
+    /// func conforms(_ check: ConformanceCheck) async throws {
+    ///     try await check.verify(on: subject)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - subject: The transport under test.
+    ///   - sourceLocation: Where the calling test is.
+    public func verify(on subject: ConformanceSubject, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        switch try await run(on: subject) {
+        case .passed:
+            return
+        case .limitation(let reason):
+            try Test.cancel("Skipped on \(subject.name): \(summary) — \(reason)", sourceLocation: sourceLocation)
+        }
+    }
+}

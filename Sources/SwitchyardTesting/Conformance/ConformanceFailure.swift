@@ -1,0 +1,23 @@
+/// A transport did not behave as a conformance check requires.
+public struct ConformanceFailure: Error, CustomStringConvertible {
+    /// What was expected and what happened.
+    public let message: String
+    /// The file of the failed expectation.
+    public let file: String
+    /// The line of the failed expectation.
+    public let line: Int
+
+    /// Creates a failure.
+    /// - Parameters:
+    ///   - message: What was expected and what happened.
+    ///   - file: The file of the failed expectation.
+    ///   - line: The line of the failed expectation.
+    public init(_ message: String, file: String = #fileID, line: Int = #line) {
+        self.message = message
+        self.file = file
+        self.line = line
+    }
+
+    /// The message with its source location.
+    public var description: String { "\(message) [\(file):\(line)]" }
+}

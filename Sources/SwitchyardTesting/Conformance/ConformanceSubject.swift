@@ -1,0 +1,43 @@
+public import Switchyard
+
+/// A transport as the conformance suite sees it: a name, how to make one, how to shut it
+/// down, and the checks it is known not to pass on this platform.
+///
+/// ```swift
+/// let subject = ConformanceSubject(
+///     name: "URLSession",
+///     limitations: ["response-header-order": "HTTPURLResponse keeps headers in a dictionary"],
+///     makeTransport: { URLSessionTransport() }
+/// )
+/// ```
+public struct ConformanceSubject: Sendable {
+    /// Makes a fresh transport for one check.
+    public typealias Factory = @Sendable () async throws -> any Transport
+    /// Releases a transport made by the factory once its check is done.
+    public typealias Shutdown = @Sendable (any Transport) async throws -> Void
+
+    /// The name used in reports, e.g. `"curl"`.
+    public let name: String
+    /// Check identifier → why this transport cannot pass it on this platform.
+    public let limitations: [String: String]
+    let makeTransport: Factory
+    let shutdown: Shutdown
+
+    /// Creates a subject.
+    /// - Parameters:
+    ///   - name: The name used in reports.
+    ///   - limitations: Check identifier → the reason the transport cannot pass it here.
+    ///   - makeTransport: Makes a fresh transport; called once per check.
+    ///   - shutdown: Releases the transport after its check (default: nothing to release).
+    public init(
+        name: String,
+        limitations: [String: String] = [:],
+        makeTransport: @escaping Factory,
+        shutdown: @escaping Shutdown = { _ in }
+    ) {
+        self.name = name
+        self.limitations = limitations
+        self.makeTransport = makeTransport
+        self.shutdown = shutdown
+    }
+}

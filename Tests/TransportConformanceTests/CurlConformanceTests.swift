@@ -1,0 +1,25 @@
+import Switchyard
+import SwitchyardCurl
+import SwitchyardTesting
+import Testing
+
+/// The conformance suite on libcurl, directly and behind the closure adapter.
+@Suite("Conformance: curl", .serialized, .timeLimit(.minutes(5)))
+struct CurlConformanceTests {
+    static let curl = ConformanceSubject(name: "curl") { CurlTransport() }
+
+    static let closureOverCurl = ConformanceSubject(name: "ClosureTransport over curl") {
+        let curl = CurlTransport()
+        return ClosureTransport { request, context in try await curl.send(request, context: context) }
+    }
+
+    @Test(arguments: TransportConformance.checks)
+    func curl(_ check: ConformanceCheck) async throws {
+        try await check.verify(on: Self.curl)
+    }
+
+    @Test(arguments: TransportConformance.checks)
+    func closureAdapter(_ check: ConformanceCheck) async throws {
+        try await check.verify(on: Self.closureOverCurl)
+    }
+}
