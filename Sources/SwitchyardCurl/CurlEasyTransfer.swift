@@ -18,6 +18,8 @@ final class CurlEasyTransfer {
     private(set) var callbackFailure: SwitchyardError?
     /// A complete head not yet handed to the caller; see ``flushHead()``.
     private var readyHead: Response?
+    /// Whether libcurl decodes the body, so the head must describe the decoded body.
+    private var decodesContentEncoding = false
     private let onHeadReady: (CurlEasyTransfer) -> Void
 
     /// - Parameter onHeadReady: Called (on the loop thread) when the head is complete; the loop then
@@ -37,6 +39,7 @@ final class CurlEasyTransfer {
 
     /// Applies the request to the (freshly reset) easy handle.
     func configure(_ configuration: CurlTransport.Configuration) throws(SwitchyardError) {
+        decodesContentEncoding = configuration.decodesContentEncoding
         let easy = handle.raw
         let request = transfer.request
         let head = request.head
@@ -154,7 +157,8 @@ final class CurlEasyTransfer {
             switch try parser.consume(line) {
             case .needMore, .interimEnded:
                 return line.count
-            case .complete(let head):
+            case .complete(let parsed):
+                let head = decodesContentEncoding ? parsed.describingDecodedBody() : parsed
                 headDelivered = true
                 recordTimings(final: false)
                 readyHead = Response(head, body: makeBody(for: head))

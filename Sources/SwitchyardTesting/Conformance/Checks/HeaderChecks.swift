@@ -11,6 +11,13 @@ extension TransportConformance {
             let received = report.headers.filter { $0.first?.lowercased().hasPrefix("x-") == true }
             try expectEqual(received, sent.map { [$0.key, $0.value] }, "X- fields received")
         },
+        ConformanceCheck("no-invented-request-fields", .headers, "A transport adds only framing and negotiation fields, never Content-Type or cookies") { h in
+            for request in [try h.request(.get, "/echo"), try h.request(.post, "/echo", body: HTTPBody("raw"))] {
+                let report = try await h.echo(request)
+                let added = Set(report.names.map { $0.lowercased() }).subtracting(transportAddedRequestFields)
+                try expectEqual(added, [], "\(request.head.method) fields the caller did not send")
+            }
+        },
         ConformanceCheck("response-header-order", .headers, "Response header fields keep the server's order") { h in
             let response = try await h.get("/headers/many?count=20")
             let names = response.head.headerFields.map(\.name.canonicalName).filter { $0.hasPrefix("x-header-") }
@@ -46,5 +53,13 @@ extension TransportConformance {
             for i in 1...200 { try expectEqual(report.values(of: "X-Field-\(i)"), ["v\(i)"], "X-Field-\(i)") }
             try expectEqual(report.values(of: "X-Big").first?.utf8.count, 32 * 1024, "X-Big length")
         },
+    ]
+}
+
+extension TransportConformance {
+    /// Request fields a transport may add on its own; anything else it adds is a surprise.
+    public static let transportAddedRequestFields: Set<String> = [
+        "host", "content-length", "transfer-encoding", "connection", "keep-alive", "te",
+        "accept-encoding", "user-agent", "accept", "accept-language", "expect",
     ]
 }

@@ -46,8 +46,12 @@ extension TransportConformance {
         },
         ConformanceCheck("gzip-decoded", .responseBodies, "gzip and deflate bodies are decoded") { h in
             let expected = String(repeating: "hello, gzip\n", count: 100)
-            try expectEqual(try await h.get("/gzip").text, expected, "decoded gzip body")
-            try expectEqual(try await h.get("/deflate").text, expected, "decoded deflate body")
+            for path in ["/gzip", "/deflate"] {
+                let response = try await h.get(path)
+                try expectEqual(response.text, expected, "decoded \(path) body")
+                try expectEqual(response.head.headerFields[.contentEncoding], nil, "\(path) Content-Encoding after decoding")
+                try expectEqual(response.head.headerFields[.contentLength], nil, "\(path) encoded Content-Length after decoding")
+            }
         },
         ConformanceCheck("timings", .responseBodies, "Time to first byte and total time are recorded") { h in
             let response = try await h.get("/bytes/100000")
