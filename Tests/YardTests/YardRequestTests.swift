@@ -3,7 +3,7 @@ import SwitchyardTestServer
 import Testing
 
 /// Runs the built `yard` executable and captures its output.
-private func runYard(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+func runYard(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("yard")
     let process = Process()
@@ -20,7 +20,7 @@ private func runYard(_ arguments: [String]) throws -> (status: Int32, stdout: St
     return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
 }
 
-private func jsonObject(_ text: String) throws -> [String: Any] {
+func jsonObject(_ text: String) throws -> [String: Any] {
     let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
     return try #require(object as? [String: Any])
 }
