@@ -29,7 +29,7 @@ public final class StubRoute: Sendable, CustomStringConvertible {
     ///   - method: The method to match, or `nil` for any.
     ///   - pattern: The path pattern, e.g. `"/users/*"`.
     ///   - replies: The replies in call order; must not be empty (an empty list answers `500`).
-    public init(_ method: HTTPRequest.Method? = nil, _ pattern: StubPathPattern, replies: [StubReply]) {
+    public init(_ method: HTTPRequest.Method?, _ pattern: StubPathPattern, replies: [StubReply]) {
         self.method = method
         self.pattern = pattern
         self.replies = replies.isEmpty
@@ -42,8 +42,24 @@ public final class StubRoute: Sendable, CustomStringConvertible {
     ///   - method: The method to match, or `nil` for any.
     ///   - pattern: The path pattern, e.g. `"/users/*"`.
     ///   - reply: The reply.
-    public convenience init(_ method: HTTPRequest.Method? = nil, _ pattern: StubPathPattern, reply: StubReply) {
+    public convenience init(_ method: HTTPRequest.Method?, _ pattern: StubPathPattern, reply: StubReply) {
         self.init(method, pattern, replies: [reply])
+    }
+
+    /// Creates a route for any method, answering with a sequence of replies.
+    /// - Parameters:
+    ///   - pattern: The path pattern, e.g. `"/health"`.
+    ///   - replies: The replies in call order.
+    public convenience init(_ pattern: StubPathPattern, replies: [StubReply]) {
+        self.init(nil, pattern, replies: replies)
+    }
+
+    /// Creates a route for any method, answering every call with one reply.
+    /// - Parameters:
+    ///   - pattern: The path pattern, e.g. `"/health"`.
+    ///   - reply: The reply.
+    public convenience init(_ pattern: StubPathPattern, reply: StubReply) {
+        self.init(nil, pattern, replies: [reply])
     }
 
     /// The method and pattern, e.g. `GET /users/*` or `ANY /health`.
