@@ -1,8 +1,9 @@
 /// Stable, readable file names for recorded exchanges: `0001-GET-users_42.json`.
 ///
 /// The name is the sequence number (at least four digits, so names sort in recorded order), the method,
-/// and the path without its query, with every character other than letters, digits, `-` and `.` turned
-/// into `_` and the result cut to ``maxPathLength`` characters. The root path is written `root`.
+/// and the path without its query, with every character other than ASCII letters, digits and `-` turned
+/// into `_` (so no name gains a second extension or a `..`), cut to ``maxPathLength`` characters.
+/// The root path is written `root`.
 enum RecordingFileName {
     /// The longest path part of a name, so names stay well under file-system limits.
     static let maxPathLength = 80
@@ -24,7 +25,7 @@ enum RecordingFileName {
         var result = ""
         for scalar in text.unicodeScalars.prefix(maxPathLength) {
             let keep = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                || scalar == "-" || scalar == ".")
+                || scalar == "-")
             result.unicodeScalars.append(keep ? scalar : "_")
         }
         return result.isEmpty ? "_" : result
