@@ -109,7 +109,8 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
         try await withTemporaryDirectory { directory in
             let wrapped = StubTransport { _, _ in Response(status: .ok, body: binaryBytes) }
             let recorder = try RecordingTransport(wrapping: wrapped, directory: directory)
-            let request = try Request(method: .post, url: "http://api.test/upload", body: HTTPBody(binaryBytes.reversed()))
+            let request = try Request(method: .post, url: "http://api.test/upload",
+                                      body: HTTPBody(binaryBytes.reversed()))
             let response = try await Client(transport: recorder).send(request)
             #expect(response.body == binaryBytes)
 
@@ -133,7 +134,8 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
                 return Response(status: .ok, body: try await body.collect(upTo: 1 << 20))
             }
             let recorder = try RecordingTransport(wrapping: wrapped, directory: directory)
-            let request = try Request(method: .post, url: "http://api.test/upload", body: upload.body(declaringLength: true))
+            let request = try Request(method: .post, url: "http://api.test/upload",
+                                      body: upload.body(declaringLength: true))
             let response = try await Client(transport: recorder).send(request)
 
             #expect(response.body == upload.allBytes)
@@ -154,14 +156,16 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
             let exchange = try #require(try RecordedExchange.loadAll(from: directory).first)
             #expect(exchange.outcome == .failed)
             #expect(exchange.response == nil)
-            #expect(exchange.error == RecordedError(kind: "connectionFailed", message: "Connection refused by api.test"))
+            #expect(exchange.error
+                == RecordedError(kind: "connectionFailed", message: "Connection refused by api.test"))
         }
     }
 
     @Test func recordsAFailureMidBodyWithTheBytesReadSoFar() async throws {
         try await withTemporaryDirectory { directory in
             let wrapped = StubTransport { _, _ in
-                let chunks = FailingChunks(bytes: Array("partial".utf8), error: .protocolViolation("truncated by api.test"))
+                let chunks = FailingChunks(bytes: Array("partial".utf8),
+                                           error: .protocolViolation("truncated by api.test"))
                 return Response(HTTPResponse(status: .ok), body: HTTPBody(chunks))
             }
             let recorder = try RecordingTransport(wrapping: wrapped, directory: directory)
@@ -216,7 +220,8 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
 
     @Test func writesHumanReadableJSON() async throws {
         try await withTemporaryDirectory { directory in
-            let recorder = try RecordingTransport(wrapping: StubTransport.status(.ok, body: "{\"id\":1}"), directory: directory)
+            let wrapped = StubTransport.status(.ok, body: "{\"id\":1}")
+            let recorder = try RecordingTransport(wrapping: wrapped, directory: directory)
             _ = try await Client(transport: recorder).send(Request(url: "http://api.test/users/1"))
             let text = try String(contentsOf: try #require(recorder.recordedFiles.first), encoding: .utf8)
             #expect(text.contains("\n  \"outcome\" : \"completed\""))

@@ -33,7 +33,8 @@ public import Switchyard
 ///
 /// Header values named in ``Configuration/redactedHeaderNames`` (by default `Authorization`,
 /// `Proxy-Authorization`, `Cookie` and `Set-Cookie`) are written as `<redacted>`; the wrapped
-/// transport and the caller still see the real values.
+/// transport and the caller still see the real values. Bodies are recorded as they are: a response
+/// that repeats a secret in its body (an echo endpoint, a token response) writes it to the file.
 public final class RecordingTransport: Transport {
     /// What to record and how.
     public struct Configuration: Sendable {

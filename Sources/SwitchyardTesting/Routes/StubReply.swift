@@ -68,7 +68,8 @@ public struct StubReply: Sendable {
         bytes(Array(text.utf8), status: status, headers: headers.adding(contentType: "text/plain; charset=utf-8"))
     }
 
-    /// A response with a JSON body encoded from `value`; adds `Content-Type: application/json` unless `headers` has one.
+    /// A response with a JSON body encoded from `value`; adds `Content-Type: application/json` unless
+    /// `headers` has one.
     /// - Parameters:
     ///   - value: The value to encode.
     ///   - status: The status; `200 OK` by default.

@@ -9,7 +9,9 @@ import Synchronization
 /// retry behaviour easy to test:
 ///
 /// ```swift
-/// let feed = StubRoute(.get, "/feed", replies: [.status(.serviceUnavailable), .status(.serviceUnavailable), .text("[]")])
+/// let feed = StubRoute(.get, "/feed", replies: [
+///     .status(.serviceUnavailable), .status(.serviceUnavailable), .text("[]"),
+/// ])
 /// let stub = RoutedStubTransport(routes: [feed])
 /// // ... send through a client with a retry interceptor ...
 /// #expect(feed.callCount == 3)
