@@ -1,6 +1,7 @@
 /// One exchange saved by ``RecordingTransport`` and served by ``ReplayingTransport``: the JSON file format.
 ///
-/// Each exchange is one human-readable JSON file. Header fields keep their order, repeats and case.
+/// Each exchange is one human-readable JSON file (pretty-printed, keys sorted; shown compacted here).
+/// Header fields keep their order, repeats and case.
 /// Bodies are UTF-8 text when they are valid UTF-8, base64 otherwise:
 ///
 /// ```json
@@ -14,7 +15,7 @@
 ///     "scheme" : "http"
 ///   },
 ///   "response" : {
-///     "body" : { "byteCount" : 11, "complete" : true, "encoding" : "utf8", "content" : "{\"id\":42}\n" },
+///     "body" : { "byteCount" : 10, "complete" : true, "content" : "{\"id\":42}\n", "encoding" : "utf8" },
 ///     "headers" : [ { "name" : "Content-Type", "value" : "application/json" } ],
 ///     "reason" : "OK",
 ///     "status" : 200
