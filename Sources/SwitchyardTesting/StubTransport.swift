@@ -13,6 +13,9 @@ import Synchronization
 /// #expect(stub.callCount == 1)
 /// #expect(stub.requests.first?.head.path == "/")
 /// ```
+///
+/// To answer several endpoints by method and path — with sequences, delays and per-route counts — use
+/// ``RoutedStubTransport``; to serve exchanges recorded from a real server, use ``ReplayingTransport``.
 public final class StubTransport: Transport {
     /// Answers one request.
     public typealias Handler = @Sendable (Request, ExchangeContext) async throws -> Response

@@ -1,0 +1,61 @@
+import Switchyard
+
+/// Observes the chunks of a body as its reader pulls them, without reading anything itself.
+protocol BodyTap: Sendable {
+    /// An iteration of the body began (a replayable body may be iterated again).
+    func iterationStarted()
+    /// The reader received `chunk`.
+    func received(_ chunk: ArraySlice<UInt8>)
+    /// The body ended normally. Throwing here fails the reader's last `next()`.
+    func ended() throws
+    /// The body failed with `error` (the reader sees the same error).
+    func failed(_ error: any Error)
+}
+
+extension HTTPBody {
+    /// This body, passing every chunk to `tap` as the reader pulls it.
+    ///
+    /// Nothing is read ahead or buffered here: the reader drives the original body, so back-pressure,
+    /// length and replayability are unchanged, and a single-use body is still iterated only once.
+    func tapped(by tap: some BodyTap) -> HTTPBody {
+        HTTPBody(TappedChunks(base: self, tap: tap), length: length, replayability: replayability)
+    }
+}
+
+/// The chunks of a body, reported to a tap on the way through.
+private struct TappedChunks<Tap: BodyTap>: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+
+    let base: HTTPBody
+    let tap: Tap
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: HTTPBody.AsyncIterator
+        let tap: Tap
+        var finished = false
+
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            guard !finished else { return nil }
+            let chunk: ArraySlice<UInt8>?
+            do {
+                chunk = try await base.next()
+            } catch {
+                finished = true
+                tap.failed(error)
+                throw error
+            }
+            guard let chunk else {
+                finished = true
+                try tap.ended()
+                return nil
+            }
+            tap.received(chunk)
+            return chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        tap.iterationStarted()
+        return AsyncIterator(base: base.makeAsyncIterator(), tap: tap)
+    }
+}
