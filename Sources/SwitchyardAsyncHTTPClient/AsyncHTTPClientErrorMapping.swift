@@ -4,6 +4,14 @@ import NIOHTTP1
 import NIOHTTPCompression
 import Switchyard
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Maps the errors AsyncHTTPClient and SwiftNIO report onto ``SwitchyardError`` kinds with actionable messages.
 ///
 /// The same low-level error can mean different things depending on when it happens: a connection
@@ -43,8 +51,9 @@ enum AsyncHTTPClientErrorMapping {
         case let error as ChannelError:
             return channelError(error, phase: phase, host: host)
         case let error as SocketAddressError:
-            return .connectionFailed("Could not resolve \(host) (\(error)). Check the host name and DNS.",
-                                     underlyingError: error)
+            return unresolvedHost(error, host: host)
+        case let error as SocketAddressError.UnknownHost:
+            return unresolvedHost(error, host: host)
         default:
             return otherError(error, phase: phase, host: host)
         }
@@ -159,6 +168,9 @@ enum AsyncHTTPClientErrorMapping {
 
     private static func ioError(_ error: IOError, phase: Phase, host: String) -> SwitchyardError {
         switch phase {
+        case .waitingForHead where error.errnoCode == ECONNREFUSED:
+            return .connectionFailed("Could not connect to \(host): the connection was refused."
+                + " Is the server running and listening on that port?", underlyingError: error)
         case .waitingForHead:
             return .connectionFailed("Could not exchange data with \(host): \(error). Is the server running"
                 + " and reachable?", underlyingError: error)
@@ -178,13 +190,19 @@ enum AsyncHTTPClientErrorMapping {
         }
     }
 
+    private static func unresolvedHost(_ error: any Error, host: String) -> SwitchyardError {
+        .connectionFailed("Could not resolve \(host) (\(error)). Check the host name and DNS.", underlyingError: error)
+    }
+
     /// Errors of modules this target does not link directly (NIOPosix, NIOSSL), recognised by type name.
     private static func otherError(_ error: any Error, phase: Phase, host: String) -> SwitchyardError {
         let typeName = String(reflecting: type(of: error))
         if typeName.hasPrefix("NIOSSL.") || typeName.contains("TLS") {
             return SwitchyardError(.tls, "The TLS connection to \(host) failed: \(error).", underlyingError: error)
         }
-        if typeName == "NIOPosix.NIOConnectionError" || typeName.hasPrefix("NIOPosix.") && typeName.contains("DNS") {
+        if typeName == "NIOPosix.NIOConnectionError" {
+            // Its description names the DNS failure when resolution, not connecting, failed.
+            if String(describing: error).contains("DNS error") { return unresolvedHost(error, host: host) }
             return .connectionFailed("Could not connect to \(host): \(error). Is the server running and reachable?",
                                      underlyingError: error)
         }
