@@ -19,6 +19,8 @@ struct AsyncHTTPClientResponseBody: AsyncSequence, Sendable {
     let body: HTTPClientResponse.Body
     let context: ExchangeContext
     let limit: Int64?
+    /// The identity-encoded length the head declares, if any.
+    let declaredLength: Int64?
     let host: String
     /// Keeps the transport — and so an owned `HTTPClient` — alive while the body streams.
     let keepAlive: any Sendable
@@ -40,7 +42,7 @@ struct AsyncHTTPClientResponseBody: AsyncSequence, Sendable {
         mutating func next() async throws -> ArraySlice<UInt8>? {
             guard let cursor else { return nil }
             do {
-                while let buffer = try await cursor.next(before: body.context.deadline) {
+                while let buffer = try await cursor.next(before: deadlineForNextRead) {
                     guard buffer.readableBytes > 0 else { continue }
                     received += Int64(buffer.readableBytes)
                     if let limit = body.limit, received > limit { throw SwitchyardError.responseTooLarge(limit: limit) }
@@ -52,6 +54,16 @@ struct AsyncHTTPClientResponseBody: AsyncSequence, Sendable {
                 finish()
                 throw AsyncHTTPClientErrorMapping.error(for: error, phase: .readingBody, host: body.host)
             }
+        }
+
+        /// The deadline to race the next read against.
+        ///
+        /// Once every declared byte has arrived, the parser has already seen the end of the message
+        /// (it ends with the last byte), so the final read returns at once and needs no timer: this
+        /// spares small responses a second deadline race.
+        private var deadlineForNextRead: ContinuousClock.Instant? {
+            if let declared = body.declaredLength, received >= declared { return nil }
+            return body.context.deadline
         }
 
         /// Records the total time and releases AsyncHTTPClient's iterator (closing the connection if

@@ -20,7 +20,8 @@ import Synchronization
 /// Or wrap the `HTTPClient` your app already has; the app keeps owning it:
 ///
 /// ```swift
-/// let httpClient = HTTPClient(configuration: .init(redirectConfiguration: .disallow, decompression: .enabled(limit: .none)))
+/// // The same settings an owned client gets; adjust TLS, proxies etc. as your app needs.
+/// let httpClient = HTTPClient(configuration: AsyncHTTPClientTransport.Configuration().httpClientConfiguration)
 /// let client = Client(transport: AsyncHTTPClientTransport(wrapping: httpClient))
 /// ```
 ///
@@ -48,7 +49,11 @@ import Synchronization
 /// - **Decompression.** AsyncHTTPClient decodes `gzip`/`deflate` only with `decompression: .enabled(…)`;
 ///   otherwise bodies arrive encoded, and the transport adds no `Accept-Encoding` of its own.
 /// - **Connection retries.** With AsyncHTTPClient's default `retryConnectionEstablishment = true`, a
-///   refused connection is retried until the client's connect timeout; an owned client fails at once.
+///   refused connection is retried in the background until the request's deadline or the client's
+///   connect timeout (10 s by default), whichever comes first, and only then reported as
+///   ``SwitchyardError/Kind/connectionFailed``; an owned client reports it at once.
+/// - **`HTTPClient.shared`** follows up to 20 redirects, limits decompression to a ratio of 25 and
+///   keeps 8 connections per host: prefer an owned transport or a client of your own.
 ///
 /// ### What goes on the wire
 ///
@@ -157,15 +162,19 @@ public final class AsyncHTTPClientTransport: Transport {
                 + " Create the HTTPClient with `redirectConfiguration: .disallow`.")
         }
         let head = try AsyncHTTPClientResponseMapping.head(of: response, host: host)
+        let hasNoBody = AsyncHTTPClientResponseMapping.hasNoBody(head, method: request.head.method)
+        let length: HTTPBody.Length = hasNoBody ? .known(0) : AsyncHTTPClientResponseMapping.bodyLength(of: head)
+        var declaredLength: Int64?
+        if case .known(let declared) = length { declaredLength = declared }
         let body = AsyncHTTPClientResponseBody(body: response.body, context: context,
-                                               limit: request.options.maxResponseBytes, host: host, keepAlive: self)
-        if AsyncHTTPClientResponseMapping.hasNoBody(head, method: request.head.method) {
+                                               limit: request.options.maxResponseBytes,
+                                               declaredLength: declaredLength, host: host, keepAlive: self)
+        if hasNoBody {
             // Read the (empty) end of the response so the connection goes back to the pool.
             for try await _ in body {}
             return Response(head, body: nil)
         }
-        let length = AsyncHTTPClientResponseMapping.bodyLength(of: head)
-        if let limit = request.options.maxResponseBytes, case .known(let declared) = length, declared > limit {
+        if let limit = request.options.maxResponseBytes, let declared = declaredLength, declared > limit {
             throw SwitchyardError(.responseTooLarge, "The response from \(host) declared a body of \(declared) bytes,"
                 + " larger than the configured maximum of \(limit); nothing was read."
                 + " Raise maxResponseBytes or stream the body.")
