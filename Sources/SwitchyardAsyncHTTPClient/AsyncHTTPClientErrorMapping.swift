@@ -37,7 +37,8 @@ enum AsyncHTTPClientErrorMapping {
         case let error as HTTPParserError:
             return parserError(error, phase: phase, host: host)
         case let error as NIOHTTPDecoderError:
-            return .protocolViolation("\(host) sent a response that is not valid HTTP (\(error)).", underlyingError: error)
+            return .protocolViolation("\(host) sent a response that is not valid HTTP (\(error)).",
+                                      underlyingError: error)
         case let error as NIOHTTPDecompression.DecompressionError:
             return decompressionError(error, host: host)
         case let error as NIOHTTPDecompression.ExtraDecompressionError:
@@ -79,7 +80,8 @@ enum AsyncHTTPClientErrorMapping {
             return connectionClosed(error, phase: phase, host: host)
         case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
             return SwitchyardError(.invalidRequest, "The URL for \(host) could not be used"
-                + " (\(error.shortDescription)); write it as http://host/path or https://host/path.", underlyingError: error)
+                + " (\(error.shortDescription)); write it as http://host/path or https://host/path.",
+                underlyingError: error)
         case .traceRequestWithBody:
             return SwitchyardError(.invalidRequest, "A TRACE request must not have a body; remove it.",
                                    underlyingError: error)
@@ -157,7 +159,9 @@ enum AsyncHTTPClientErrorMapping {
         }
     }
 
-    private static func decompressionError(_ error: NIOHTTPDecompression.DecompressionError, host: String) -> SwitchyardError {
+    private static func decompressionError(
+        _ error: NIOHTTPDecompression.DecompressionError, host: String
+    ) -> SwitchyardError {
         if error == .limit {
             return SwitchyardError(.responseTooLarge, "The decoded body from \(host) exceeded the HTTP client's"
                 + " decompression limit; the rest was not read.", underlyingError: error)

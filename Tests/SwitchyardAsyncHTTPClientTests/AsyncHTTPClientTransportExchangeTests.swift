@@ -106,7 +106,8 @@ import Testing
                 continuation.yield(ArraySlice(repeating: 1, count: 10))
                 continuation.finish()
             }
-            let request = try Request(method: .post, url: server.url("/echo"), body: HTTPBody(chunks, length: .known(20)))
+            let request = try Request(method: .post, url: server.url("/echo"),
+                                      body: HTTPBody(chunks, length: .known(20)))
             let error = await failure(of: client, request)
             #expect(error?.kind == .invalidRequest, "\(String(describing: error))")
         }
@@ -150,7 +151,8 @@ import Testing
 
     @Test func anExplicitHostAndAcceptEncodingAreSentAsGiven() async throws {
         try await withAHCClient { client, server in
-            let request = try Request(url: server.url("/echo"), headers: ["Host": "example.test", "Accept-Encoding": "identity"])
+            let request = try Request(url: server.url("/echo"),
+                                      headers: ["Host": "example.test", "Accept-Encoding": "identity"])
             let echo = try EchoReport(try await client.send(request))
             #expect(echo.values(of: "Host") == ["example.test"])
             #expect(echo.values(of: "Accept-Encoding") == ["identity"])
@@ -207,7 +209,8 @@ import Testing
             #expect(server.requestCount(path: "/redirect/1") == 0)
             for status in [301, 303, 307, 308] {
                 let target = "/redirect-to?status=\(status)&location=%2Fsmall"
-                let post = try await client.send(try Request(method: .post, url: server.url(target), body: HTTPBody("x")))
+                let post = try await client.send(
+                    try Request(method: .post, url: server.url(target), body: HTTPBody("x")))
                 #expect(post.head.status.code == status)
             }
             #expect(server.requestCount(path: "/small") == 0)

@@ -23,7 +23,8 @@ import Testing
                 chunks += 1
                 if chunks % 16 == 0 { peakGrowth = max(peakGrowth, residentMemoryBytes() - baseline) }
             }
-            print("AHC 64 MiB streamed download: \(chunks) chunks, resident memory grew by at most \(peakGrowth >> 10) KiB")
+            print("AHC 64 MiB streamed download: \(chunks) chunks,"
+                + " resident memory grew by at most \(peakGrowth >> 10) KiB")
             #expect(received == size)
             #expect(mismatches == 0)
             #expect(response.context.timings.total != nil)
