@@ -1,1 +1,195 @@
-// Placeholder: the AsyncHTTPClient transport is being built (issue 3).
+public import AsyncHTTPClient
+import HTTPTypes
+import NIOCore
+public import Switchyard
+import Synchronization
+
+/// A ``Transport`` over swift-server/async-http-client (SwiftNIO).
+///
+/// Make one that owns its `HTTPClient`, configured for the chain (no redirects, decoded
+/// gzip/deflate, up to 64 connections per host), and shut it down when you are done:
+///
+/// ```swift
+/// let transport = AsyncHTTPClientTransport()
+/// let client = Client(transport: transport)
+/// let response = try await client.send(try Request(url: "https://example.com/"))
+/// print(response.head.status, response.text)
+/// try await transport.shutdown()
+/// ```
+///
+/// Or wrap the `HTTPClient` your app already has; the app keeps owning it:
+///
+/// ```swift
+/// // The same settings an owned client gets; adjust TLS, proxies etc. as your app needs.
+/// let httpClient = HTTPClient(configuration: AsyncHTTPClientTransport.Configuration().httpClientConfiguration)
+/// let client = Client(transport: AsyncHTTPClientTransport(wrapping: httpClient))
+/// ```
+///
+/// Response bodies stream with AsyncHTTPClient's back-pressure; cancelling the calling task, passing
+/// the deadline, exceeding ``RequestOptions/maxResponseBytes`` or dropping an unread body cancels the
+/// request in AsyncHTTPClient, which closes its connection.
+///
+/// ### Ownership and shutdown
+///
+/// An owned client runs on NIO's shared singleton event-loop group, so no threads are created per
+/// transport. Call ``shutdown()`` when you no longer need the transport: it waits until every
+/// connection is closed. If you forget, the transport shuts its client down in the background when
+/// the last reference to it (including any still-streaming response body) goes away, so a forgotten
+/// shutdown never trips AsyncHTTPClient's "not shut down before deinit" assertion. A wrapped client
+/// is never shut down by the transport, and ``shutdown()`` does nothing for it.
+///
+/// ### Wrapped clients
+///
+/// A wrapped client keeps its own settings, which are then your responsibility:
+/// - **Redirects.** AsyncHTTPClient's default configuration *follows* redirects (up to 5). Switchyard
+///   transports never follow them (the chain does), so create the client with
+///   `redirectConfiguration: .disallow`. If the wrapped client follows one anyway, the transport does
+///   not pass the redirected response off as the original one: it fails with
+///   ``SwitchyardError/Kind/transport`` naming the setting to change.
+/// - **Decompression.** AsyncHTTPClient decodes `gzip`/`deflate` only with `decompression: .enabled(…)`;
+///   otherwise bodies arrive encoded, and the transport adds no `Accept-Encoding` of its own.
+/// - **Connection retries.** With AsyncHTTPClient's default `retryConnectionEstablishment = true`, a
+///   refused connection is retried in the background until the request's deadline or the client's
+///   connect timeout (10 s by default), whichever comes first, and only then reported as
+///   ``SwitchyardError/Kind/connectionFailed``; an owned client reports it at once.
+/// - **`HTTPClient.shared`** follows up to 20 redirects, limits decompression to a ratio of 25 and
+///   keeps 8 connections per host: prefer an owned transport or a client of your own.
+///
+/// ### What goes on the wire
+///
+/// The request head is sent as given (header order, repeats and case kept), except that
+/// AsyncHTTPClient:
+/// - adds `host` (lower-case, at the end) when the request has no `Host` field;
+/// - replaces any `Content-Length` / `Transfer-Encoding` with its own framing, derived from the body:
+///   `Content-Length` for a known length (omitted when zero for GET, HEAD, DELETE, CONNECT and TRACE;
+///   `Content-Length: 0` for POST, PUT and PATCH without a body), `Transfer-Encoding: chunked` otherwise;
+/// - adds `Accept-Encoding: deflate, gzip` when decompression is enabled and the request has none (an
+///   owned client adds ``defaultAcceptEncoding`` first, matching the curl transport);
+/// - sends no `Connection` header of its own over HTTP/1.1 (keep-alive is the default).
+///
+/// ### Responses and timings
+///
+/// The head keeps header order, repeats and the server's name case. SwiftNIO maps well-known status
+/// codes to its own reason phrases, so the server's reason phrase is kept only for codes NIO does
+/// not know. Interim 1xx heads are consumed by AsyncHTTPClient. AsyncHTTPClient's async API reports
+/// no phase timings: only ``TransferTimings/firstByte`` (when the head arrived) and
+/// ``TransferTimings/total`` (when the body ended) are recorded; DNS, connect and TLS stay `nil`.
+public final class AsyncHTTPClientTransport: Transport {
+    /// The AsyncHTTPClient instance requests go through.
+    public let client: HTTPClient
+    /// Whether this transport created ``client`` and is responsible for shutting it down.
+    public let ownsClient: Bool
+
+    /// The `Accept-Encoding` added to requests that have none (owned, decoding clients only).
+    private let acceptEncoding: String?
+    private let shutdownStarted = Atomic<Bool>(false)
+
+    /// Creates a transport that owns a new `HTTPClient` built from `configuration`.
+    ///
+    /// Call ``shutdown()`` when you are done with it.
+    /// - Parameter configuration: The settings of the owned client.
+    public init(configuration: Configuration = Configuration()) {
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                 configuration: configuration.httpClientConfiguration)
+        self.ownsClient = true
+        self.acceptEncoding = configuration.decodesContentEncoding ? Self.defaultAcceptEncoding : nil
+    }
+
+    /// Creates a transport over an `HTTPClient` the app already has; the app keeps owning it.
+    ///
+    /// Configure the client with `redirectConfiguration: .disallow` and, to get decoded bodies,
+    /// `decompression: .enabled(limit: .none)` (see "Wrapped clients" above).
+    /// - Parameter client: The client to send requests through. The transport never shuts it down.
+    public init(wrapping client: HTTPClient) {
+        self.client = client
+        self.ownsClient = false
+        self.acceptEncoding = nil
+    }
+
+    deinit {
+        // A forgotten shutdown: shut the owned client down in the background. AsyncHTTPClient keeps the
+        // client alive until its connections are closed, so its deinit never sees a running client.
+        if ownsClient, !shutdownStarted.exchange(true, ordering: .acquiringAndReleasing) {
+            client.shutdown { _ in }
+        }
+    }
+
+    /// Shuts an owned client down, waiting until its connections are closed. Does nothing for a
+    /// wrapped client or when called again.
+    ///
+    /// Requests still in flight fail (typically with ``SwitchyardError/Kind/cancelled``).
+    /// - Throws: AsyncHTTPClient's shutdown error, if any.
+    public func shutdown() async throws {
+        guard ownsClient, !shutdownStarted.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        try await client.shutdown()
+    }
+
+    /// Sends one request through AsyncHTTPClient.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The exchange context; its deadline bounds the head and the whole body.
+    /// - Returns: The response head with a streaming body (`nil` for HEAD, 204 and 304).
+    /// - Throws: A ``SwitchyardError``.
+    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+        try context.checkLiveness()
+        let host = request.head.authority ?? "the server"
+        let outgoing = try AsyncHTTPClientRequestMapping.makeRequest(request, acceptEncoding: acceptEncoding)
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(outgoing, deadline: Self.nioDeadline(for: context))
+        } catch {
+            recordTotal(context)
+            throw AsyncHTTPClientErrorMapping.error(for: error, phase: .waitingForHead, host: host)
+        }
+        let headArrived = ContinuousClock.now
+        context.recordTimings { $0.firstByte = context.startedAt.duration(to: headArrived) }
+        do {
+            return try await makeResponse(response, for: request, context: context, host: host)
+        } catch {
+            recordTotal(context)
+            throw error
+        }
+    }
+
+    // MARK: - Response
+
+    private func makeResponse(
+        _ response: HTTPClientResponse, for request: Request, context: ExchangeContext, host: String
+    ) async throws -> Response {
+        if response.history.count > 1 {
+            throw SwitchyardError.transportFailed("The wrapped HTTPClient followed a redirect from \(host)"
+                + " (\(response.history.count - 1) hop(s)); Switchyard transports return redirects to the chain."
+                + " Create the HTTPClient with `redirectConfiguration: .disallow`.")
+        }
+        let head = try AsyncHTTPClientResponseMapping.head(of: response, host: host)
+        let hasNoBody = AsyncHTTPClientResponseMapping.hasNoBody(head, method: request.head.method)
+        let length: HTTPBody.Length = hasNoBody ? .known(0) : AsyncHTTPClientResponseMapping.bodyLength(of: head)
+        var declaredLength: Int64?
+        if case .known(let declared) = length { declaredLength = declared }
+        let body = AsyncHTTPClientResponseBody(body: response.body, context: context,
+                                               limit: request.options.maxResponseBytes,
+                                               declaredLength: declaredLength, host: host, keepAlive: self)
+        if hasNoBody {
+            // Read the (empty) end of the response so the connection goes back to the pool.
+            for try await _ in body {}
+            return Response(head, body: nil)
+        }
+        if let limit = request.options.maxResponseBytes, let declared = declaredLength, declared > limit {
+            throw SwitchyardError(.responseTooLarge, "The response from \(host) declared a body of \(declared) bytes,"
+                + " larger than the configured maximum of \(limit); nothing was read."
+                + " Raise maxResponseBytes or stream the body.")
+        }
+        return Response(head, body: HTTPBody(body, length: length, replayability: .singleUse))
+    }
+
+    private func recordTotal(_ context: ExchangeContext) {
+        let now = ContinuousClock.now
+        context.recordTimings { $0.total = context.startedAt.duration(to: now) }
+    }
+
+    /// AsyncHTTPClient's deadline for the head; the body's deadline is enforced by the body reader.
+    private static func nioDeadline(for context: ExchangeContext) -> NIODeadline {
+        guard let remaining = context.remainingTime else { return .distantFuture }
+        return .now() + TimeAmount(remaining)
+    }
+}

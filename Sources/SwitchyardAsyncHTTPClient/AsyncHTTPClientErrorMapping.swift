@@ -1,0 +1,215 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import Switchyard
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Maps the errors AsyncHTTPClient and SwiftNIO report onto ``SwitchyardError`` kinds with actionable messages.
+///
+/// The same low-level error can mean different things depending on when it happens: a connection
+/// closed before the head arrived means the server gave no answer (`connectionFailed`), the same
+/// close while the body streams means the body is truncated (`protocolViolation`).
+enum AsyncHTTPClientErrorMapping {
+    /// Where the exchange was when the error happened.
+    enum Phase {
+        /// Connecting, sending the request, or waiting for the response head.
+        case waitingForHead
+        /// The head arrived; the body was streaming.
+        case readingBody
+    }
+
+    static func error(for error: any Error, phase: Phase, host: String) -> SwitchyardError {
+        switch error {
+        case let error as SwitchyardError:
+            return error
+        case is CancellationError:
+            return .cancelled
+        case let error as HTTPClientError:
+            return clientError(error, phase: phase, host: host)
+        case let error as HTTPParserError:
+            return parserError(error, phase: phase, host: host)
+        case let error as NIOHTTPDecoderError:
+            return .protocolViolation("\(host) sent a response that is not valid HTTP (\(error)).",
+                                      underlyingError: error)
+        case let error as NIOHTTPDecompression.DecompressionError:
+            return decompressionError(error, host: host)
+        case let error as NIOHTTPDecompression.ExtraDecompressionError:
+            return .protocolViolation("The compressed body from \(host) could not be decoded (\(error)):"
+                + " it is truncated or has trailing garbage.", underlyingError: error)
+        case let error as NIOTooManyBytesError:
+            return SwitchyardError(.responseTooLarge, "The response from \(host) was larger than the HTTP client"
+                + " accepts (\(error)); the rest was not read.", underlyingError: error)
+        case let error as IOError:
+            return ioError(error, phase: phase, host: host)
+        case let error as ChannelError:
+            return channelError(error, phase: phase, host: host)
+        case let error as SocketAddressError:
+            return unresolvedHost(error, host: host)
+        case let error as SocketAddressError.UnknownHost:
+            return unresolvedHost(error, host: host)
+        default:
+            return otherError(error, phase: phase, host: host)
+        }
+    }
+
+    // MARK: - AsyncHTTPClient
+
+    private static func clientError(_ error: HTTPClientError, phase: Phase, host: String) -> SwitchyardError {
+        switch error {
+        case .cancelled, .requestStreamCancelled:
+            return .cancelled
+        case .deadlineExceeded:
+            return SwitchyardError(.timeout, "The request to \(host) did not complete before its deadline."
+                + " Raise the timeout if the server is known to be slow.", underlyingError: error)
+        case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout, .socksHandshakeTimeout,
+             .httpProxyHandshakeTimeout:
+            return SwitchyardError(.timeout, "Could not connect to \(host) in time (\(error.shortDescription))."
+                + " Is the server reachable? Raise the connect timeout if the network is slow.", underlyingError: error)
+        case .readTimeout, .writeTimeout:
+            return SwitchyardError(.timeout, "The connection to \(host) went idle for longer than the HTTP"
+                + " client's \(error.shortDescription.lowercased()).", underlyingError: error)
+        case .remoteConnectionClosed:
+            return connectionClosed(error, phase: phase, host: host)
+        case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
+            return SwitchyardError(.invalidRequest, "The URL for \(host) could not be used"
+                + " (\(error.shortDescription)); write it as http://host/path or https://host/path.",
+                underlyingError: error)
+        case .traceRequestWithBody:
+            return SwitchyardError(.invalidRequest, "A TRACE request must not have a body; remove it.",
+                                   underlyingError: error)
+        case .bodyLengthMismatch:
+            return SwitchyardError(.invalidRequest, "The request body for \(host) produced a different number of bytes"
+                + " than its declared length; fix the declared length or send it with an unknown length.",
+                underlyingError: error)
+        case .redirectLimitReached, .redirectCycleDetected:
+            return SwitchyardError(.tooManyRedirects, "The wrapped HTTPClient followed redirects from \(host) until"
+                + " it gave up (\(error.shortDescription)). Configure it with `redirectConfiguration: .disallow`"
+                + " so the chain handles redirects.", underlyingError: error)
+        case .alreadyShutdown:
+            return .transportFailed("The HTTPClient behind this transport has been shut down;"
+                + " create a new transport.", underlyingError: error)
+        case .invalidProxyResponse, .proxyAuthenticationRequired:
+            return .connectionFailed("The proxy in front of \(host) refused the connection"
+                + " (\(error.shortDescription)).", underlyingError: error)
+        default:
+            break
+        }
+        switch error.shortDescription {
+        case HTTPClientError.unsupportedScheme("").shortDescription:
+            return SwitchyardError(.invalidRequest, "Unsupported URL scheme for \(host): use http or https.",
+                                   underlyingError: error)
+        case HTTPClientError.invalidHeaderFieldNames([]).shortDescription,
+             HTTPClientError.invalidHeaderFieldValues([]).shortDescription:
+            return SwitchyardError(.invalidRequest, "A request header was refused by AsyncHTTPClient"
+                + " (\(error.shortDescription)); header names must be tokens and values must not contain control"
+                + " characters.", underlyingError: error)
+        case HTTPClientError.serverOfferedUnsupportedApplicationProtocol("").shortDescription:
+            return SwitchyardError(.tls, "The TLS connection to \(host) negotiated a protocol the HTTP client"
+                + " does not speak (\(error)).", underlyingError: error)
+        default:
+            return .transportFailed("AsyncHTTPClient failed talking to \(host): \(error).", underlyingError: error)
+        }
+    }
+
+    /// The server closed the connection: no answer at all before the head, a truncated body after it.
+    private static func connectionClosed(_ error: any Error, phase: Phase, host: String) -> SwitchyardError {
+        switch phase {
+        case .waitingForHead:
+            return .connectionFailed("\(host) closed the connection without sending a response.",
+                                     underlyingError: error)
+        case .readingBody:
+            return .protocolViolation("\(host) closed the connection before the whole body arrived;"
+                + " the body is truncated and was not delivered as complete.", underlyingError: error)
+        }
+    }
+
+    // MARK: - SwiftNIO
+
+    private static func parserError(_ error: HTTPParserError, phase: Phase, host: String) -> SwitchyardError {
+        switch error {
+        case .invalidEOFState, .closedConnection:
+            return connectionClosedMidMessage(error, phase: phase, host: host)
+        case .invalidChunkSize:
+            return .protocolViolation("\(host) sent malformed chunked framing (\(error)).", underlyingError: error)
+        case .headerOverflow:
+            return .protocolViolation("\(host) sent a response head larger than the HTTP parser accepts.",
+                                      underlyingError: error)
+        default:
+            return .protocolViolation("\(host) sent a response that is not valid HTTP (\(error)).",
+                                      underlyingError: error)
+        }
+    }
+
+    /// The parser saw the connection end in the middle of a message.
+    private static func connectionClosedMidMessage(_ error: any Error, phase: Phase, host: String) -> SwitchyardError {
+        switch phase {
+        case .waitingForHead:
+            return .protocolViolation("\(host) closed the connection in the middle of the response head.",
+                                      underlyingError: error)
+        case .readingBody:
+            return connectionClosed(error, phase: phase, host: host)
+        }
+    }
+
+    private static func decompressionError(
+        _ error: NIOHTTPDecompression.DecompressionError, host: String
+    ) -> SwitchyardError {
+        if error == .limit {
+            return SwitchyardError(.responseTooLarge, "The decoded body from \(host) exceeded the HTTP client's"
+                + " decompression limit; the rest was not read.", underlyingError: error)
+        }
+        return .protocolViolation("The compressed body from \(host) could not be decoded (\(error));"
+            + " the server sent broken gzip/deflate data.", underlyingError: error)
+    }
+
+    private static func ioError(_ error: IOError, phase: Phase, host: String) -> SwitchyardError {
+        switch phase {
+        case .waitingForHead where error.errnoCode == ECONNREFUSED:
+            return .connectionFailed("Could not connect to \(host): the connection was refused."
+                + " Is the server running and listening on that port?", underlyingError: error)
+        case .waitingForHead:
+            return .connectionFailed("Could not exchange data with \(host): \(error). Is the server running"
+                + " and reachable?", underlyingError: error)
+        case .readingBody:
+            return .connectionFailed("The connection to \(host) failed mid-exchange: \(error).", underlyingError: error)
+        }
+    }
+
+    private static func channelError(_ error: ChannelError, phase: Phase, host: String) -> SwitchyardError {
+        switch error {
+        case .connectTimeout:
+            return SwitchyardError(.timeout, "Could not connect to \(host) in time (\(error)).", underlyingError: error)
+        case .ioOnClosedChannel, .alreadyClosed, .eof, .inputClosed, .outputClosed:
+            return connectionClosed(error, phase: phase, host: host)
+        default:
+            return .connectionFailed("The connection to \(host) failed: \(error).", underlyingError: error)
+        }
+    }
+
+    private static func unresolvedHost(_ error: any Error, host: String) -> SwitchyardError {
+        .connectionFailed("Could not resolve \(host) (\(error)). Check the host name and DNS.", underlyingError: error)
+    }
+
+    /// Errors of modules this target does not link directly (NIOPosix, NIOSSL), recognised by type name.
+    private static func otherError(_ error: any Error, phase: Phase, host: String) -> SwitchyardError {
+        let typeName = String(reflecting: type(of: error))
+        if typeName.hasPrefix("NIOSSL.") || typeName.contains("TLS") {
+            return SwitchyardError(.tls, "The TLS connection to \(host) failed: \(error).", underlyingError: error)
+        }
+        if typeName == "NIOPosix.NIOConnectionError" {
+            // Its description names the DNS failure when resolution, not connecting, failed.
+            if String(describing: error).contains("DNS error") { return unresolvedHost(error, host: host) }
+            return .connectionFailed("Could not connect to \(host): \(error). Is the server running and reachable?",
+                                     underlyingError: error)
+        }
+        return .transportFailed("AsyncHTTPClient failed talking to \(host): \(error).", underlyingError: error)
+    }
+}

@@ -1,0 +1,83 @@
+import AsyncHTTPClient
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import Switchyard
+
+/// Turns a Switchyard ``Request`` into an AsyncHTTPClient `HTTPClientRequest`.
+///
+/// Header fields are copied in order, repeats and name case kept. `Content-Length` and
+/// `Transfer-Encoding` are derived from the body by AsyncHTTPClient (it replaces any the request
+/// carries), exactly as the curl transport lets libcurl derive them.
+enum AsyncHTTPClientRequestMapping {
+    /// Builds the outgoing request.
+    /// - Parameters:
+    ///   - request: The Switchyard request.
+    ///   - acceptEncoding: The `Accept-Encoding` to add when the request has none, or `nil` to add nothing.
+    /// - Returns: The AsyncHTTPClient request.
+    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when the head has no scheme or authority.
+    static func makeRequest(_ request: Request, acceptEncoding: String?) throws(SwitchyardError) -> HTTPClientRequest {
+        let head = request.head
+        guard let scheme = head.scheme, let authority = head.authority else {
+            throw .invalidRequest("The request has no scheme or host:"
+                + " give an absolute URL such as https://example.com/path.")
+        }
+        var outgoing = HTTPClientRequest(url: "\(scheme)://\(authority)\(head.path ?? "/")")
+        outgoing.method = HTTPMethod(rawValue: head.method.rawValue)
+
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(head.headerFields.count + 1)
+        for field in head.headerFields {
+            headers.add(name: field.name.rawName, value: field.value)
+        }
+        if let acceptEncoding, head.headerFields[.acceptEncoding] == nil {
+            headers.add(name: "Accept-Encoding", value: acceptEncoding)
+        }
+        outgoing.headers = headers
+        outgoing.body = makeBody(request.body, declaredLength: head.headerFields[.contentLength])
+        return outgoing
+    }
+
+    /// In-memory bodies go as one buffer; streams are pulled chunk by chunk as AsyncHTTPClient asks for them.
+    ///
+    /// A stream of unknown length whose request declares `Content-Length` is sent with that length
+    /// (like the curl transport does); otherwise it is sent chunked.
+    private static func makeBody(_ body: HTTPBody?, declaredLength: String?) -> HTTPClientRequest.Body? {
+        guard let body else { return nil }
+        if let bytes = body.bufferedBytes {
+            return .bytes(ByteBuffer(bytes: bytes))
+        }
+        let length: HTTPClientRequest.Body.Length
+        switch body.length {
+        case .known(let count):
+            length = .known(count)
+        case .unknown:
+            if let declaredLength, let count = Int64(declaredLength), count >= 0 {
+                length = .known(count)
+            } else {
+                length = .unknown
+            }
+        }
+        return .stream(ByteBufferChunks(body: body), length: length)
+    }
+}
+
+/// The chunks of an ``HTTPBody`` as `ByteBuffer`s, empty chunks skipped.
+private struct ByteBufferChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    let body: HTTPBody
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: HTTPBody.AsyncIterator
+
+        mutating func next() async throws -> ByteBuffer? {
+            while let chunk = try await base.next() {
+                if !chunk.isEmpty { return ByteBuffer(bytes: chunk) }
+            }
+            return nil
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: body.makeAsyncIterator()) }
+}

@@ -1,0 +1,41 @@
+import AsyncHTTPClient
+import HTTPTypes
+import NIOHTTP1
+import Switchyard
+
+/// Turns an AsyncHTTPClient response head into a swift-http-types `HTTPResponse`.
+enum AsyncHTTPClientResponseMapping {
+    /// The head with status, reason phrase and header fields in the order and case received.
+    /// - Throws: ``SwitchyardError/Kind/protocolViolation`` for a status outside 0…999 or an illegal field name.
+    static func head(of response: HTTPClientResponse, host: String) throws(SwitchyardError) -> HTTPResponse {
+        let code = Int(response.status.code)
+        guard (0...999).contains(code) else {
+            throw .protocolViolation("\(host) sent the status code \(code), which is not a three-digit HTTP status.")
+        }
+        var fields = HTTPFields()
+        fields.reserveCapacity(response.headers.count)
+        for (name, value) in response.headers {
+            guard let fieldName = HTTPField.Name(name) else {
+                throw .protocolViolation("\(host) sent a header named '\(name)', which is not a valid field name.")
+            }
+            fields.append(HTTPField(name: fieldName, value: value))
+        }
+        let status = HTTPResponse.Status(code: code, reasonPhrase: response.status.reasonPhrase)
+        return HTTPResponse(status: status, headerFields: fields)
+    }
+
+    /// Whether the response can have no body: a reply to HEAD, 1xx, 204 and 304.
+    static func hasNoBody(_ head: HTTPResponse, method: HTTPRequest.Method) -> Bool {
+        method == .head || head.status.kind == .informational || head.status == .noContent
+            || head.status == .notModified
+    }
+
+    /// The body's length as the head declares it; unknown when the body is content-encoded (it is
+    /// decoded on the way in, so the declared length is not the length delivered).
+    static func bodyLength(of head: HTTPResponse) -> HTTPBody.Length {
+        guard head.headerFields[.contentEncoding] == nil,
+              let declared = head.headerFields[.contentLength], let count = Int64(declared), count >= 0
+        else { return .unknown }
+        return .known(count)
+    }
+}

@@ -1,0 +1,108 @@
+public import AsyncHTTPClient
+import NIOCore
+import NIOHTTPCompression
+
+extension AsyncHTTPClientTransport {
+    /// Settings of the `HTTPClient` an ``AsyncHTTPClientTransport`` creates and owns.
+    ///
+    /// These settings apply only to ``AsyncHTTPClientTransport/init(configuration:)``; a wrapped client
+    /// (``AsyncHTTPClientTransport/init(wrapping:)``) keeps its own configuration.
+    ///
+    /// ```swift
+    /// var configuration = AsyncHTTPClientTransport.Configuration()
+    /// configuration.maxConnectionsPerHost = 128
+    /// let transport = AsyncHTTPClientTransport(configuration: configuration)
+    /// defer { Task { try await transport.shutdown() } }
+    /// ```
+    ///
+    /// Whatever the settings, the owned client never follows redirects and fails a connection attempt
+    /// at once instead of retrying it in the background until its connect timeout, so a refused
+    /// connection is reported promptly as ``SwitchyardError/Kind/connectionFailed``.
+    public struct Configuration: Sendable {
+        /// The default of ``maxConnectionsPerHost``: high enough that typical app concurrency is never
+        /// serialised behind AsyncHTTPClient's own default of 8 connections per host.
+        public static let defaultMaxConnectionsPerHost = 64
+
+        /// Which HTTP versions to negotiate.
+        public enum HTTPVersion: Sendable, Hashable {
+            /// HTTP/2 over TLS when the server offers it, HTTP/1.1 otherwise.
+            case automatic
+            /// Always HTTP/1.1.
+            case http1_1
+        }
+
+        /// HTTP/1.1 connections kept per host (AsyncHTTPClient's `concurrentHTTP1ConnectionsPerHostSoftLimit`).
+        /// Requests beyond it wait in AsyncHTTPClient's queue; their deadline keeps running.
+        public var maxConnectionsPerHost: Int
+        /// How long establishing a connection (TCP and TLS) may take, independently of the request's deadline.
+        public var connectTimeout: Duration
+        /// How long an idle pooled connection is kept open.
+        public var idleTimeout: Duration
+        /// Whether `gzip`/`deflate` response bodies are decoded before they reach the chain.
+        ///
+        /// When on, requests without an `Accept-Encoding` header are sent with
+        /// ``AsyncHTTPClientTransport/defaultAcceptEncoding``. Decoding has no size or ratio limit of its
+        /// own (AsyncHTTPClient's `.none`): a ratio limit would reject legitimate, highly compressible
+        /// bodies. The decoded size is bounded by ``RequestOptions/maxResponseBytes`` instead, which
+        /// the transport counts on the decoded bytes.
+        public var decodesContentEncoding: Bool
+        /// The HTTP version policy.
+        public var httpVersion: HTTPVersion
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - maxConnectionsPerHost: HTTP/1.1 connections per host.
+        ///   - connectTimeout: Limit for establishing a connection.
+        ///   - idleTimeout: How long idle connections stay pooled.
+        ///   - decodesContentEncoding: Whether gzip/deflate bodies are decoded.
+        ///   - httpVersion: The HTTP version policy.
+        public init(
+            maxConnectionsPerHost: Int = Self.defaultMaxConnectionsPerHost,
+            connectTimeout: Duration = .seconds(30),
+            idleTimeout: Duration = .seconds(60),
+            decodesContentEncoding: Bool = true,
+            httpVersion: HTTPVersion = .automatic
+        ) {
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.connectTimeout = connectTimeout
+            self.idleTimeout = idleTimeout
+            self.decodesContentEncoding = decodesContentEncoding
+            self.httpVersion = httpVersion
+        }
+
+        /// The AsyncHTTPClient configuration these settings produce.
+        ///
+        /// Use it to build an `HTTPClient` of your own with the same behaviour, adjust what this
+        /// struct does not cover (TLS, proxies), and pass it to ``AsyncHTTPClientTransport/init(wrapping:)``.
+        public var httpClientConfiguration: HTTPClient.Configuration {
+            var configuration = HTTPClient.Configuration(
+                redirectConfiguration: .disallow,
+                timeout: .init(connect: TimeAmount(connectTimeout)),
+                connectionPool: .init(
+                    idleTimeout: TimeAmount(idleTimeout),
+                    concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, maxConnectionsPerHost)
+                ),
+                decompression: decodesContentEncoding ? .enabled(limit: .none) : .disabled
+            )
+            configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.httpVersion = httpVersion == .automatic ? .automatic : .http1Only
+            return configuration
+        }
+    }
+
+    /// The `Accept-Encoding` an owned client sends when decoding is on and the request has none.
+    public static let defaultAcceptEncoding = "gzip, deflate"
+}
+
+extension TimeAmount {
+    /// The same span as `duration`, saturating at the representable range.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else {
+            self = .nanoseconds(seconds < 0 ? .min : .max)
+            return
+        }
+        self = .nanoseconds(scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
+    }
+}
