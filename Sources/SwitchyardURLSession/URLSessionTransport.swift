@@ -1,1 +1,293 @@
-// Placeholder: the URLSession transport is being built (issue 3).
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+import Foundation
+#else
+public import Foundation
+#endif
+public import Switchyard
+import HTTPTypes
+
+/// A ``Transport`` over `URLSession`: FoundationNetworking (libcurl underneath) on Linux,
+/// Foundation's own stack on Apple platforms.
+///
+/// ```swift
+/// let transport = URLSessionTransport()                       // its own session, tuned for throughput
+/// let client = Client(transport: transport)
+/// let response = try await client.send(try Request(url: "https://example.com/"))
+///
+/// let wrapped = URLSessionTransport(session: appSession)     // reuse what the app configured
+/// ```
+///
+/// Like every transport it never follows redirects, caches, stores or sends cookies, or retries:
+/// the chain owns those. `gzip`/`deflate` bodies are decoded by URLSession itself.
+///
+/// ### The session
+///
+/// The session it makes (``init(configuration:)``) has no URL cache, no cookie storage, no
+/// credential storage, and allows ``Configuration/maxConnectionsPerHost`` connections per host
+/// (URLSession's default on Linux is 6, which serialises concurrent requests).
+///
+/// ``init(session:configuration:)`` wraps a session the app already has:
+/// - On Apple platforms its tasks run on that session (sharing its connections, proxy and TLS
+///   settings); a per-task delegate refuses redirects, caching and credentials for them.
+/// - On Linux corelibs ignores most per-task delegate callbacks (a task with its own delegate on a
+///   session without one never completes), so the transport makes its **own** session from a copy
+///   of the wrapped session's configuration, with cache, cookies and credentials switched off.
+///   Headers, proxies, timeouts and connection limits of that configuration apply; the wrapped
+///   session's delegate is never called and its connections are not shared.
+///
+/// ### Platform differences (Linux, swift-corelibs-foundation)
+///
+/// - **Back-pressure:** `URLSessionTask.suspend()` on a running task removes libcurl's handle and
+///   restarts the request from the beginning on `resume()`, so it cannot pause a download; and data
+///   reaches the delegate through an unbounded operation queue. Response bytes the reader has not
+///   taken yet are therefore kept in memory up to ``Configuration/bufferedBodyBytes`` and beyond
+///   that in an unlinked temporary file: memory stays bounded, the download runs at network speed
+///   and disk holds what the reader has not consumed. On Apple platforms the task is suspended
+///   instead (true back-pressure).
+/// - **Streamed request bodies** cannot be streamed: corelibs reads a body `InputStream` with
+///   blocking reads on a work queue that every URLSession in the process shares, and ends the body
+///   as soon as no bytes are available. Blocking there for an asynchronous producer stalls all of
+///   URLSession and deadlocks once the producer needs a thread that is waiting on that queue (seen in
+///   tests). A streamed body is therefore read to its end first — into memory up to
+///   ``Configuration/bufferedBodyBytes``, beyond that into a temporary file uploaded with
+///   non-blocking reads (``RequestBodySpool``) — and sent with `Content-Length`, never chunked.
+///   Memory stays bounded; the upload starts once the producer has finished. (libcurl would also
+///   send a known length as `Content-Length` *and* `Transfer-Encoding: chunked` if given a stream.)
+/// - **Header fidelity:** request header names are canonicalised by `URLRequest`
+///   (`x-mixed-CASE` → `X-Mixed-Case`), repeated request fields are joined with ",", and the order
+///   is not kept. Response fields come from a dictionary: the server's order is lost (fields are
+///   sorted by name), repeats are joined with ", " (`Set-Cookie` is split again).
+/// - **Added request headers:** `User-Agent: <process> (unknown version) curl/<version>`,
+///   `Accept: */*`, `Accept-Language: <locale>`, `Accept-Encoding: deflate, gzip, br, zstd`,
+///   `Connection: keep-alive` unless the request sets them; `Content-Length: 0` on non-`GET`
+///   requests without a body; `Content-Type: application/x-www-form-urlencoded` on a `POST` with a
+///   body and no `Content-Type`.
+/// - **Timings:** corelibs reports no `URLSessionTaskMetrics`; only ``TransferTimings/firstByte``
+///   and ``TransferTimings/total`` (measured by the transport) are recorded. On Apple platforms
+///   DNS, connect and TLS come from the task's transaction metrics.
+public final class URLSessionTransport: Transport {
+    /// Settings of a ``URLSessionTransport``.
+    public struct Configuration: Sendable {
+        /// The per-host connection limit of sessions this transport makes.
+        public static let defaultMaxConnectionsPerHost = 64
+        /// The response bytes held in memory per request before pausing (Apple) or spilling to disk (Linux).
+        public static let defaultBufferedBodyBytes = 1 << 20
+        /// The request timeout given to URLSession when the exchange has no deadline: a backstop
+        /// only (on Linux corelibs applies it to the whole transfer, not to idle time).
+        public static let defaultBackstopTimeout: Duration = .seconds(7 * 24 * 3600)
+
+        /// Connections per host of a session this transport makes (not of a wrapped session).
+        public var maxConnectionsPerHost: Int
+        /// Response bytes held in memory per request before the transport pauses or spills.
+        public var bufferedBodyBytes: Int
+        /// URLSession's own timeout when the exchange has no deadline.
+        public var backstopTimeout: Duration
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - maxConnectionsPerHost: Connections per host of a session this transport makes.
+        ///   - bufferedBodyBytes: Response bytes kept in memory per request.
+        ///   - backstopTimeout: URLSession's timeout when there is no deadline.
+        public init(
+            maxConnectionsPerHost: Int = defaultMaxConnectionsPerHost,
+            bufferedBodyBytes: Int = defaultBufferedBodyBytes,
+            backstopTimeout: Duration = defaultBackstopTimeout
+        ) {
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.bufferedBodyBytes = bufferedBodyBytes
+            self.backstopTimeout = backstopTimeout
+        }
+    }
+
+    /// The settings this transport was created with.
+    public let configuration: Configuration
+    /// The session requests run on (on Linux, for a wrapped session: the session made from its configuration).
+    public let session: URLSession
+    private let router: SessionRouter
+    private let ownsSession: Bool
+
+    /// Creates a transport with its own session, configured for throughput and with URLSession's
+    /// cache, cookies and credential storage switched off.
+    /// - Parameter configuration: The settings.
+    public init(configuration: Configuration = Configuration()) {
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maxConnectionsPerHost
+        Self.disablePolicies(of: sessionConfiguration, configuration: configuration)
+        self.configuration = configuration
+        self.router = SessionRouter()
+        self.session = Self.makeSession(sessionConfiguration, router: router)
+        self.ownsSession = true
+    }
+
+    /// Creates a transport that sends through a session the app already has.
+    ///
+    /// On Linux the transport makes its own session from a copy of `session.configuration` (see the
+    /// type's documentation for why); on Apple platforms it uses `session` itself.
+    /// - Parameters:
+    ///   - session: The app's session.
+    ///   - configuration: The settings (``Configuration/maxConnectionsPerHost`` does not apply).
+    public init(session: URLSession, configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.router = SessionRouter()
+        #if canImport(FoundationNetworking)
+        let copy = session.configuration
+        Self.disablePolicies(of: copy, configuration: configuration)
+        self.session = Self.makeSession(copy, router: router)
+        self.ownsSession = true
+        #else
+        self.session = session
+        self.ownsSession = false
+        #endif
+    }
+
+    deinit {
+        if ownsSession { session.invalidateAndCancel() }
+    }
+
+    /// Sends one request through URLSession.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The exchange context; its deadline bounds the whole exchange, body included.
+    /// - Returns: The response head with a streaming body.
+    /// - Throws: A ``SwitchyardError``.
+    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+        try context.checkLiveness()
+        var urlRequest = try RequestMapping.urlRequest(for: request, timeout: backstopSeconds(for: context))
+        let exchange = URLSessionExchange(request: request, context: context,
+                                          memoryLimit: max(configuration.bufferedBodyBytes, 64 * 1024),
+                                          pausesTask: Self.canPauseTasks)
+        let task: URLSessionTask
+        var upload: (body: HTTPBody, pipe: RequestBodyPipe)?
+        if let body = request.body, let bytes = body.bufferedBytes {
+            if request.head.method == .get, !bytes.isEmpty { throw Self.getWithBody }
+            urlRequest.httpBody = Data(bytes)
+            task = session.dataTask(with: urlRequest)
+        } else if let body = request.body {
+            if request.head.method == .get { throw Self.getWithBody }
+            #if canImport(FoundationNetworking)
+            switch try await Self.spool(body, context: context, memoryLimit: configuration.bufferedBodyBytes) {
+            case .bytes(let data):
+                urlRequest.httpBody = data
+                task = session.dataTask(with: urlRequest)
+            case .file(let url):
+                task = session.uploadTask(with: urlRequest, fromFile: url)
+                exchange.onEnd { try? FileManager.default.removeItem(at: url) }
+            }
+            #else
+            let pipe = RequestBodyPipe()
+            urlRequest.httpBodyStream = pipe.makeInputStream()
+            if case .known(let length) = body.length {
+                urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
+            }
+            upload = (body, pipe)
+            task = session.dataTask(with: urlRequest)
+            #endif
+        } else {
+            task = session.dataTask(with: urlRequest)
+        }
+        router.register(exchange, for: task)
+        #if !canImport(FoundationNetworking)
+        if !ownsSession { task.delegate = router }
+        #endif
+        if let upload { Self.startProducing(upload.body, into: upload.pipe, for: exchange) }
+        if let deadline = context.deadline { Self.startDeadlineTimer(deadline, for: exchange) }
+        if exchange.attach(task) { task.resume() }
+        return try await exchange.head()
+    }
+
+    // MARK: - Helpers
+
+    /// Whether suspending a running task pauses it (Apple) or restarts the request (corelibs).
+    private static let canPauseTasks: Bool = {
+        #if canImport(FoundationNetworking)
+        return false
+        #else
+        return true
+        #endif
+    }()
+
+    private static var getWithBody: SwitchyardError {
+        .invalidRequest("URLSession cannot send a body with a GET request; use POST or PUT, or drop the body.")
+    }
+
+    private static func disablePolicies(of sessionConfiguration: URLSessionConfiguration, configuration: Configuration) {
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.httpCookieStorage = nil
+        sessionConfiguration.httpShouldSetCookies = false
+        sessionConfiguration.httpCookieAcceptPolicy = .never
+        sessionConfiguration.urlCredentialStorage = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let backstop = seconds(configuration.backstopTimeout)
+        sessionConfiguration.timeoutIntervalForRequest = backstop
+        sessionConfiguration.timeoutIntervalForResource = backstop
+    }
+
+    private static func makeSession(_ configuration: URLSessionConfiguration, router: SessionRouter) -> URLSession {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "Switchyard.URLSessionTransport"
+        return URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+    }
+
+    /// URLSession's own timeout: the deadline plus a second (a backstop behind the transport's own
+    /// timer), or the configured backstop without a deadline. Whole seconds: corelibs truncates.
+    private func backstopSeconds(for context: ExchangeContext) -> TimeInterval {
+        guard let remaining = context.remainingTime else { return Self.seconds(configuration.backstopTimeout) }
+        return min(Self.seconds(configuration.backstopTimeout), (Self.seconds(remaining) + 1).rounded(.up))
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Double(seconds) + Double(attoseconds) / 1e18)
+    }
+
+    /// Collects a streamed body (Linux, see ``RequestBodySpool``), bounded by the deadline.
+    private static func spool(
+        _ body: HTTPBody, context: ExchangeContext, memoryLimit: Int
+    ) async throws -> RequestBodySpool.Spooled {
+        guard let deadline = context.deadline else { return try await RequestBodySpool.spool(body, memoryLimit: memoryLimit) }
+        return try await withThrowingTaskGroup(of: RequestBodySpool.Spooled?.self) { group in
+            group.addTask { try await RequestBodySpool.spool(body, memoryLimit: memoryLimit) }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let spooled = first else {
+                throw SwitchyardError.timedOut("The request body was not complete before the deadline.")
+            }
+            return spooled
+        }
+    }
+
+    /// Ends the exchange with ``SwitchyardError/Kind/timeout`` at the deadline.
+    private static func startDeadlineTimer(_ deadline: ContinuousClock.Instant, for exchange: URLSessionExchange) {
+        let timer = Task {
+            try await Task.sleep(until: deadline, clock: .continuous)
+            exchange.fail(.timedOut("\(exchange.host) had not finished the exchange in time."))
+        }
+        exchange.onEnd { timer.cancel() }
+    }
+
+    /// Pulls the streamed request body into the pipe on its own task.
+    private static func startProducing(_ body: HTTPBody, into pipe: RequestBodyPipe, for exchange: URLSessionExchange) {
+        let producer = Task {
+            do {
+                for try await chunk in body where !chunk.isEmpty {
+                    try await pipe.write(chunk)
+                }
+                pipe.finish()
+            } catch {
+                let failure = (error as? SwitchyardError)
+                    ?? .transportFailed("Reading the request body failed: \(error)", underlyingError: error)
+                pipe.fail(failure)
+                exchange.fail(failure)
+            }
+        }
+        exchange.onEnd {
+            pipe.fail(.cancelled)
+            producer.cancel()
+        }
+    }
+}

@@ -1,0 +1,103 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import HTTPTypes
+import Switchyard
+
+/// Builds the `URLRequest` for a ``Request``.
+enum RequestMapping {
+    /// Header fields URLSession derives from the body itself; a value given here would be ignored
+    /// or contradict the body actually sent.
+    private static let derivedFields: Set<String> = ["content-length", "transfer-encoding"]
+
+    /// The request without its body: URL, method, header fields and the no-cache, no-cookie policy.
+    static func urlRequest(for request: Request, timeout: TimeInterval) throws(SwitchyardError) -> URLRequest {
+        let head = request.head
+        guard let scheme = head.scheme, let authority = head.authority,
+              let url = URL(string: "\(scheme)://\(authority)\(head.path ?? "/")") else {
+            throw .invalidRequest("The request's URL could not be formed from scheme '\(head.scheme ?? "")',"
+                + " host '\(head.authority ?? "")' and path '\(head.path ?? "")'.")
+        }
+        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        urlRequest.httpMethod = head.method.rawValue
+        urlRequest.httpShouldHandleCookies = false
+        for field in head.headerFields where !derivedFields.contains(field.name.canonicalName) {
+            // URLRequest keeps one value per name: repeats are joined with ",".
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+        }
+        return urlRequest
+    }
+}
+
+/// Turns an `HTTPURLResponse` into an `HTTPResponse`.
+enum ResponseHeadMapping {
+    /// The status and header fields.
+    ///
+    /// `allHeaderFields` is a dictionary: the server's order is lost and repeated fields arrive
+    /// joined with ", ". Fields are therefore emitted sorted by name (case-insensitively) so the
+    /// result is deterministic, and a joined `Set-Cookie` is split back into one field per cookie
+    /// (a cookie value cannot contain ", " followed by `name=`; an `Expires` date never matches).
+    static func head(of response: HTTPURLResponse) -> HTTPResponse {
+        var pairs: [(name: String, value: String)] = []
+        for (key, value) in response.allHeaderFields {
+            guard let name = key as? String else { continue }
+            let text = (value as? String) ?? "\(value)"
+            pairs.append((name, text))
+        }
+        pairs.sort { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
+        var fields = HTTPFields()
+        for pair in pairs {
+            guard let name = HTTPField.Name(pair.name) else { continue }
+            if name == .setCookie {
+                for cookie in splitSetCookie(pair.value) { fields.append(HTTPField(name: name, value: cookie)) }
+            } else {
+                fields.append(HTTPField(name: name, value: pair.value))
+            }
+        }
+        let code = (100...999).contains(response.statusCode) ? response.statusCode : 500
+        return HTTPResponse(status: HTTPResponse.Status(code: code), headerFields: fields)
+    }
+
+    /// The number of body bytes the head promises, when URLSession hands us exactly those bytes:
+    /// not for `HEAD`, 1xx/204/304, content-encoded bodies (URLSession decodes them) or chunked ones.
+    static func declaredBodyBytes(of head: HTTPResponse, method: HTTPRequest.Method) -> Int64? {
+        guard method != .head, head.status.code >= 200, head.status.code != 204, head.status.code != 304,
+              head.headerFields[.transferEncoding] == nil else { return nil }
+        if let encoding = head.headerFields[.contentEncoding], encoding.lowercased() != "identity" { return nil }
+        guard let text = head.headerFields[.contentLength], let length = Int64(text), length >= 0 else { return nil }
+        return length
+    }
+
+    /// Splits a `Set-Cookie` value that URLSession joined with ", ".
+    static func splitSetCookie(_ joined: String) -> [String] {
+        var cookies: [String] = []
+        var current = Substring(joined)
+        var searchStart = current.startIndex
+        while let separator = current[searchStart...].range(of: ", ") {
+            let rest = current[separator.upperBound...]
+            if startsWithCookieName(rest) {
+                cookies.append(String(current[..<separator.lowerBound]))
+                current = rest
+                searchStart = current.startIndex
+            } else {
+                searchStart = separator.upperBound
+            }
+        }
+        cookies.append(String(current))
+        return cookies
+    }
+
+    /// `true` when `text` begins with a token followed by `=`.
+    private static func startsWithCookieName(_ text: Substring) -> Bool {
+        var sawToken = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "=") { return sawToken }
+            let isToken = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+                || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            guard isToken else { return false }
+            sawToken = true
+        }
+        return false
+    }
+}

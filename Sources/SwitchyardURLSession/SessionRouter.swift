@@ -1,0 +1,109 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Switchyard
+import Synchronization
+
+/// URLSession's delegate: routes each task's callbacks to the ``URLSessionExchange`` it belongs to,
+/// and answers URLSession's policy questions the way every Switchyard transport must.
+///
+/// - Redirects are never followed: the 3xx response is delivered as it is.
+/// - Nothing is cached; authentication challenges get no credentials, so a 401 is returned as is.
+/// - A streamed (single-use) request body is never sent twice: asked for a fresh copy of it,
+///   the router refuses and fails the exchange.
+///
+/// Serves as the session delegate of sessions the transport owns and, on Apple platforms, as the
+/// task delegate of tasks created on a session the app owns. Task identifiers are unique per
+/// session, so one router serves exactly one session.
+final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Route {
+        let exchange: URLSessionExchange
+        var startedAt: ContinuousClock.Instant
+    }
+
+    private let routes = Mutex<[Int: Route]>([:])
+
+    /// Routes the callbacks of `task` to `exchange` from now on.
+    func register(_ exchange: URLSessionExchange, for task: URLSessionTask) {
+        let route = Route(exchange: exchange, startedAt: .now)
+        routes.withLock { $0[task.taskIdentifier] = route }
+    }
+
+    private func exchange(for task: URLSessionTask) -> URLSessionExchange? {
+        routes.withLock { $0[task.taskIdentifier]?.exchange }
+    }
+
+    // MARK: - Data
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        if let exchange = exchange(for: dataTask) {
+            if let http = response as? HTTPURLResponse {
+                exchange.didReceive(http)
+            } else {
+                exchange.fail(.protocolViolation("\(exchange.host) answered with a response that is not HTTP."))
+            }
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(for: dataTask)?.didReceive(data, task: dataTask)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let route = routes.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        route?.exchange.didComplete(error: error)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        guard let route = routes.withLock({ $0[task.taskIdentifier] }) else { return }
+        route.exchange.record(metrics, taskStartedAt: route.startedAt)
+    }
+
+    // MARK: - Policy
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse,
+        completionHandler: @escaping @Sendable (CachedURLResponse?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+    ) {
+        completionHandler(nil)
+        exchange(for: task)?.fail(SwitchyardError(.transport, "URLSession asked to send the streamed request body"
+            + " again (e.g. on a new connection); a single-use body is never sent twice, so the request failed."
+            + " Use a replayable body to allow that."))
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+        // corelibs raises HTTP authentication challenges only after the whole 401 response has been
+        // delivered, and never completes the task if the challenge is handled by default without a
+        // credential. The body is complete at this point: end the exchange with it, then cancel.
+        // (corelibs has no server-trust challenges: TLS is verified by libcurl.)
+        if let exchange = exchange(for: task) {
+            exchange.didComplete(error: nil)
+            completionHandler(.cancelAuthenticationChallenge, nil)
+            return
+        }
+        #endif
+        completionHandler(.performDefaultHandling, nil)
+    }
+}

@@ -1,0 +1,112 @@
+import HTTPTypes
+import Switchyard
+import SwitchyardTestServer
+import SwitchyardURLSession
+import Testing
+
+@Suite(.timeLimit(.minutes(2))) struct URLSessionTransportFailureTests {
+    @Test func connectionRefusedIsConnectionFailed() async throws {
+        let server = try await LoopbackServer.start()
+        let closedURL = server.url("/small")
+        try await server.shutdown()
+        let error = await failure(of: Client(transport: URLSessionTransport()), try Request(url: closedURL))
+        #expect(error?.kind == .connectionFailed)
+        #expect(error?.message.contains("127.0.0.1") == true)
+    }
+
+    @Test(arguments: [
+        "/malformed/status-line", "/malformed/garbage", "/malformed/header-line",
+        "/malformed/truncated-length", "/malformed/truncated-chunked", "/malformed/bad-chunk",
+        "/malformed/content-length-mismatch", "/gzip/broken",
+    ])
+    func brokenResponsesAreProtocolViolations(path: String) async throws {
+        try await withURLSessionClient { client, server in
+            let error = await failure(of: client, try Request(url: server.url(path)))
+            #expect(error?.kind == .protocolViolation, "\(path): \(String(describing: error))")
+        }
+    }
+
+    @Test func aServerThatClosesWithoutAnswering() async throws {
+        try await withURLSessionClient { client, server in
+            let error = await failure(of: client, try Request(url: server.url("/malformed/empty")))
+            #expect(error?.kind == .connectionFailed)
+        }
+    }
+
+    @Test func aTruncatedStreamedBodyEndsInAnErrorNotAShortBody() async throws {
+        try await withURLSessionClient { client, server in
+            let response = try await client.stream(try Request(url: server.url("/malformed/truncated-length")))
+            var received = 0
+            let error = await #expect(throws: SwitchyardError.self) {
+                for try await chunk in response.body { received += chunk.count }
+            }
+            #expect(error?.kind == .protocolViolation)
+            #expect(received <= 50)
+        }
+    }
+
+    @Test func aCloseDelimitedBodyIsReturnedWhole() async throws {
+        try await withURLSessionClient { client, server in
+            let response = try await client.send(try Request(url: server.url("/bytes/100000?framing=close")))
+            #expect(response.body.count == 100_000)
+        }
+    }
+
+    @Test func aDeadlineExpiresWhileTheServerStalls() async throws {
+        try await withURLSessionClient { client, server in
+            var request = try Request(url: server.url("/stall?tag=deadline"))
+            request.options.timeout = .milliseconds(300)
+            let error = await failure(of: client, request)
+            #expect(error?.kind == .timeout)
+            #expect(await server.waitForDisconnect(tag: "deadline", timeout: .seconds(5)))
+        }
+    }
+
+    @Test func aDeadlineCoversTheBody() async throws {
+        try await withURLSessionClient { client, server in
+            var request = try Request(url: server.url("/stall-body?tag=slowbody&bytes=2048"))
+            request.options.timeout = .milliseconds(500)
+            let response = try await client.stream(request)
+            let error = await #expect(throws: SwitchyardError.self) {
+                for try await _ in response.body {}
+            }
+            #expect(error?.kind == .timeout)
+            #expect(await server.waitForDisconnect(tag: "slowbody", timeout: .seconds(5)))
+        }
+    }
+
+    /// libcurl under corelibs reads ahead at network speed, so a 2 MB body may already be complete on
+    /// the wire when the limit is hit: only the error is asserted here.
+    @Test func aResponseOverTheLimitIsRefusedWhileStreaming() async throws {
+        try await withURLSessionClient { client, server in
+            for framing in ["content-length", "chunked", "close"] {
+                var request = try Request(url: server.url("/bytes/2000000?framing=\(framing)"))
+                request.options.maxResponseBytes = 100_000
+                let error = await failure(of: client, request)
+                #expect(error?.kind == .responseTooLarge, "\(framing)")
+            }
+        }
+    }
+
+    @Test func aResponseOverTheLimitClosesAnUnfinishedTransfer() async throws {
+        try await withURLSessionClient { client, server in
+            var request = try Request(url: server.url("/stall-body?tag=limit&bytes=4096"))
+            request.options.maxResponseBytes = 100_000
+            let error = await failure(of: client, request)
+            #expect(error?.kind == .responseTooLarge)
+            #expect(await server.waitForDisconnect(tag: "limit", timeout: .seconds(5)))
+        }
+    }
+
+    @Test func aDeclaredLengthOverTheLimitFailsBeforeReading() async throws {
+        try await withURLSessionClient { client, server in
+            var request = try Request(url: server.url("/bytes/2000000"))
+            request.options.maxResponseBytes = 1_000
+            let transport = URLSessionTransport()
+            let error = await #expect(throws: SwitchyardError.self) {
+                _ = try await transport.send(request, context: ExchangeContext(options: request.options))
+            }
+            #expect(error?.kind == .responseTooLarge)
+        }
+    }
+}

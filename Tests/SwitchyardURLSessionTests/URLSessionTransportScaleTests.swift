@@ -1,0 +1,66 @@
+import HTTPTypes
+import Switchyard
+import SwitchyardTestServer
+import SwitchyardURLSession
+import Testing
+
+@Suite(.serialized, .timeLimit(.minutes(3))) struct URLSessionTransportScaleTests {
+    /// On Linux the bytes the reader has not taken wait on disk, not in memory; on Apple platforms
+    /// the task is suspended. Either way resident memory must not grow by the body's size.
+    @Test func a64MiBDownloadReadSlowlyStaysInBoundedMemory() async throws {
+        try await withURLSessionClient { client, server in
+            let size = 64 << 20
+            let response = try await client.stream(try Request(url: server.url("/bytes/\(size)")))
+            let baseline = residentMemoryBytes()
+            var peakGrowth = 0
+            var received = 0
+            var mismatches = 0
+            var chunkIndex = 0
+            for try await chunk in response.body {
+                for (offset, byte) in chunk.enumerated() where byte != expectedPatternByte(at: received + offset) {
+                    mismatches += 1
+                }
+                received += chunk.count
+                chunkIndex += 1
+                // Read slowly at first, so that the network runs far ahead of the reader.
+                if received < 4 << 20 { try await Task.sleep(for: .milliseconds(20)) }
+                if chunkIndex % 16 == 0 { peakGrowth = max(peakGrowth, residentMemoryBytes() - baseline) }
+            }
+            peakGrowth = max(peakGrowth, residentMemoryBytes() - baseline)
+            print("64 MiB slowly read download (URLSession): resident memory grew by at most \(peakGrowth >> 10) KiB")
+            #expect(received == size)
+            #expect(mismatches == 0)
+            #expect(peakGrowth < 24 << 20, "resident memory grew by \(peakGrowth >> 20) MiB")
+        }
+    }
+
+    @Test func sixtyFourConcurrentRequests() async throws {
+        try await withURLSessionClient { client, server in
+            let results = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<64 {
+                    group.addTask {
+                        let response = try await client.send(try Request(url: server.url("/echo?i=\(index)")))
+                        let echo = try EchoReport(response)
+                        return echo.uri == "/echo?i=\(index)" ? 1 : 0
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(results == 64)
+        }
+    }
+
+    @Test func concurrentRequestsAreNotSerialisedBySixConnections() async throws {
+        try await withURLSessionClient { client, server in
+            // 12 requests that each wait 300 ms: with URLSession's Linux default of 6 connections
+            // per host they would need two rounds; all must be in flight together.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<12 {
+                    group.addTask { _ = try await client.send(try Request(url: server.url("/delay/300?i=\(index)"))) }
+                }
+                try await group.waitForAll()
+            }
+            #expect(server.requestCount(path: "/delay/300") == 12)
+        }
+    }
+}
