@@ -15,7 +15,7 @@ import HTTPTypes
 /// let client = Client(transport: transport)
 /// let response = try await client.send(try Request(url: "https://example.com/"))
 ///
-/// let wrapped = URLSessionTransport(session: appSession)     // reuse what the app configured
+/// let wrapped = URLSessionTransport(wrapping: appSession)     // reuse what the app configured
 /// ```
 ///
 /// Like every transport it never follows redirects, caches, stores or sends cookies, or retries:
@@ -27,7 +27,7 @@ import HTTPTypes
 /// credential storage, and allows ``Configuration/maxConnectionsPerHost`` connections per host
 /// (URLSession's default on Linux is 6, which serialises concurrent requests).
 ///
-/// ``init(session:configuration:)`` wraps a session the app already has:
+/// ``init(wrapping:configuration:)`` wraps a session the app already has:
 /// - On Apple platforms its tasks run on that session (sharing its connections, proxy and TLS
 ///   settings); a per-task delegate refuses redirects, caching and credentials for them.
 /// - On Linux corelibs ignores most per-task delegate callbacks (a task with its own delegate on a
@@ -127,7 +127,7 @@ public final class URLSessionTransport: Transport {
     /// - Parameters:
     ///   - session: The app's session.
     ///   - configuration: The settings (``Configuration/maxConnectionsPerHost`` does not apply).
-    public init(session: URLSession, configuration: Configuration = Configuration()) {
+    public init(wrapping session: URLSession, configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.router = SessionRouter()
         #if canImport(FoundationNetworking)

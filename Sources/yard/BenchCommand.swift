@@ -15,7 +15,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The URL to request.")
     var url: String
 
-    @Option(help: "The transport.")
+    @Option(help: "The transport: \(TransportChoice.names).")
     var transport: TransportChoice = .curl
 
     @Option(help: "Requests kept in flight.")
@@ -45,12 +45,14 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         let request = try Request(url: url)
         let chain: [any Interceptor] = (0..<interceptors).map { _ in PassThroughInterceptor() }
-        let client = Client(transport: transport.makeTransport(), interceptors: chain)
-        let operation: @Sendable () async throws -> Int = { try await client.send(request).body.count }
-        if warmup > 0 {
-            _ = await LoadLoop(concurrency: concurrency, total: warmup, maxSeconds: maxSeconds).run(operation)
+        let result = try await transport.withTransport { transport in
+            let client = Client(transport: transport, interceptors: chain)
+            let operation: @Sendable () async throws -> Int = { try await client.send(request).body.count }
+            if warmup > 0 {
+                _ = await LoadLoop(concurrency: concurrency, total: warmup, maxSeconds: maxSeconds).run(operation)
+            }
+            return await LoadLoop(concurrency: concurrency, total: requests, maxSeconds: maxSeconds).run(operation)
         }
-        let result = await LoadLoop(concurrency: concurrency, total: requests, maxSeconds: maxSeconds).run(operation)
         print(result.resultLine(client: "yard\(transport.rawValue)", url: url, concurrency: concurrency))
         if !resultLine, let firstError = result.firstError {
             FileHandle.standardError.write(Data("first error: \(firstError)\n".utf8))

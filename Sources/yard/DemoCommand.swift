@@ -11,13 +11,18 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Start the embedded server and show the chain at work: timings, cancellation, deadlines, typed errors."
     )
 
-    @Option(help: "The transport to tour.")
+    @Option(help: "The transport to tour: \(TransportChoice.names).")
     var transport: TransportChoice = .curl
 
     func run() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let client = Client(transport: transport.makeTransport(), interceptors: [DemoTraceInterceptor()])
+        try await transport.withTransport { transport in
+            try await tour(Client(transport: transport, interceptors: [DemoTraceInterceptor()]), on: server)
+        }
+    }
+
+    private func tour(_ client: Client, on server: LoopbackServer) async throws {
         let chain = client.pipeline.interceptors.map { "\(type(of: $0))" } + ["\(type(of: client.pipeline.transport))"]
         print("Switchyard demo — embedded server at \(server.baseURL), transport: \(transport.rawValue)")
         print("chain: " + chain.joined(separator: " → "))

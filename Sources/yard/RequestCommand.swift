@@ -30,7 +30,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-file"), help: "Stream this file as the body.")
     var dataFile: String?
 
-    @Option(help: "The transport: \(TransportChoice.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "The transport: \(TransportChoice.names).")
     var transport: TransportChoice = .curl
 
     @Option(help: "Seconds the whole exchange may take.")
@@ -57,11 +57,13 @@ struct RequestCommand: AsyncParsableCommand {
         var outcome = ExchangeOutcome(transport: transport.rawValue)
         do {
             let request = try makeRequest()
-            let client = Client(transport: transport.makeTransport())
-            let response = try await client.stream(request)
-            outcome.head = response.head
-            outcome.context = response.context
-            try await receive(response.body, into: &outcome)
+            try await transport.withTransport { transport in
+                let client = Client(transport: transport)
+                let response = try await client.stream(request)
+                outcome.head = response.head
+                outcome.context = response.context
+                try await receive(response.body, into: &outcome)
+            }
         } catch {
             outcome.error = SwitchyardError.wrapping(error)
         }

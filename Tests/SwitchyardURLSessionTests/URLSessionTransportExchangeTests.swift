@@ -170,7 +170,7 @@ import Testing
         appConfiguration.httpAdditionalHeaders = ["X-App": "wrapped"]
         let appSession = URLSession(configuration: appConfiguration)
         defer { appSession.invalidateAndCancel() }
-        try await withURLSessionClient(transport: URLSessionTransport(session: appSession)) { client, server in
+        try await withURLSessionClient(transport: URLSessionTransport(wrapping: appSession)) { client, server in
             let echo = try EchoReport(try await client.send(try Request(url: server.url("/echo"))))
             #expect(echo.values(of: "X-App") == ["wrapped"])
             let redirect = try await client.send(try Request(url: server.url("/redirect/1")))
