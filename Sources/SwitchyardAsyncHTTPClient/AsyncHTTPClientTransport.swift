@@ -46,7 +46,8 @@ import Synchronization
 ///   `redirectConfiguration: .disallow`. If the wrapped client follows one anyway, the transport does
 ///   not pass the redirected response off as the original one: it fails with
 ///   ``SwitchyardError/Kind/transport`` naming the setting to change.
-/// - **Decompression.** AsyncHTTPClient decodes `gzip`/`deflate` only with `decompression: .enabled(…)`;
+/// - **Decompression.** AsyncHTTPClient decodes `gzip`/`deflate` only with `decompression: .enabled(…)`
+///   (then pass `decodesContentEncoding: true` so heads describe the decoded body);
 ///   otherwise bodies arrive encoded, and the transport adds no `Accept-Encoding` of its own.
 /// - **Connection retries.** With AsyncHTTPClient's default `retryConnectionEstablishment = true`, a
 ///   refused connection is retried in the background until the request's deadline or the client's
@@ -82,6 +83,8 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// The `Accept-Encoding` added to requests that have none (owned, decoding clients only).
     private let acceptEncoding: String?
+    /// Whether ``client`` decodes gzip/deflate bodies, so response heads must describe decoded bodies.
+    private let decodesContentEncoding: Bool
     private let shutdownStarted = Atomic<Bool>(false)
 
     /// Creates a transport that owns a new `HTTPClient` built from `configuration`.
@@ -93,17 +96,23 @@ public final class AsyncHTTPClientTransport: Transport {
                                  configuration: configuration.httpClientConfiguration)
         self.ownsClient = true
         self.acceptEncoding = configuration.decodesContentEncoding ? Self.defaultAcceptEncoding : nil
+        self.decodesContentEncoding = configuration.decodesContentEncoding
     }
 
     /// Creates a transport over an `HTTPClient` the app already has; the app keeps owning it.
     ///
     /// Configure the client with `redirectConfiguration: .disallow` and, to get decoded bodies,
     /// `decompression: .enabled(limit: .none)` (see "Wrapped clients" above).
-    /// - Parameter client: The client to send requests through. The transport never shuts it down.
-    public init(wrapping client: HTTPClient) {
+    /// - Parameters:
+    ///   - client: The client to send requests through. The transport never shuts it down.
+    ///   - decodesContentEncoding: Whether `client` was created with decompression enabled. When it
+    ///     is, response heads drop `Content-Encoding` and the encoded `Content-Length`, as on every
+    ///     transport, because they no longer describe the decoded body.
+    public init(wrapping client: HTTPClient, decodesContentEncoding: Bool = false) {
         self.client = client
         self.ownsClient = false
         self.acceptEncoding = nil
+        self.decodesContentEncoding = decodesContentEncoding
     }
 
     deinit {
@@ -161,7 +170,8 @@ public final class AsyncHTTPClientTransport: Transport {
                 + " (\(response.history.count - 1) hop(s)); Switchyard transports return redirects to the chain."
                 + " Create the HTTPClient with `redirectConfiguration: .disallow`.")
         }
-        let head = try AsyncHTTPClientResponseMapping.head(of: response, host: host)
+        var head = try AsyncHTTPClientResponseMapping.head(of: response, host: host)
+        if decodesContentEncoding { head = head.describingDecodedBody() }
         let hasNoBody = AsyncHTTPClientResponseMapping.hasNoBody(head, method: request.head.method)
         let length: HTTPBody.Length = hasNoBody ? .known(0) : AsyncHTTPClientResponseMapping.bodyLength(of: head)
         var declaredLength: Int64?

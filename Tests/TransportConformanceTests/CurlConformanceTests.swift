@@ -1,3 +1,4 @@
+import Foundation
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTesting
@@ -21,5 +22,28 @@ struct CurlConformanceTests {
     @Test(arguments: TransportConformance.checks)
     func closureAdapter(_ check: ConformanceCheck) async throws {
         try await check.verify(on: Self.closureOverCurl)
+    }
+}
+
+/// The conformance suite on the recording transport: recording an exchange must not change it.
+@Suite("Conformance: RecordingTransport over curl", .serialized, .timeLimit(.minutes(5)))
+struct RecordingConformanceTests {
+    static let recordingOverCurl = ConformanceSubject(
+        name: "RecordingTransport over curl",
+        makeTransport: {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("switchyard-recording-\(UUID().uuidString)")
+            return try RecordingTransport(wrapping: CurlTransport(), directory: directory)
+        },
+        shutdown: { transport in
+            if let recorder = transport as? RecordingTransport {
+                try? FileManager.default.removeItem(at: recorder.directory)
+            }
+        }
+    )
+
+    @Test(arguments: TransportConformance.checks)
+    func recording(_ check: ConformanceCheck) async throws {
+        try await check.verify(on: Self.recordingOverCurl)
     }
 }
