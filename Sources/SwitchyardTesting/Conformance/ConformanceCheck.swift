@@ -1,4 +1,4 @@
-public import Switchyard
+import Switchyard
 import SwitchyardTestServer
 
 /// One behaviour of the transport conformance suite.
@@ -63,7 +63,7 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
         }
         var failure: (any Error)?
         do {
-            try await body(ConformanceHarness(server: server, transport: transport))
+            try await body(ConformanceHarness(server: server, transport: transport, subjectName: subject.name))
         } catch {
             failure = error
         }

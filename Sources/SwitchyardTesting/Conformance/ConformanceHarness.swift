@@ -11,11 +11,35 @@ public struct ConformanceHarness: Sendable {
     public let transport: any Transport
     /// A client with no interceptors around ``transport``.
     public let client: Client
+    /// The name of the ``ConformanceSubject`` under test, for reported measurements.
+    public let subjectName: String
 
-    init(server: LoopbackServer, transport: any Transport) {
+    init(server: LoopbackServer, transport: any Transport, subjectName: String) {
         self.server = server
         self.transport = transport
         self.client = Client(transport: transport)
+        self.subjectName = subjectName
+    }
+
+    /// Prints a figure the check measured (never asserted: timings on shared machines are noisy),
+    /// as `conformance-measurement subject=… check=… name=value …`, for reports and the README.
+    /// - Parameters:
+    ///   - check: The check's identifier.
+    ///   - figures: Name and value pairs, in order.
+    public func report(check: String, _ figures: KeyValuePairs<String, String>) {
+        let rendered = figures.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        print("conformance-measurement subject=\"\(subjectName)\" check=\(check) \(rendered)")
+    }
+
+    /// Waits (polling every millisecond, up to 10 s) until the server sees the connection tagged
+    /// `tag` close, and returns how long that took from `start`; `nil` if it never closed.
+    public func disconnectLatency(tag: String, since start: ContinuousClock.Instant) async -> Duration? {
+        let deadline = start + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if server.hasDisconnected(tag: tag) { return start.duration(to: .now) }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return nil
     }
 
     /// A request to `pathAndQuery` on the check's server.

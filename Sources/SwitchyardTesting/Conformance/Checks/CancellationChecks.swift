@@ -20,9 +20,16 @@ extension TransportConformance {
             let client = h.client
             let task = Task { _ = try await client.send(request) }
             try await waitUntil("the server receives the request") { h.server.requestCount(path: "/stall") == 1 }
+            let cancelledAt = ContinuousClock.now
             task.cancel()
             try await h.expectFailure(.cancelled, "a cancelled exchange") { try await task.value }
+            let failedAfter = cancelledAt.duration(to: .now)
+            let closedAfter = await h.disconnectLatency(tag: "head", since: cancelledAt)
             try await h.expectDisconnect(tag: "head", after: "cancelling while waiting for the head")
+            h.report(check: "cancel-waiting-for-head", [
+                "cancel_to_error_ms": failedAfter.formattedMilliseconds,
+                "cancel_to_server_close_ms": closedAfter?.formattedMilliseconds ?? "never",
+            ])
         },
         ConformanceCheck("cancel-mid-body", .cancellation, "Cancelling mid-body fails the read with cancelled and closes the connection") { h in
             let request = try h.request(.get, "/stall-body?tag=body&bytes=4096")
@@ -37,9 +44,16 @@ extension TransportConformance {
             }
             var iterator = started.makeAsyncIterator()
             await iterator.next()
+            let cancelledAt = ContinuousClock.now
             task.cancel()
             try await h.expectFailure(.cancelled, "reading a body after cancellation") { try await task.value }
+            let failedAfter = cancelledAt.duration(to: .now)
+            let closedAfter = await h.disconnectLatency(tag: "body", since: cancelledAt)
             try await h.expectDisconnect(tag: "body", after: "cancelling mid-body")
+            h.report(check: "cancel-mid-body", [
+                "cancel_to_error_ms": failedAfter.formattedMilliseconds,
+                "cancel_to_server_close_ms": closedAfter?.formattedMilliseconds ?? "never",
+            ])
         },
         ConformanceCheck("dropped-body", .cancellation, "Dropping an unread body closes the connection") { h in
             do {
@@ -67,5 +81,16 @@ extension TransportConformance {
             guard ContinuousClock.now < deadline else { throw ConformanceFailure("timed out waiting until \(what)") }
             try await Task.sleep(for: .milliseconds(5))
         }
+    }
+}
+
+extension Duration {
+    /// Milliseconds with two decimals, e.g. `"0.42"`.
+    fileprivate var formattedMilliseconds: String {
+        let (seconds, attoseconds) = components
+        let hundredths = (Double(seconds) * 1e3 + Double(attoseconds) / 1e15) * 100
+        let rounded = Int64(hundredths.rounded())
+        let fraction = String(rounded % 100)
+        return "\(rounded / 100).\(fraction.count == 1 ? "0" + fraction : fraction)"
     }
 }
