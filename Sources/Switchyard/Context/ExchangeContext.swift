@@ -26,6 +26,7 @@ public final class ExchangeContext: Sendable {
     private struct State {
         var attempt = 1
         var timings = TransferTimings()
+        var pipelineTimings = PipelineTimings()
         var storage: [ObjectIdentifier: any Sendable] = [:]
     }
 
@@ -59,6 +60,17 @@ public final class ExchangeContext: Sendable {
     /// - Parameter update: Changes the recorded timings.
     public func recordTimings(_ update: (inout TransferTimings) -> Void) {
         state.withLock { update(&$0.timings) }
+    }
+
+    /// The chain's own stages recorded so far: queueing, interceptors, back-off waits, decoding.
+    public var pipelineTimings: PipelineTimings {
+        state.withLock { $0.pipelineTimings }
+    }
+
+    /// Updates the chain's stage timings in place, atomically.
+    /// - Parameter update: Changes the recorded stage timings.
+    public func recordPipelineTimings(_ update: (inout PipelineTimings) -> Void) {
+        state.withLock { update(&$0.pipelineTimings) }
     }
 
     /// The time left until the deadline (never negative), or `nil` when there is no deadline.
