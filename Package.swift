@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "SwitchyardAsyncHTTPClient", targets: ["SwitchyardAsyncHTTPClient"]),
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         .library(name: "SwitchyardTestServer", targets: ["SwitchyardTestServer"]),
+        .library(name: "SwitchyardSigning", targets: ["SwitchyardSigning"]),
+        .library(name: "SwitchyardExperiments", targets: ["SwitchyardExperiments"]),
         .executable(name: "yard", targets: ["yard"]),
     ],
     dependencies: [
@@ -66,6 +68,22 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
+        ),
+
+        // MARK: - Example department plugins
+        .target(
+            name: "SwitchyardSigning",
+            dependencies: [
+                "Switchyard",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Plugins/Signing"
+        ),
+        .target(
+            name: "SwitchyardExperiments",
+            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Plugins/Experiments"
         ),
 
         // MARK: - Test support
@@ -140,6 +158,14 @@ let package = Package(
             dependencies: [
                 "Switchyard", "SwitchyardTesting", "SwitchyardTestServer",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .testTarget(
+            name: "PluginTests",
+            dependencies: [
+                "Switchyard", "SwitchyardSigning", "SwitchyardExperiments", "SwitchyardCurl", "SwitchyardTestServer",
+                "SwitchyardTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
