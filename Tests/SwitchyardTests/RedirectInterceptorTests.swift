@@ -88,6 +88,14 @@ private func send(_ stub: StubTransport, _ request: Request, policy: RedirectPol
         #expect(stub.callCount == 1)
     }
 
+    @Test(arguments: ["http://[::1", "http://a b/", "http://a.test:99999/", "http://%zz/", "\\\\evil.test\\x",
+                      "http:/x", "https:evil.test", "http://ünicode.test/ä", "http://a.test/%", "http://@/", " ", "\u{0}"])
+    func hostileLocationsNeverCrash(location: String) async throws {
+        let stub = redirecting(to: location)
+        let response = try await send(stub, try Request(url: "http://a.test/start"))
+        #expect(response.head.status.code == 302 || response.head.status == .ok)
+    }
+
     @Test(arguments: [300, 304, 305, 306])
     func otherThreeHundredsAreNotFollowed(status: Int) async throws {
         let stub = redirecting(status: status, to: "/next")

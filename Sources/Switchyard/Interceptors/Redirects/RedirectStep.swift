@@ -63,7 +63,10 @@ struct RedirectStep {
         guard let base = request.url, !location.isEmpty,
             let url = URL(string: location, relativeTo: base)?.absoluteURL,
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
+            let host = url.host, !host.isEmpty,
+            // HTTPRequest(url:) stops the process on a URL that URLComponents cannot split: check first.
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: true), components.string != nil,
+            components.scheme != nil, components.host != nil
         else { return nil }
         return url
     }

@@ -35,7 +35,8 @@ import HTTPTypes
 ///
 /// Place it below the call-level interceptors and the ``RedirectInterceptor`` (so each redirect
 /// hop is retried on its own) and above the per-attempt interceptors (logging, signing), which
-/// then run once per attempt.
+/// then run once per attempt. Attempts are counted per pass: after a redirect, the next hop's
+/// first attempt is attempt 1 again, while the deadline and the budget span the whole exchange.
 public struct RetryInterceptor: Interceptor {
     /// The policy applied to every request (before a request's ``RequestOptions/retry`` override).
     public let policy: RetryPolicy
