@@ -67,24 +67,34 @@ public struct RetryInterceptor: Interceptor {
         var attempt = 1
         while true {
             context.attempt = attempt
-            let outcome: Result<Response, SwitchyardError>
+            let delay: Duration
+            let reason: String
             do {
-                outcome = .success(try await next(request))
-            } catch {
-                var failure = SwitchyardError.wrapping(error)
-                if failure.attempt == nil { failure.attempt = attempt }
-                outcome = .failure(failure)
+                // Scoped so that a discarded response (and any transfer behind its body) is
+                // released before the wait, not after it.
+                let outcome = await Self.attempt(request, next: next, number: attempt)
+                guard case .retry(let wait, let why) = policy.decision(
+                    after: outcome, of: request, attempt: attempt, deadline: deadline),
+                    budget?.consumeRetry() ?? true
+                else { return try outcome.get() }
+                if case .success(let response) = outcome { await response.body?.discard() }
+                (delay, reason) = (wait, why)
             }
-            guard case .retry(let delay, let reason) = policy.decision(
-                after: outcome, of: request, attempt: attempt, deadline: deadline),
-                budget?.consumeRetry() ?? true
-            else { return try outcome.get() }
-
-            if case .success(let response) = outcome { await response.body?.discard() }
             context.recordPipelineTimings { $0.backoffs.append(delay) }
             context.publish(.retrying(attempt: attempt, delay: delay, reason: reason), request: request)
             try await Self.wait(delay, attempt: attempt)
             attempt += 1
+        }
+    }
+
+    /// Runs one attempt through the rest of the chain and captures its outcome.
+    private static func attempt(_ request: Request, next: Next, number: Int) async -> Result<Response, SwitchyardError> {
+        do {
+            return .success(try await next(request))
+        } catch {
+            var failure = SwitchyardError.wrapping(error)
+            if failure.attempt == nil { failure.attempt = number }
+            return .failure(failure)
         }
     }
 
