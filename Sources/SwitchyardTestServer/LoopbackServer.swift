@@ -152,7 +152,8 @@ public final class LoopbackServer: Sendable {
     }
 
     /// When each request for the `/flaky/{key}/{n}` route with this `key` arrived (server clock,
-    /// taken when the head was routed), oldest first; its count is the number of attempts seen.
+    /// taken when the whole request has been read and is answered), oldest first; its count is
+    /// the number of attempts seen.
     ///
     /// Lets a test check retry spacing from the server's side, e.g. that a retry honouring
     /// `Retry-After: 1` arrived at least a second after the first attempt.

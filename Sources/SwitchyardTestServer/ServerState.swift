@@ -38,9 +38,8 @@ final class ServerState: Sendable {
 
     /// Records an arrival for the `/flaky` key `key` and returns its 1-based attempt number.
     func nextFlakyAttempt(key: String) -> Int {
-        let now = ContinuousClock.now
-        return flakyArrivals.withLock { arrivals in
-            arrivals[key, default: []].append(now)
+        flakyArrivals.withLock { arrivals in
+            arrivals[key, default: []].append(.now)
             return arrivals[key]?.count ?? 0
         }
     }
