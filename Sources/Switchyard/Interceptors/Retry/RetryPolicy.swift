@@ -15,6 +15,14 @@ public import HTTPTypes
 /// let retry = RetryInterceptor(policy: policy)
 /// ```
 ///
+/// ### Which failures are retried
+///
+/// ``SwitchyardError/Kind/connectionFailed`` (refused, reset, closed without an answer: that is
+/// how every shipped transport reports them) and ``SwitchyardError/Kind/timeout`` of an attempt
+/// while the exchange's deadline has not passed. Cancellation, TLS failures, protocol violations,
+/// oversized responses, invalid requests and other ``SwitchyardError/Kind/transport`` failures
+/// are final: repeating them would give the same answer.
+///
 /// ### What is safe to repeat
 ///
 /// A request is retried only if repeating it cannot do harm: its method is idempotent
