@@ -18,7 +18,7 @@ import NIOHTTP1
 /// | `/bytes/{n}` | 200 `application/octet-stream`, `n` bytes, byte `i` = `i % 251`; `?framing=content-length` (default) \| `chunked` \| `close` (no length, `Connection: close`, body ends at close); `?delay_ms=D` waits before the head; streamed in 64 KiB pieces with back-pressure |
 /// | `/stall` | reads the request, never answers |
 /// | `/stall-body?bytes=N` | 200 head with `Content-Length: 1000000000`, `N` (default 1024) pattern bytes, then nothing |
-/// | `/flaky/{key}/{n}` | attempts 1…n for `key`: 503 `Retry-After: 0` `fail {attempt}\n`; later: 200 `ok after {n}\n` |
+/// | `/flaky/{key}/{n}` | attempts 1…n for `key`: `status` (default 503) with `Retry-After: 0` and body `fail {attempt}\n`; later: 200 `ok after {n}\n`. `?status=S` (400–599) picks the failure status; `?retry-after=V` sends `Retry-After: V` instead of `0` (empty: no header). Arrivals per key: ``LoopbackServer/flakyArrivals(key:)`` |
 /// | `/retry-after/{value}` | 503 `Retry-After: {value}` `retry after {value}\n` |
 /// | `/redirect/{n}` | n > 0: 302 `Location: /redirect/{n-1}` (empty body); n = 0: 200 `redirected\n` |
 /// | `/redirect-to?location=URL&status=302` | `status` (300–399, default 302) with `Location: URL` (percent-decoded); `location` required |
@@ -65,11 +65,7 @@ enum Router {
         case ("stall-body", 1):
             guard let count = optionalInteger(target, "bytes", default: 1024, limit: 999_999_999) else { return badRequest }
             return .stallBody(bytes: count)
-        case ("flaky", 3):
-            guard let n = integer(parts[2]) else { return badRequest }
-            let attempt = state.nextFlakyAttempt(key: String(parts[1]))
-            if attempt <= n { return .text(503, "fail \(attempt)\n", headers: [("Retry-After", "0")]) }
-            return .text(200, "ok after \(n)\n")
+        case ("flaky", 3): return flaky(key: parts[1], failures: parts[2], target, state: state)
         case ("retry-after", 2):
             let value = percentDecode(parts[1])
             guard !value.isEmpty, isHeaderSafe(value) else { return badRequest }
@@ -137,6 +133,16 @@ enum Router {
             return .respond(ResponseHead(status: 304, headers: [("Content-Length", String(wouldBe))]), body: ByteBuffer())
         default: return .text(code, "status \(code)\n")
         }
+    }
+
+    private static func flaky(key: Substring, failures: Substring, _ target: RequestTarget, state: ServerState) -> RouteAction {
+        let retryAfter = target.value("retry-after") ?? "0"
+        guard let n = integer(failures), isHeaderSafe(retryAfter),
+            let status = optionalInteger(target, "status", default: 503, limit: 599), status >= 400
+        else { return badRequest }
+        let attempt = state.nextFlakyAttempt(key: String(key))
+        guard attempt <= n else { return .text(200, "ok after \(n)\n") }
+        return .text(status, "fail \(attempt)\n", headers: retryAfter.isEmpty ? [] : [("Retry-After", retryAfter)])
     }
 
     private static func bytes(_ text: Substring, _ target: RequestTarget) -> RouteAction {

@@ -151,6 +151,16 @@ public final class LoopbackServer: Sendable {
         state.requestCount(path: path)
     }
 
+    /// When each request for the `/flaky/{key}/{n}` route with this `key` arrived (server clock,
+    /// taken when the whole request has been read and is answered), oldest first; its count is
+    /// the number of attempts seen.
+    ///
+    /// Lets a test check retry spacing from the server's side, e.g. that a retry honouring
+    /// `Retry-After: 1` arrived at least a second after the first attempt.
+    public func flakyArrivals(key: String) -> [ContinuousClock.Instant] {
+        state.flakyArrivalTimes(key: key)
+    }
+
     /// Number of currently open client connections.
     public var openConnections: Int {
         state.openConnections

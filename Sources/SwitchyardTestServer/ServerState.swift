@@ -8,7 +8,7 @@ final class ServerState: Sendable {
     private let openConnectionCount = Atomic<Int>(0)
     private let nextConnectionID = Atomic<UInt64>(1)
     private let requestCounts = Mutex<[Substring: Int]>([:])
-    private let flakyCounters = Mutex<[String: Int]>([:])
+    private let flakyArrivals = Mutex<[String: [ContinuousClock.Instant]]>([:])
     private let bodyProgress = Mutex<[String: Int]>([:])
 
     /// Number of client connections currently open.
@@ -36,12 +36,17 @@ final class ServerState: Sendable {
         requestCounts.withLock { $0[path[...]] ?? 0 }
     }
 
-    /// Increments the `/flaky` counter for `key` and returns the 1-based attempt number.
+    /// Records an arrival for the `/flaky` key `key` and returns its 1-based attempt number.
     func nextFlakyAttempt(key: String) -> Int {
-        flakyCounters.withLock { counters in
-            counters[key, default: 0] += 1
-            return counters[key]!
+        flakyArrivals.withLock { arrivals in
+            arrivals[key, default: []].append(.now)
+            return arrivals[key]?.count ?? 0
         }
+    }
+
+    /// When each request for the `/flaky` key `key` arrived, in order.
+    func flakyArrivalTimes(key: String) -> [ContinuousClock.Instant] {
+        flakyArrivals.withLock { $0[key] ?? [] }
     }
 
     /// Records that `bytes` generated body bytes of the response tagged `tag` were handed to the socket.

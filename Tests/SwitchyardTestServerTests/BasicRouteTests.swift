@@ -150,6 +150,26 @@ struct BasicRouteTests {
         }
     }
 
+    @Test func flakyStatusRetryAfterAndArrivals() async throws {
+        try await withServer { server in
+            let connection = try RawConnection(port: server.port)
+            let first = try connection.request("POST", "/flaky/k/2?status=429&retry-after=7")
+            #expect(first.status == 429)
+            #expect(first.value("Retry-After") == "7")
+            let second = try connection.request("GET", "/flaky/k/2?status=500&retry-after=")
+            #expect(second.status == 500)
+            #expect(second.value("Retry-After") == nil)
+            #expect(try connection.request("GET", "/flaky/k/2").status == 200)
+            #expect(try connection.request("GET", "/flaky/bad/1?status=200").status == 400)
+            #expect(try connection.request("GET", "/flaky/bad/1?retry-after=%0D%0AX:%201").status == 400)
+            let arrivals = server.flakyArrivals(key: "k")
+            #expect(arrivals.count == 3)
+            #expect(arrivals == arrivals.sorted())
+            #expect(server.flakyArrivals(key: "bad").isEmpty)
+            #expect(server.flakyArrivals(key: "never").isEmpty)
+        }
+    }
+
     @Test func retryAfter() async throws {
         try await withServer { server in
             let connection = try RawConnection(port: server.port)

@@ -6,6 +6,7 @@
 /// options.tags = ["profile"]
 /// options.isSilent = true          // failures publish no pop-up-worthy event
 /// options.maxResponseBytes = 1 << 20
+/// options.retry = .disabled        // one attempt, whatever the RetryInterceptor's policy
 /// ```
 public struct RequestOptions: Sendable, Hashable {
     /// How long the whole exchange may take, measured from when the client starts it.
@@ -21,6 +22,9 @@ public struct RequestOptions: Sendable, Hashable {
     /// ``SwitchyardError/Kind/responseTooLarge`` while streaming, without reading the rest.
     /// `nil` means no limit for streamed bodies and ``Client/defaultMaxBufferedResponseBytes`` for buffered ones.
     public var maxResponseBytes: Int64?
+    /// Changes to the retry policy for this request only (see ``RetryInterceptor``); `nil` keeps
+    /// the interceptor's policy. E.g. `options.retry = .disabled`.
+    public var retry: RetryOverride? = nil
 
     /// Creates options; every setting defaults to "not set".
     /// - Parameters:

@@ -1,0 +1,112 @@
+import HTTPTypes
+
+/// Sends a request again when an attempt fails in a way that is worth retrying, within one
+/// deadline and a shared ``RetryBudget``.
+///
+/// ```swift
+/// let client = Client(transport: CurlTransport(), interceptors: [
+///     RedirectInterceptor(),
+///     RetryInterceptor(policy: RetryPolicy(maxAttempts: 4, maxTotalDuration: .seconds(15))),
+///     loggingInterceptor,          // sees every attempt as it goes on the wire
+/// ])
+///
+/// // A POST is sent once unless it says repeating it is harmless:
+/// var charge = try Request(method: .post, url: "https://api.example.com/charges",
+///                          headers: ["Idempotency-Key": UUID().uuidString], body: HTTPBody(json))
+/// let response = try await client.send(charge)
+/// ```
+///
+/// What is retried, and when, is the ``RetryPolicy``'s business (statuses, connection failures,
+/// idempotency, `Retry-After`, back-off with full jitter, one deadline); a request can change it
+/// through ``RequestOptions/retry``. For each attempt the interceptor:
+/// - sets ``ExchangeContext/attempt`` (1-based) before calling the rest of the chain;
+/// - after a retryable outcome, takes a retry from the ``RetryBudget`` (none left: the outcome is
+///   final), throws away the failed response's body (``HTTPBody/discard(drainingUpTo:)``),
+///   records the wait in ``PipelineTimings/backoffs``, publishes
+///   ``ExchangeEvent/Kind/retrying(attempt:delay:reason:)`` and waits;
+/// - stops waiting at once when the task is cancelled, throwing ``SwitchyardError/Kind/cancelled``.
+///
+/// When no retry follows, the caller gets the last outcome unchanged: the last response (e.g. the
+/// final 503, with its body) or the last error, with ``SwitchyardError/attempt`` set. This also
+/// holds when the next wait would cross the deadline: the interceptor does not sleep into a
+/// certain timeout but returns what it has right away.
+///
+/// ### Position in the chain
+///
+/// Place it below the call-level interceptors and the ``RedirectInterceptor`` (so each redirect
+/// hop is retried on its own) and above the per-attempt interceptors (logging, signing), which
+/// then run once per attempt. Attempts are counted per pass: after a redirect, the next hop's
+/// first attempt is attempt 1 again, while the deadline and the budget span the whole exchange.
+public struct RetryInterceptor: Interceptor {
+    /// The policy applied to every request (before a request's ``RequestOptions/retry`` override).
+    public let policy: RetryPolicy
+    /// The budget shared by all requests through this interceptor and its copies; `nil` for none.
+    public let budget: RetryBudget?
+
+    /// Creates a retry interceptor.
+    /// - Parameters:
+    ///   - policy: When and how to retry.
+    ///   - budget: The retry budget; by default a new ``RetryBudget`` owned by this interceptor.
+    ///     Pass `nil` to retry without a budget.
+    public init(policy: RetryPolicy = RetryPolicy(), budget: RetryBudget? = RetryBudget()) {
+        self.policy = policy
+        self.budget = budget
+    }
+
+    /// Sends `request`, retrying as the policy allows.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The exchange context; ``ExchangeContext/attempt`` is set per attempt.
+    ///   - next: The rest of the chain, called once per attempt.
+    /// - Returns: The first non-retried response, or the last one when retries are exhausted.
+    /// - Throws: The last attempt's error, or ``SwitchyardError/Kind/cancelled`` during a wait.
+    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+        let policy = policy.applying(request.options.retry)
+        let deadline = policy.deadline(for: context)
+        budget?.recordRequest()
+        var attempt = 1
+        while true {
+            context.attempt = attempt
+            let delay: Duration
+            let reason: String
+            do {
+                // Scoped so that a discarded response (and any transfer behind its body) is
+                // released before the wait, not after it.
+                let outcome = await Self.attempt(request, next: next, number: attempt)
+                guard case .retry(let wait, let why) = policy.decision(
+                    after: outcome, of: request, attempt: attempt, deadline: deadline),
+                    budget?.consumeRetry() ?? true
+                else { return try outcome.get() }
+                if case .success(let response) = outcome { await response.body?.discard() }
+                (delay, reason) = (wait, why)
+            }
+            context.recordPipelineTimings { $0.backoffs.append(delay) }
+            context.publish(.retrying(attempt: attempt, delay: delay, reason: reason), request: request)
+            try await Self.wait(delay, attempt: attempt)
+            attempt += 1
+        }
+    }
+
+    /// Runs one attempt through the rest of the chain and captures its outcome.
+    private static func attempt(_ request: Request, next: Next, number: Int) async -> Result<Response, SwitchyardError> {
+        do {
+            return .success(try await next(request))
+        } catch {
+            var failure = SwitchyardError.wrapping(error)
+            if failure.attempt == nil { failure.attempt = number }
+            return .failure(failure)
+        }
+    }
+
+    /// Sleeps for `delay`, or throws ``SwitchyardError/Kind/cancelled`` as soon as the task is cancelled.
+    private static func wait(_ delay: Duration, attempt: Int) async throws(SwitchyardError) {
+        do {
+            if Task.isCancelled { throw CancellationError() }
+            try await Task.sleep(until: ContinuousClock.now.advanced(by: delay), clock: .continuous)
+        } catch {
+            var cancelled = SwitchyardError.cancelled
+            cancelled.attempt = attempt
+            throw cancelled
+        }
+    }
+}
