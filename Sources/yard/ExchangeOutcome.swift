@@ -13,9 +13,24 @@ struct ExchangeOutcome {
     var printedBody: [UInt8] = []
     var error: SwitchyardError?
     var elapsed: Duration = .zero
+    /// Everything the client published about the exchange, in order.
+    var events: [ExchangeEvent] = []
+    /// When `yard` started the exchange: the zero of event times.
+    let startedAt: ContinuousClock.Instant
 
-    init(transport: String) {
+    init(transport: String, startedAt: ContinuousClock.Instant) {
         self.transport = transport
+        self.startedAt = startedAt
+    }
+
+    /// Requests put on the wire: the first, one per retry and one per redirect followed.
+    var attempts: Int {
+        1 + events.count { if case .retrying = $0.kind { true } else { false } } + redirects
+    }
+
+    /// Redirects the chain followed.
+    var redirects: Int {
+        events.count { if case .redirected = $0.kind { true } else { false } }
     }
 
     /// The stable `--json` object: keys and their order are a contract.
@@ -41,10 +56,17 @@ struct ExchangeOutcome {
             ("headers", .array(headerPairs)),
             ("body_bytes", .int(bodyBytes)),
             ("body_sha256", .string(sha256)),
-            ("attempts", .int(Int64(context?.attempt ?? 1))),
-            ("redirects", .int(0)),
+            ("attempts", .int(Int64(attempts))),
+            ("redirects", .int(Int64(redirects))),
             ("timings_ms", .object(timingMembers)),
-            ("events", .array([])),
+            ("events", .array(events.map { event in
+                .object([
+                    ("kind", .string(event.kind.name)),
+                    ("attempt", .int(Int64(event.attempt))),
+                    ("at_ms", .double(startedAt.duration(to: event.at).milliseconds)),
+                    ("detail", .string(event.kind.detail)),
+                ])
+            })),
             ("error", errorValue),
         ])
     }

@@ -42,6 +42,18 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Stream the body to this file instead of printing it.")
     var output: String?
 
+    @Option(help: "Retry a failed attempt up to N times (idempotent methods, or with an Idempotency-Key header).")
+    var retries = 0
+
+    @Option(name: .customLong("max-redirects"), help: "Follow up to N redirects (default 0: return them).")
+    var maxRedirects = 0
+
+    @Flag(help: "Turn a status of 400 or more into an httpStatus error.")
+    var fail = false
+
+    @Flag(name: .customShort("v"), help: "Print the exchange's events and timings as a waterfall (on standard error).")
+    var verbose = false
+
     @Flag(help: "Print one JSON object describing the exchange.")
     var json = false
 
@@ -49,16 +61,19 @@ struct RequestCommand: AsyncParsableCommand {
         if data != nil, dataFile != nil { throw ValidationError("Give either -d or --data-file, not both.") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds.") }
         if let maxBodyBytes, maxBodyBytes < 0 { throw ValidationError("--max-body-bytes must not be negative.") }
+        if retries < 0 || maxRedirects < 0 { throw ValidationError("--retries and --max-redirects must not be negative.") }
         if let method, HTTPRequest.Method(method) == nil { throw ValidationError("'\(method)' is not a valid method.") }
     }
 
     func run() async throws {
         let started = ContinuousClock.now
-        var outcome = ExchangeOutcome(transport: transport.rawValue)
+        var outcome = ExchangeOutcome(transport: transport.rawValue, startedAt: started)
+        let bus = EventBus()
+        let events = EventLog(observing: bus)
         do {
             let request = try makeRequest()
             try await transport.withTransport { transport in
-                let client = Client(transport: transport)
+                let client = try Client(transport: transport, configuration: configuration(events: bus))
                 let response = try await client.stream(request)
                 outcome.head = response.head
                 outcome.context = response.context
@@ -68,12 +83,24 @@ struct RequestCommand: AsyncParsableCommand {
             outcome.error = SwitchyardError.wrapping(error)
         }
         outcome.elapsed = started.duration(to: .now)
+        outcome.events = events.all
+        if verbose { outcome.printWaterfall() }
         if json {
             print(outcome.json.rendered)
         } else {
             outcome.printSummary()
         }
         if outcome.error != nil { throw ExitCode(1) }
+    }
+
+    /// The chain the flags ask for: events always; redirects, retry and status validation on request.
+    private func configuration(events: EventBus) -> ClientConfiguration {
+        var configuration = ClientConfiguration(
+            events: events,
+            redirects: maxRedirects > 0 ? RedirectPolicy(maxRedirects: maxRedirects) : nil,
+            retry: retries > 0 ? RetryPolicy(maxAttempts: retries + 1) : nil)
+        if fail { configuration.callInterceptors.append(StatusFailure()) }  // VALIDATION
+        return configuration
     }
 
     private func makeRequest() throws -> Request {
@@ -124,5 +151,14 @@ struct RequestCommand: AsyncParsableCommand {
                 outcome.printedBody.append(contentsOf: chunk)
             }
         }
+    }
+}
+
+/// TEMPORARY until the core's status validation lands: turns a status ≥ 400 into httpStatus.
+struct StatusFailure: Interceptor {
+    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+        let response = try await next(request)
+        guard response.head.status.code >= 400 else { return response }
+        throw SwitchyardError(.httpStatus, "The server answered \(response.head.status.code).")
     }
 }

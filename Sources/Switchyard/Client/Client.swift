@@ -21,15 +21,42 @@ public struct Client: Sendable {
     /// The largest body ``send(_:)`` buffers when the request sets no ``RequestOptions/maxResponseBytes``.
     public static let defaultMaxBufferedResponseBytes: Int64 = 256 << 20
 
+    /// Where this client publishes its events (`nil` for a client made from bare interceptors);
+    /// subscribe to show pop-ups or follow exchanges.
+    public let events: EventBus?
+
     /// The chain this client runs.
     public let pipeline: Pipeline
 
-    /// Creates a client.
+    /// The assembled chain, outermost first, ending with the transport: for inspection.
+    public let chain: [ChainLink]
+
+    /// Creates a client with exactly these interceptors and no built-ins.
     /// - Parameters:
     ///   - transport: The transport that performs the I/O.
     ///   - interceptors: The interceptors, outermost first (see ``Pipeline`` for the order).
     public init(transport: any Transport, interceptors: [any Interceptor] = []) {
         self.pipeline = Pipeline(interceptors: interceptors, transport: transport)
+        self.events = nil
+        self.chain = interceptors.map { ChainLink(name: Pipeline.name(of: $0), position: .call, origin: .app) }
+            + [ChainLink(name: String(describing: type(of: transport)), position: .attempt, origin: .transport)]
+    }
+
+    /// Creates a client whose chain is assembled from built-ins, plugins and the app's interceptors
+    /// (see ``ClientConfiguration`` for the order).
+    ///
+    /// ```swift
+    /// let client = try Client(transport: CurlTransport(), configuration: ClientConfiguration(plugins: [signing]))
+    /// ```
+    /// - Parameters:
+    ///   - transport: The transport that performs the I/O.
+    ///   - configuration: The built-ins' settings, plugins and app interceptors.
+    /// - Throws: ``PluginConfigurationError`` when plugin names repeat or placements cannot be met.
+    public init(transport: any Transport, configuration: ClientConfiguration) throws(PluginConfigurationError) {
+        let assembly = try ChainAssembly(configuration, transport: transport)
+        self.pipeline = Pipeline(interceptors: assembly.interceptors, transport: transport)
+        self.chain = assembly.links
+        self.events = configuration.events
     }
 
     /// Sends a request and returns as soon as the response head arrives; the body streams.

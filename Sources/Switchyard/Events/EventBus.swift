@@ -24,6 +24,7 @@ public final class EventBus: Sendable {
 
     private struct State {
         var subscribers: [UInt64: Subscriber] = [:]
+        var observers: [@Sendable (ExchangeEvent) -> Void] = []
         var nextID: UInt64 = 0
         var dropped = 0
     }
@@ -51,10 +52,19 @@ public final class EventBus: Sendable {
         return stream
     }
 
-    /// Hands `event` to every subscriber without waiting.
+    /// Adds an observer that is called synchronously, on the publishing task, with every event
+    /// published from now on. Keep it short: it runs inside the exchange (plugins use this to
+    /// watch their own requests).
+    /// - Parameter observer: The observer.
+    public func addObserver(_ observer: @escaping @Sendable (ExchangeEvent) -> Void) {
+        state.withLock { $0.observers.append(observer) }
+    }
+
+    /// Hands `event` to every observer and subscriber without waiting.
     /// - Parameter event: The event.
     public func publish(_ event: ExchangeEvent) {
-        let subscribers = state.withLock { Array($0.subscribers.values) }
+        let (subscribers, observers) = state.withLock { (Array($0.subscribers.values), $0.observers) }
+        for observer in observers { observer(event) }
         var dropped = 0
         for subscriber in subscribers {
             if case .dropped = subscriber.continuation.yield(event) { dropped += 1 }

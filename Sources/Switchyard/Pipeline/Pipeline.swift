@@ -76,12 +76,22 @@ public final class Pipeline: Sendable {
     ) -> SwitchyardError {
         var wrapped = SwitchyardError.wrapping(error)
         if !(error is CancellationError) {
-            let name = (interceptor as? ClosureInterceptor)?.name ?? String(describing: type(of: interceptor))
+            let name = Self.name(of: interceptor)
             wrapped.interceptorName = name
             wrapped.message = "Interceptor \(name) failed: \(error)"
         }
         wrapped.request = request.head
         wrapped.attempt = context.attempt
         return wrapped
+    }
+
+    /// The name reports and chain listings use for an interceptor: a ``ClosureInterceptor``'s
+    /// name, the wrapped interceptor's name for a ``ScopedInterceptor``, otherwise the type name.
+    static func name(of interceptor: any Interceptor) -> String {
+        switch interceptor {
+        case let closure as ClosureInterceptor: closure.name
+        case let scoped as ScopedInterceptor: name(of: scoped.wrapped)
+        default: String(describing: type(of: interceptor))
+        }
     }
 }

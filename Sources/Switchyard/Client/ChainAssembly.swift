@@ -1,0 +1,57 @@
+/// Builds the ordered chain a ``ClientConfiguration`` describes (see its documentation for the order).
+struct ChainAssembly {
+    private(set) var interceptors: [any Interceptor] = []
+    private(set) var links: [ChainLink] = []
+
+    /// Assembles `configuration` in front of `transport`.
+    /// - Throws: ``PluginConfigurationError`` for duplicate plugin names or impossible placements.
+    init(_ configuration: ClientConfiguration, transport: any Transport) throws(PluginConfigurationError) {
+        var names = Set<String>()
+        for plugin in configuration.plugins where !names.insert(plugin.name).inserted {
+            throw .duplicateName(plugin.name)
+        }
+        let callPlugins = try PluginOrder.sorted(configuration.plugins.filter { $0.position == .call }, position: .call)
+        let attemptPlugins = try PluginOrder.sorted(
+            configuration.plugins.filter { $0.position == .attempt }, position: .attempt)
+
+        if let bus = configuration.events {
+            for observer in Self.observers(of: configuration.plugins) { bus.addObserver(observer) }
+            append(LifecycleEvents(bus: bus), .call, .builtIn)  // EVENTS-INTERCEPTOR
+        }
+        for interceptor in configuration.callInterceptors { append(interceptor, .call, .app) }
+        for plugin in callPlugins { append(plugin) }
+        if let redirects = configuration.redirects { append(RedirectInterceptor(policy: redirects), .call, .builtIn) }
+        if let retry = configuration.retry {
+            append(RetryInterceptor(policy: retry, budget: configuration.retryBudget), .call, .builtIn)
+        }
+        for plugin in attemptPlugins { append(plugin) }
+        for interceptor in configuration.attemptInterceptors { append(interceptor, .attempt, .app) }
+        links.append(ChainLink(name: String(describing: type(of: transport)), position: .attempt, origin: .transport))
+    }
+
+    private mutating func append(_ interceptor: any Interceptor, _ position: ChainPosition, _ origin: ChainLink.Origin) {
+        interceptors.append(interceptor)
+        links.append(ChainLink(name: Pipeline.name(of: interceptor), position: position, origin: origin))
+    }
+
+    private mutating func append(_ plugin: Plugin) {
+        for interceptor in plugin.interceptors {
+            interceptors.append(plugin.scope == .all ? interceptor : ScopedInterceptor(scope: plugin.scope, interceptor))
+            links.append(ChainLink(name: Pipeline.name(of: interceptor), position: plugin.position,
+                                   origin: .plugin(plugin.name), scope: plugin.scope))
+        }
+    }
+
+    /// Every plugin's observers, each limited to its plugin's scope.
+    private static func observers(of plugins: [Plugin]) -> [Plugin.Observer] {
+        plugins.flatMap { plugin in
+            plugin.observers.map { observer -> Plugin.Observer in
+                let scope = plugin.scope
+                guard scope != .all else { return observer }
+                return { event in
+                    if scope.matches(event.request, tags: event.tags) { observer(event) }
+                }
+            }
+        }
+    }
+}

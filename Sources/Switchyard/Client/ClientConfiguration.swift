@@ -1,0 +1,67 @@
+/// Everything a ``Client`` assembles into its chain: the built-in interceptors' settings, the
+/// registered plugins and the app's own interceptors.
+///
+/// ```swift
+/// var configuration = ClientConfiguration()
+/// configuration.retry.maxAttempts = 4
+/// configuration.redirects?.maxRedirects = 5
+/// configuration.plugins = [SigningPlugin.make(scope: payments, signer: signer)]
+/// let client = try Client(transport: CurlTransport(), configuration: configuration)
+/// for link in client.chain { print(link) }
+/// ```
+///
+/// ### The order of the chain
+///
+/// ```
+/// call:     events → app call interceptors → call plugins → redirects → retry
+/// attempt:  attempt plugins → app attempt interceptors → transport
+/// ```
+///
+/// *Call* links run once per call; *attempt* links run once per attempt (each retry and each
+/// redirect hop) and see the request exactly as it goes on the wire. Plugins of one position keep
+/// their registration order unless a ``Plugin/Placement`` moves them. Set a built-in's setting to
+/// `nil` to leave it out.
+public struct ClientConfiguration: Sendable {
+    /// Where lifecycle and pop-up events are published; `nil` publishes none.
+    public var events: EventBus?
+    /// How redirects are followed; `nil` returns them to the caller.
+    public var redirects: RedirectPolicy?
+    /// How failed attempts are retried; `nil` never retries.
+    public var retry: RetryPolicy?
+    /// Limits retries to a fraction of recent requests, shared by every call of the client.
+    public var retryBudget: RetryBudget?
+    /// Department plugins.
+    public var plugins: [Plugin]
+    /// The app's own call interceptors, outermost first (after the events link).
+    public var callInterceptors: [any Interceptor]
+    /// The app's own attempt interceptors, outermost first (after the attempt plugins).
+    public var attemptInterceptors: [any Interceptor]
+
+    /// Creates a configuration with the built-ins on: events, redirects (up to 10), retry
+    /// (3 attempts, idempotent requests only) with a retry budget.
+    /// - Parameters:
+    ///   - events: The event bus (a new one by default).
+    ///   - redirects: The redirect policy, or `nil` for none.
+    ///   - retry: The retry policy, or `nil` for none.
+    ///   - retryBudget: The retry budget, or `nil` for none.
+    ///   - plugins: Department plugins.
+    ///   - callInterceptors: The app's call interceptors.
+    ///   - attemptInterceptors: The app's attempt interceptors.
+    public init(
+        events: EventBus? = EventBus(),
+        redirects: RedirectPolicy? = RedirectPolicy(),
+        retry: RetryPolicy? = RetryPolicy(),
+        retryBudget: RetryBudget? = RetryBudget(),
+        plugins: [Plugin] = [],
+        callInterceptors: [any Interceptor] = [],
+        attemptInterceptors: [any Interceptor] = []
+    ) {
+        self.events = events
+        self.redirects = redirects
+        self.retry = retry
+        self.retryBudget = retryBudget
+        self.plugins = plugins
+        self.callInterceptors = callInterceptors
+        self.attemptInterceptors = attemptInterceptors
+    }
+}
