@@ -22,49 +22,48 @@ public enum PluginConfigurationError: Error, Hashable, CustomStringConvertible {
     }
 }
 
-/// Orders plugins of one position: registration order, adjusted by `before`/`after` placements.
+/// Orders plugins of one position: registration order, with each placed plugin moved right
+/// before or after its target.
 enum PluginOrder {
     /// The plugins in chain order (outermost first).
-    /// - Parameter plugins: Plugins of one position, in registration order.
-    /// - Returns: The stable topological order: among plugins free to go next, the earliest
-    ///   registered goes first.
+    ///
+    /// Plugins without a placement keep their registration order; then each placed plugin is
+    /// inserted directly before or after its target, as soon as the target has a place.
+    /// - Parameters:
+    ///   - plugins: Plugins of one position, in registration order.
+    ///   - position: Their position, for error messages.
+    /// - Returns: The ordered plugins.
     /// - Throws: ``PluginConfigurationError`` for unknown targets or contradicting placements.
     static func sorted(_ plugins: [Plugin], position: ChainPosition) throws(PluginConfigurationError) -> [Plugin] {
-        var index: [String: Int] = [:]
-        for (offset, plugin) in plugins.enumerated() { index[plugin.name] = offset }
-        // edges[a] contains b when a must come before b.
-        var edges = Array(repeating: Set<Int>(), count: plugins.count)
-        var incoming = Array(repeating: 0, count: plugins.count)
-        for (offset, plugin) in plugins.enumerated() {
-            let edge: (from: Int, to: Int)
-            switch plugin.placement {
-            case .inOrder: continue
-            case .before(let target):
-                guard let other = index[target] else {
-                    throw .unknownPlacementTarget(plugin: plugin.name, target: target, position: position)
-                }
-                edge = (offset, other)
-            case .after(let target):
-                guard let other = index[target] else {
-                    throw .unknownPlacementTarget(plugin: plugin.name, target: target, position: position)
-                }
-                edge = (other, offset)
+        let names = Set(plugins.map(\.name))
+        var ordered = plugins.filter { $0.placement == .inOrder }
+        var pending = plugins.filter { $0.placement != .inOrder }
+        for plugin in pending {
+            if case .before(let target) = plugin.placement, !names.contains(target) {
+                throw .unknownPlacementTarget(plugin: plugin.name, target: target, position: position)
             }
-            if edges[edge.from].insert(edge.to).inserted { incoming[edge.to] += 1 }
-        }
-        var ready = Set(plugins.indices.filter { incoming[$0] == 0 })
-        var order: [Plugin] = []
-        while let next = ready.min() {
-            ready.remove(next)
-            order.append(plugins[next])
-            for successor in edges[next] {
-                incoming[successor] -= 1
-                if incoming[successor] == 0 { ready.insert(successor) }
+            if case .after(let target) = plugin.placement, !names.contains(target) {
+                throw .unknownPlacementTarget(plugin: plugin.name, target: target, position: position)
             }
         }
-        guard order.count == plugins.count else {
-            throw .placementCycle(plugins.indices.filter { incoming[$0] > 0 }.map { plugins[$0].name })
+        while !pending.isEmpty {
+            let before = pending.count
+            pending.removeAll { plugin in
+                switch plugin.placement {
+                case .inOrder:
+                    return true
+                case .before(let target):
+                    guard let index = ordered.firstIndex(where: { $0.name == target }) else { return false }
+                    ordered.insert(plugin, at: index)
+                    return true
+                case .after(let target):
+                    guard let index = ordered.firstIndex(where: { $0.name == target }) else { return false }
+                    ordered.insert(plugin, at: index + 1)
+                    return true
+                }
+            }
+            if pending.count == before { throw .placementCycle(pending.map(\.name)) }
         }
-        return order
+        return ordered
     }
 }
