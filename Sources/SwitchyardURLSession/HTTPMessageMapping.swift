@@ -57,7 +57,12 @@ enum ResponseHeadMapping {
         }
         let code = (100...999).contains(response.statusCode) ? response.statusCode : 500
         return HTTPResponse(status: HTTPResponse.Status(code: code), headerFields: fields)
+            .describingDecodedBody(codings: decodedContentCodings)
     }
+
+    /// The content codings URLSession decodes before handing the body over (it advertises them in
+    /// its own `Accept-Encoding`): FoundationNetworking's libcurl adds `br` and `zstd`.
+    static let decodedContentCodings = HTTPResponse.decodedContentCodings.union(["br", "zstd"])
 
     /// The number of body bytes the head promises, when URLSession hands us exactly those bytes:
     /// not for `HEAD`, 1xx/204/304, content-encoded bodies (URLSession decodes them) or chunked ones.

@@ -40,14 +40,14 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        if let exchange = exchange(for: dataTask) {
-            if let http = response as? HTTPURLResponse {
-                exchange.didReceive(http)
-            } else {
-                exchange.fail(.protocolViolation("\(exchange.host) answered with a response that is not HTTP."))
-            }
+        guard let exchange = exchange(for: dataTask) else { return completionHandler(.cancel) }
+        if let http = response as? HTTPURLResponse {
+            exchange.didReceive(http)
+        } else {
+            exchange.fail(.protocolViolation("\(exchange.host) answered with a response that is not HTTP."))
         }
-        completionHandler(.allow)
+        // An exchange that failed on its head (e.g. a declared length over the limit) must not read the body.
+        completionHandler(exchange.isFinished ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -70,6 +70,10 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
         try? await subject.shutdown(transport)
         try? await server.shutdown()
 
+        if let reason = subject.intermittentLimitations[id] {
+            guard let failure else { return .passed }
+            return .limitation("\(reason) (intermittent; observed: \(failure))")
+        }
         if let reason = subject.limitations[id] {
             guard let failure else {
                 throw ConformanceFailure(

@@ -20,6 +20,10 @@ public struct ConformanceSubject: Sendable {
     public let name: String
     /// Check identifier → why this transport cannot pass it on this platform.
     public let limitations: [String: String]
+    /// Check identifier → why this transport passes it only sometimes on this platform: a race the
+    /// transport cannot control. A failure is reported as a limitation (a skip), a pass as a pass;
+    /// unlike ``limitations``, a pass does not make the declaration stale. Use sparingly.
+    public let intermittentLimitations: [String: String]
     let makeTransport: Factory
     let shutdown: Shutdown
 
@@ -27,16 +31,19 @@ public struct ConformanceSubject: Sendable {
     /// - Parameters:
     ///   - name: The name used in reports.
     ///   - limitations: Check identifier → the reason the transport cannot pass it here.
+    ///   - intermittentLimitations: Check identifier → why the transport passes it only sometimes here.
     ///   - makeTransport: Makes a fresh transport; called once per check.
     ///   - shutdown: Releases the transport after its check (default: nothing to release).
     public init(
         name: String,
         limitations: [String: String] = [:],
+        intermittentLimitations: [String: String] = [:],
         makeTransport: @escaping Factory,
         shutdown: @escaping Shutdown = { _ in }
     ) {
         self.name = name
         self.limitations = limitations
+        self.intermittentLimitations = intermittentLimitations
         self.makeTransport = makeTransport
         self.shutdown = shutdown
     }
