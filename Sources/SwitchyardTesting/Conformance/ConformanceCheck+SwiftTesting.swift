@@ -18,6 +18,8 @@ extension ConformanceCheck {
         case .passed:
             return
         case .limitation(let reason):
+            // Printed as well: not every test reporter shows the reason of a cancelled (skipped) case.
+            print("conformance-skip subject=\"\(subject.name)\" check=\(id) reason=\"\(reason)\"")
             try Test.cancel("Skipped on \(subject.name): \(summary) — \(reason)", sourceLocation: sourceLocation)
         }
     }
