@@ -51,7 +51,8 @@ func jsonObject(_ text: String) throws -> [String: Any] {
         let timings = try #require(json["timings_ms"] as? [String: Double])
         #expect(timings["total"] != nil)
         #expect(timings["ttfb"] != nil)
-        #expect((json["events"] as? [Any])?.isEmpty == true)
+        let events = try #require(json["events"] as? [[String: Any]])
+        #expect(events.compactMap { $0["kind"] as? String } == ["started", "succeeded"])
     }
 
     @Test func anErrorStatusIsStillExitZero() async throws {

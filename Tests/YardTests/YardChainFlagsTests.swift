@@ -1,0 +1,70 @@
+import Foundation
+import SwitchyardTestServer
+import Testing
+
+/// `yard request --retries`, `--max-redirects` and `--fail`: the JSON's attempts, redirects and events
+/// come from the chain's interceptors.
+@Suite(.timeLimit(.minutes(2)))
+struct YardChainFlagsTests {
+    static func kinds(_ json: [String: Any]) -> [String] {
+        (json["events"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+    }
+
+    @Test func retriesAreCountedAndEachIsAnEvent() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let json = try jsonObject(try runYard(
+            ["request", server.url("/flaky/yard/2?status=503"), "--retries", "3", "--json"]).stdout)
+        #expect(json["status"] as? Int == 200)
+        #expect(json["attempts"] as? Int == 3)
+        #expect(Self.kinds(json) == ["started", "retrying", "retrying", "succeeded"])
+        #expect(server.flakyArrivals(key: "yard").count == 3)
+    }
+
+    @Test func withoutRetriesAFailingStatusIsReturnedAfterOneAttempt() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let json = try jsonObject(try runYard(["request", server.url("/flaky/once/2?status=503"), "--json"]).stdout)
+        #expect(json["status"] as? Int == 503)
+        #expect(json["attempts"] as? Int == 1)
+        #expect(server.flakyArrivals(key: "once").count == 1)
+    }
+
+    @Test func redirectsAreFollowedOnlyWhenAsked() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let returned = try jsonObject(try runYard(["request", server.url("/redirect/2"), "--json"]).stdout)
+        #expect(returned["status"] as? Int == 302)
+        #expect(returned["redirects"] as? Int == 0)
+        let followed = try jsonObject(try runYard(
+            ["request", server.url("/redirect/2"), "--max-redirects", "5", "--json"]).stdout)
+        #expect(followed["status"] as? Int == 200)
+        #expect(followed["redirects"] as? Int == 2)
+        #expect(followed["attempts"] as? Int == 3)
+        #expect(Self.kinds(followed) == ["started", "redirected", "redirected", "succeeded"])
+        let limited = try runYard(["request", server.url("/redirect/3"), "--max-redirects", "1", "--json"])
+        #expect(limited.status == 1)
+        #expect((try jsonObject(limited.stdout)["error"] as? [String: Any])?["kind"] as? String == "tooManyRedirects")
+    }
+
+    @Test func failTurnsAnErrorStatusIntoAnHTTPStatusError() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let run = try runYard(["request", server.url("/status/404"), "--fail", "--json"])
+        #expect(run.status == 1)
+        let json = try jsonObject(run.stdout)
+        #expect((json["error"] as? [String: Any])?["kind"] as? String == "httpStatus")
+        #expect(Self.kinds(json).last == "failed")
+    }
+
+    @Test func verboseDrawsAWaterfallOnStandardError() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let run = try runYard(["request", server.url("/small"), "-v"])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("started"))
+        #expect(run.stderr.contains("succeeded"))
+        #expect(run.stderr.contains("total"))
+        #expect(run.stdout.contains("hello, world"))
+    }
+}
