@@ -99,7 +99,7 @@ struct RequestCommand: AsyncParsableCommand {
             events: events,
             redirects: maxRedirects > 0 ? RedirectPolicy(maxRedirects: maxRedirects) : nil,
             retry: retries > 0 ? RetryPolicy(maxAttempts: retries + 1) : nil)
-        if fail { configuration.callInterceptors.append(StatusFailure()) }  // VALIDATION
+        if fail { configuration.validation = StatusValidation(accepted: 100..<400) }
         return configuration
     }
 
@@ -154,11 +154,3 @@ struct RequestCommand: AsyncParsableCommand {
     }
 }
 
-/// TEMPORARY until the core's status validation lands: turns a status ≥ 400 into httpStatus.
-struct StatusFailure: Interceptor {
-    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
-        let response = try await next(request)
-        guard response.head.status.code >= 400 else { return response }
-        throw SwitchyardError(.httpStatus, "The server answered \(response.head.status.code).")
-    }
-}

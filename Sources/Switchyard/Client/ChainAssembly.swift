@@ -16,10 +16,16 @@ struct ChainAssembly {
 
         if let bus = configuration.events {
             for observer in Self.observers(of: configuration.plugins) { bus.addObserver(observer) }
-            append(LifecycleEvents(bus: bus), .call, .builtIn)  // EVENTS-INTERCEPTOR
+            append(EventsInterceptor(bus: bus, popUps: configuration.popUps), .call, .builtIn)
         }
         for interceptor in configuration.callInterceptors { append(interceptor, .call, .app) }
         for plugin in callPlugins { append(plugin) }
+        if let validation = configuration.validation {
+            append(StatusValidationInterceptor(validation: validation), .call, .builtIn)
+        }
+        if let limit = configuration.maxResponseBytes {
+            append(ResponseSizeLimitInterceptor(maxResponseBytes: limit), .call, .builtIn)
+        }
         if let redirects = configuration.redirects { append(RedirectInterceptor(policy: redirects), .call, .builtIn) }
         if let retry = configuration.retry {
             append(RetryInterceptor(policy: retry, budget: configuration.retryBudget), .call, .builtIn)

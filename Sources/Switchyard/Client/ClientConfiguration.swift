@@ -13,7 +13,7 @@
 /// ### The order of the chain
 ///
 /// ```
-/// call:     events → app call interceptors → call plugins → redirects → retry
+/// call:     events → app call interceptors → call plugins → validation → size limit → redirects → retry
 /// attempt:  attempt plugins → app attempt interceptors → transport
 /// ```
 ///
@@ -24,6 +24,12 @@
 public struct ClientConfiguration: Sendable {
     /// Where lifecycle and pop-up events are published; `nil` publishes none.
     public var events: EventBus?
+    /// How failures become user-facing pop-ups (per department scope), and their coalescing.
+    public var popUps: PopUpPolicy
+    /// Which statuses count as success; others fail with `httpStatus`. `nil` (default) accepts all.
+    public var validation: StatusValidation?
+    /// A response-size limit for calls that set none, enforced while the body streams.
+    public var maxResponseBytes: Int64?
     /// How redirects are followed; `nil` returns them to the caller.
     public var redirects: RedirectPolicy?
     /// How failed attempts are retried; `nil` never retries.
@@ -41,6 +47,9 @@ public struct ClientConfiguration: Sendable {
     /// (3 attempts, idempotent requests only) with a retry budget.
     /// - Parameters:
     ///   - events: The event bus (a new one by default).
+    ///   - popUps: Pop-up texts and coalescing.
+    ///   - validation: Accepted statuses, or `nil` to accept every status.
+    ///   - maxResponseBytes: A default response-size limit, or `nil` for none.
     ///   - redirects: The redirect policy, or `nil` for none.
     ///   - retry: The retry policy, or `nil` for none.
     ///   - retryBudget: The retry budget, or `nil` for none.
@@ -49,6 +58,9 @@ public struct ClientConfiguration: Sendable {
     ///   - attemptInterceptors: The app's attempt interceptors.
     public init(
         events: EventBus? = EventBus(),
+        popUps: PopUpPolicy = PopUpPolicy(),
+        validation: StatusValidation? = nil,
+        maxResponseBytes: Int64? = nil,
         redirects: RedirectPolicy? = RedirectPolicy(),
         retry: RetryPolicy? = RetryPolicy(),
         retryBudget: RetryBudget? = RetryBudget(),
@@ -57,6 +69,9 @@ public struct ClientConfiguration: Sendable {
         attemptInterceptors: [any Interceptor] = []
     ) {
         self.events = events
+        self.popUps = popUps
+        self.validation = validation
+        self.maxResponseBytes = maxResponseBytes
         self.redirects = redirects
         self.retry = retry
         self.retryBudget = retryBudget

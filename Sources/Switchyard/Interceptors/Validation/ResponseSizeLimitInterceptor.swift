@@ -1,0 +1,59 @@
+/// Enforces a response-size limit while the body streams: a body that grows past it fails with
+/// ``SwitchyardError/Kind/responseTooLarge`` at the chunk that crosses it, never by buffering first.
+///
+/// Requests that set no ``RequestOptions/maxResponseBytes`` get the limit, so the transport enforces
+/// it on the wire (and closes the connection); the body is also counted here, so a custom transport
+/// that ignores the option cannot exceed it either. A request's own, smaller or larger, limit wins.
+///
+/// ```swift
+/// var configuration = ClientConfiguration()
+/// configuration.maxResponseBytes = 10 << 20    // 10 MiB for every call that sets no limit
+/// ```
+public struct ResponseSizeLimitInterceptor: Interceptor {
+    /// The limit for requests that set none.
+    public let maxResponseBytes: Int64
+
+    /// Creates the interceptor.
+    /// - Parameter maxResponseBytes: The limit for requests that set none.
+    public init(maxResponseBytes: Int64) {
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    /// Applies the limit to the request and counts the response body against it.
+    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+        var request = request
+        let limit = request.options.maxResponseBytes ?? maxResponseBytes
+        request.options.maxResponseBytes = limit
+        var response = try await next(request)
+        if let body = response.body {
+            if case .known(let length) = body.length, length > limit { throw SwitchyardError.responseTooLarge(limit: limit) }
+            response.body = HTTPBody(LimitedChunks(body: body, limit: limit), length: body.length,
+                                     replayability: body.replayability)
+        }
+        return response
+    }
+}
+
+/// The chunks of a body, failing with `responseTooLarge` once more than `limit` bytes have passed.
+struct LimitedChunks: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+    let body: HTTPBody
+    let limit: Int64
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: HTTPBody.AsyncIterator
+        let limit: Int64
+        var seen: Int64 = 0
+
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            guard let chunk = try await base.next() else { return nil }
+            seen += Int64(chunk.count)
+            if seen > limit { throw SwitchyardError.responseTooLarge(limit: limit) }
+            return chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: body.makeAsyncIterator(), limit: limit)
+    }
+}
