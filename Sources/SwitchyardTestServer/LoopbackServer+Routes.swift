@@ -13,7 +13,7 @@ import NIOHTTP1
 /// | `/small` | 200 `text/plain` `hello, world\n` (13 bytes); precomputed bytes |
 /// | `/status/{code}` | `{code}` with body `status {code}\n`; 1xx → 400; 204: no body, no `Content-Length`; 304: no body, `Content-Length: 11` (the length a 200 would have) |
 /// | `/delay/{ms}` | waits `ms` (≤ 3600000; event-loop timer, no thread blocked), then 200 `delayed {ms}\n` |
-/// | `/echo` | 200 `application/json`: `{"method","uri","version","headers":[[name,value],…],"body_length","body_sha256"}`; headers in received order and case |
+/// | `/echo`, `/echo/{any/path}` | 200 `application/json`: `{"method","uri","version","headers":[[name,value],…],"body_length","body_sha256"}`; headers in received order and case |
 /// | `/echo/body` | 200 with the request body (≤ 64 MiB, else 413 + close) and its `Content-Type` |
 /// | `/bytes/{n}` | 200 `application/octet-stream`, `n` bytes, byte `i` = `i % 251`; `?framing=content-length` (default) \| `chunked` \| `close` (no length, `Connection: close`, body ends at close); `?delay_ms=D` waits before the head; streamed in 64 KiB pieces with back-pressure |
 /// | `/stall` | reads the request, never answers |
@@ -54,12 +54,12 @@ enum Router {
         case ("delay", 2):
             guard let ms = integer(parts[1], limit: 3_600_000) else { return badRequest }
             return .delayed(milliseconds: ms, then: .text(200, "delayed \(ms)\n"))
-        case ("echo", 1):
-            return .text(200, EchoResponse.json(for: request), contentType: "application/json")
         case ("echo", 2) where parts[1] == "body":
             // The handler closes the connection after a 413.
             if request.isTooLarge { return .text(413, "body too large\n") }
             return .bytes(200, request.body ?? ByteBuffer(), contentType: request.head.headers.first(name: "Content-Type"))
+        case ("echo", _):
+            return .text(200, EchoResponse.json(for: request), contentType: "application/json")
         case ("bytes", 2): return bytes(parts[1], target)
         case ("stall", 1): return .stall
         case ("stall-body", 1):

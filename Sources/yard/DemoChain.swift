@@ -1,0 +1,31 @@
+import Foundation
+import HTTPTypes
+import Switchyard
+
+/// The chain `yard demo` assembles: the built-ins plus a small department plugin.
+enum DemoChain {
+    /// The header the catalog department adds to its own endpoints.
+    static let departmentHeaderName = "X-Department"
+
+    /// Events on `events`; a catalog plugin scoped to `/echo/catalog`; retry with a short back-off.
+    static func configuration(events: EventBus) -> ClientConfiguration {
+        var retry = RetryPolicy(maxAttempts: 3)
+        retry.backoff = RetryBackoff(base: .milliseconds(50))
+        let catalog = Plugin(
+            name: "catalog",
+            scope: RequestScope(pathPrefixes: ["/echo/catalog"]),
+            interceptors: [ClosureInterceptor(name: "CatalogHeaders") { request, _, next in
+                var request = request
+                request.head.headerFields[HTTPField.Name(departmentHeaderName)!] = "catalog"
+                return try await next(request)
+            }])
+        return ClientConfiguration(events: events, retry: retry, plugins: [catalog])
+    }
+
+    /// The department header's value in an `/echo` JSON body, if the server received one.
+    static func departmentHeader(in echoBody: [UInt8]) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(echoBody)) as? [String: Any],
+              let headers = object["headers"] as? [[String]] else { return nil }
+        return headers.first { $0.first?.lowercased() == departmentHeaderName.lowercased() }?.last
+    }
+}
