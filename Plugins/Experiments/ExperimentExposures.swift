@@ -11,9 +11,18 @@ public final class ExperimentExposures: Sendable {
     /// One experiment variant's tally.
     public struct Tally: Sendable, Hashable {
         /// Calls that carried the variant and ended (succeeded, failed or were cancelled).
-        public var calls = 0
+        public var calls: Int
         /// Calls that failed (not counting cancellations).
-        public var failures = 0
+        public var failures: Int
+
+        /// Creates a tally.
+        /// - Parameters:
+        ///   - calls: Calls that carried the variant.
+        ///   - failures: Those that failed.
+        public init(calls: Int = 0, failures: Int = 0) {
+            self.calls = calls
+            self.failures = failures
+        }
     }
 
     /// One finished call's exposure, as handed to the `report` closure.
