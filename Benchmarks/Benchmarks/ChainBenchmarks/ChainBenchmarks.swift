@@ -22,6 +22,14 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(2)
     )
     let request = try! Request(url: "http://example.test/users/42")
+
+    // Every built-in at its default, over the same in-memory transport, against the bare transport.
+    let builtIns = try! Client(transport: InMemoryTransport(), configuration: BuiltInChain.configuration())
+    Benchmark("Client.send-builtins=all") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await builtIns.send(request))
+        }
+    }
     for count in [0, 1, 5, 20] {
         let client = Client(transport: InMemoryTransport(), interceptors: Array(repeating: PassThrough(), count: count))
         Benchmark("Pipeline.send-interceptors=\(count)") { benchmark in
