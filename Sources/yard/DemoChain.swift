@@ -14,11 +14,7 @@ enum DemoChain {
         let catalog = Plugin(
             name: "catalog",
             scope: RequestScope(pathPrefixes: ["/echo/catalog"]),
-            interceptors: [ClosureInterceptor(name: "CatalogHeaders") { request, _, next in
-                var request = request
-                request.head.headerFields[HTTPField.Name(departmentHeaderName)!] = "catalog"
-                return try await next(request)
-            }])
+            headerRules: [.set(departmentHeaderName, "catalog")])
         return ClientConfiguration(events: events, retry: retry, plugins: [catalog])
     }
 

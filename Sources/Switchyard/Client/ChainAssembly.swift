@@ -2,6 +2,8 @@
 struct ChainAssembly {
     private(set) var interceptors: [any Interceptor] = []
     private(set) var links: [ChainLink] = []
+    /// Header rules of the app and the plugins that change the same field for overlapping scopes.
+    private(set) var headerConflicts: [HeaderConflict] = []
 
     /// Assembles `configuration` in front of `transport`.
     /// - Throws: ``PluginConfigurationError`` for duplicate plugin names or impossible placements.
@@ -18,6 +20,9 @@ struct ChainAssembly {
             for observer in Self.observers(of: configuration.plugins) { bus.addObserver(observer) }
             append(EventsInterceptor(bus: bus, popUps: configuration.popUps), .call, .builtIn)
         }
+        if !configuration.headers.isEmpty {
+            append(HeadersInterceptor(groups: configuration.headers), .call, .builtIn)
+        }
         for interceptor in configuration.callInterceptors { append(interceptor, .call, .app) }
         for plugin in callPlugins { append(plugin) }
         if let validation = configuration.validation {
@@ -33,6 +38,8 @@ struct ChainAssembly {
         for plugin in attemptPlugins { append(plugin) }
         for interceptor in configuration.attemptInterceptors { append(interceptor, .attempt, .app) }
         links.append(ChainLink(name: String(describing: type(of: transport)), position: .attempt, origin: .transport))
+        headerConflicts = HeaderConflict.find(
+            in: configuration.headers + configuration.plugins.filter { !$0.headerRules.isEmpty }.map(\.headerGroup))
     }
 
     private mutating func append(_ interceptor: any Interceptor, _ position: ChainPosition, _ origin: ChainLink.Origin) {
@@ -41,7 +48,8 @@ struct ChainAssembly {
     }
 
     private mutating func append(_ plugin: Plugin) {
-        for interceptor in plugin.interceptors {
+        let headers: [any Interceptor] = plugin.headerRules.isEmpty ? [] : [HeadersInterceptor(groups: [plugin.headerGroup])]
+        for interceptor in headers + plugin.interceptors {
             interceptors.append(plugin.scope == .all ? interceptor : ScopedInterceptor(scope: plugin.scope, interceptor))
             links.append(ChainLink(name: Pipeline.name(of: interceptor), position: plugin.position,
                                    origin: .plugin(plugin.name), scope: plugin.scope))

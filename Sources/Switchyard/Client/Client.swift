@@ -31,6 +31,11 @@ public struct Client: Sendable {
     /// The assembled chain, outermost first, ending with the transport: for inspection.
     public let chain: [ChainLink]
 
+    /// Header rules (of ``ClientConfiguration/headers`` and of plugins) from different owners that
+    /// change the same field for requests both could match, with the one that wins. Empty for a
+    /// client made from bare interceptors.
+    public let headerConflicts: [HeaderConflict]
+
     /// Creates a client with exactly these interceptors and no built-ins.
     /// - Parameters:
     ///   - transport: The transport that performs the I/O.
@@ -38,6 +43,7 @@ public struct Client: Sendable {
     public init(transport: any Transport, interceptors: [any Interceptor] = []) {
         self.pipeline = Pipeline(interceptors: interceptors, transport: transport)
         self.events = nil
+        self.headerConflicts = []
         self.chain = interceptors.map { ChainLink(name: Pipeline.name(of: $0), position: .call, origin: .app) }
             + [ChainLink(name: String(describing: type(of: transport)), position: .attempt, origin: .transport)]
     }
@@ -56,6 +62,7 @@ public struct Client: Sendable {
         let assembly = try ChainAssembly(configuration, transport: transport)
         self.pipeline = Pipeline(interceptors: assembly.interceptors, transport: transport)
         self.chain = assembly.links
+        self.headerConflicts = assembly.headerConflicts
         self.events = configuration.events
     }
 

@@ -13,7 +13,7 @@
 /// ### The order of the chain
 ///
 /// ```
-/// call:     events → app call interceptors → call plugins → validation → size limit → redirects → retry
+/// call:     events → headers → app call interceptors → call plugins → validation → size limit → redirects → retry
 /// attempt:  attempt plugins → app attempt interceptors → transport
 /// ```
 ///
@@ -24,6 +24,8 @@
 public struct ClientConfiguration: Sendable {
     /// Where lifecycle and pop-up events are published; `nil` publishes none.
     public var events: EventBus?
+    /// App-wide and department header rules, each group in its own scope (see ``HeaderRules``).
+    public var headers: [HeaderRules] = []
     /// How failures become user-facing pop-ups (per department scope), and their coalescing.
     public var popUps: PopUpPolicy
     /// Which statuses count as success; others fail with `httpStatus`. `nil` (default) accepts all.

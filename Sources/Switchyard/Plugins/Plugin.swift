@@ -34,10 +34,18 @@ public struct Plugin: Sendable {
     public let name: String
     /// The requests this plugin applies to.
     public var scope: RequestScope
+
+    /// The plugin's header rules as a group owned by the plugin, in its scope.
+    public var headerGroup: HeaderRules {
+        HeaderRules(owner: name, scope: scope, rules: headerRules)
+    }
     /// Whether its interceptors run once per call or once per attempt.
     public var position: ChainPosition
     /// Where it goes among the plugins of the same position.
     public var placement: Placement
+    /// Header rules it applies to requests in its scope, before its interceptors; checked against
+    /// every other plugin's and the app's rules for conflicts (``Client/headerConflicts``).
+    public var headerRules: [HeaderRule]
     /// Its interceptors, outermost first.
     public var interceptors: [any Interceptor]
     /// Its event observers.
@@ -49,6 +57,7 @@ public struct Plugin: Sendable {
     ///   - scope: The requests it applies to (default: all).
     ///   - position: Call or attempt position (default: call).
     ///   - placement: Where among plugins of the same position (default: registration order).
+    ///   - headerRules: Header rules, applied before `interceptors`.
     ///   - interceptors: Interceptors, outermost first.
     ///   - observers: Event observers.
     public init(
@@ -56,6 +65,7 @@ public struct Plugin: Sendable {
         scope: RequestScope = .all,
         position: ChainPosition = .call,
         placement: Placement = .inOrder,
+        headerRules: [HeaderRule] = [],
         interceptors: [any Interceptor] = [],
         observers: [Observer] = []
     ) {
@@ -63,6 +73,7 @@ public struct Plugin: Sendable {
         self.scope = scope
         self.position = position
         self.placement = placement
+        self.headerRules = headerRules
         self.interceptors = interceptors
         self.observers = observers
     }
