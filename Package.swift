@@ -129,6 +129,8 @@ let package = Package(
             dependencies: [
                 "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

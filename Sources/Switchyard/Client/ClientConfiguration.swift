@@ -14,7 +14,7 @@
 ///
 /// ```
 /// call:     events → headers → app call interceptors → call plugins → validation → size limit → redirects → retry
-/// attempt:  attempt plugins → app attempt interceptors → transport
+/// attempt:  attempt plugins → app attempt interceptors → logging → transport
 /// ```
 ///
 /// *Call* links run once per call; *attempt* links run once per attempt (each retry and each
@@ -24,6 +24,8 @@
 public struct ClientConfiguration: Sendable {
     /// Where lifecycle and pop-up events are published; `nil` publishes none.
     public var events: EventBus?
+    /// Logging of every attempt (off when `nil`, the default).
+    public var logging: LoggingConfiguration?
     /// App-wide and department header rules, each group in its own scope (see ``HeaderRules``).
     public var headers: [HeaderRules] = []
     /// How failures become user-facing pop-ups (per department scope), and their coalescing.

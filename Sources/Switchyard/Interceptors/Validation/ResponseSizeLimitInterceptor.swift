@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Enforces a response-size limit while the body streams: a body that grows past it fails with
 /// ``SwitchyardError/Kind/responseTooLarge`` at the chunk that crosses it, never by buffering first.
 ///
@@ -27,33 +29,27 @@ public struct ResponseSizeLimitInterceptor: Interceptor {
         var response = try await next(request)
         if let body = response.body {
             if case .known(let length) = body.length, length > limit { throw SwitchyardError.responseTooLarge(limit: limit) }
-            response.body = HTTPBody(LimitedChunks(body: body, limit: limit), length: body.length,
-                                     replayability: body.replayability)
+            response.body = body.tapped(by: SizeLimitTap(limit: limit))
         }
         return response
     }
 }
 
-/// The chunks of a body, failing with `responseTooLarge` once more than `limit` bytes have passed.
-struct LimitedChunks: AsyncSequence, Sendable {
-    typealias Element = ArraySlice<UInt8>
-    let body: HTTPBody
-    let limit: Int64
+/// Fails the read that would take a body past `limit` bytes.
+final class SizeLimitTap: BodyTap {
+    private let limit: Int64
+    private let seen = Atomic<Int64>(0)
 
-    struct AsyncIterator: AsyncIteratorProtocol {
-        var base: HTTPBody.AsyncIterator
-        let limit: Int64
-        var seen: Int64 = 0
-
-        mutating func next() async throws -> ArraySlice<UInt8>? {
-            guard let chunk = try await base.next() else { return nil }
-            seen += Int64(chunk.count)
-            if seen > limit { throw SwitchyardError.responseTooLarge(limit: limit) }
-            return chunk
-        }
+    init(limit: Int64) {
+        self.limit = limit
     }
 
-    func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: body.makeAsyncIterator(), limit: limit)
+    func iterationStarted() {
+        seen.store(0, ordering: .relaxed)
+    }
+
+    func received(_ chunk: ArraySlice<UInt8>) throws {
+        let total = seen.add(Int64(chunk.count), ordering: .relaxed).newValue
+        if total > limit { throw SwitchyardError.responseTooLarge(limit: limit) }
     }
 }

@@ -1,15 +1,31 @@
-import Switchyard
-
-/// Observes the chunks of a body as its reader pulls them, without reading anything itself.
-protocol BodyTap: Sendable {
+/// Observes the chunks of a body as its reader pulls them, without reading anything itself: how
+/// logging previews, recording and size limits see a body without consuming a one-shot stream.
+///
+/// ```swift
+/// struct ByteCounter: BodyTap {
+///     let total: Atomic<Int>
+///     func received(_ chunk: ArraySlice<UInt8>) { total.add(chunk.count, ordering: .relaxed) }
+/// }
+/// response.body = body.tapped(by: counter)
+/// ```
+public protocol BodyTap: Sendable {
     /// An iteration of the body began (a replayable body may be iterated again).
     func iterationStarted()
-    /// The reader received `chunk`.
-    func received(_ chunk: ArraySlice<UInt8>)
+    /// The reader is about to receive `chunk`. Throwing fails the reader's `next()` instead.
+    func received(_ chunk: ArraySlice<UInt8>) throws
     /// The body ended normally. Throwing here fails the reader's last `next()`.
     func ended() throws
     /// The body failed with `error` (the reader sees the same error).
     func failed(_ error: any Error)
+}
+
+extension BodyTap {
+    /// Does nothing.
+    public func iterationStarted() {}
+    /// Does nothing.
+    public func ended() throws {}
+    /// Does nothing.
+    public func failed(_ error: any Error) {}
 }
 
 extension HTTPBody {
@@ -17,7 +33,9 @@ extension HTTPBody {
     ///
     /// Nothing is read ahead or buffered here: the reader drives the original body, so back-pressure,
     /// length and replayability are unchanged, and a single-use body is still iterated only once.
-    func tapped(by tap: some BodyTap) -> HTTPBody {
+    /// - Parameter tap: The observer.
+    /// - Returns: A body with the same bytes, length and replayability.
+    public func tapped(by tap: some BodyTap) -> HTTPBody {
         HTTPBody(TappedChunks(base: self, tap: tap), length: length, replayability: replayability)
     }
 }
@@ -49,7 +67,12 @@ private struct TappedChunks<Tap: BodyTap>: AsyncSequence, Sendable {
                 try tap.ended()
                 return nil
             }
-            tap.received(chunk)
+            do {
+                try tap.received(chunk)
+            } catch {
+                finished = true
+                throw error
+            }
             return chunk
         }
     }
