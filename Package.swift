@@ -33,7 +33,7 @@ let package = Package(
             dependencies: [
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
@@ -131,6 +131,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         .testTarget(

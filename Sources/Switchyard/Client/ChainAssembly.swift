@@ -20,6 +20,9 @@ struct ChainAssembly {
             for observer in Self.observers(of: configuration.plugins) { bus.addObserver(observer) }
             append(EventsInterceptor(bus: bus, popUps: configuration.popUps), .call, .builtIn)
         }
+        if let stats = configuration.timingStats {
+            append(TimingStatsInterceptor(stats: stats, exporter: configuration.timingMetrics), .call, .builtIn)
+        }
         if !configuration.headers.isEmpty {
             append(HeadersInterceptor(groups: configuration.headers), .call, .builtIn)
         }

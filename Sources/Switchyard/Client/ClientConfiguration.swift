@@ -13,7 +13,7 @@
 /// ### The order of the chain
 ///
 /// ```
-/// call:     events → headers → app call interceptors → call plugins → validation → size limit → redirects → retry
+/// call:     events → timing stats → headers → app call interceptors → call plugins → validation → size limit → redirects → retry
 /// attempt:  attempt plugins → app attempt interceptors → logging → transport
 /// ```
 ///
@@ -24,6 +24,10 @@
 public struct ClientConfiguration: Sendable {
     /// Where lifecycle and pop-up events are published; `nil` publishes none.
     public var events: EventBus?
+    /// Per-endpoint timing statistics (off when `nil`, the default).
+    public var timingStats: TimingStats?
+    /// Also export each call's timings to swift-metrics (needs ``timingStats``).
+    public var timingMetrics: TimingMetricsExporter?
     /// Logging of every attempt (off when `nil`, the default).
     public var logging: LoggingConfiguration?
     /// App-wide and department header rules, each group in its own scope (see ``HeaderRules``).

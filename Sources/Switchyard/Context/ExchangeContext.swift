@@ -27,10 +27,13 @@ public final class ExchangeContext: Sendable {
         var attempt = 1
         var timings = TransferTimings()
         var pipelineTimings = PipelineTimings()
+        /// Inclusive time per chain link index (the transport is the last index), summed over calls.
+        var linkTimes: [Int: Duration] = [:]
         var storage: [ObjectIdentifier: any Sendable] = [:]
     }
 
     private let state = Mutex(State())
+    private let recordsStages = Atomic<Bool>(false)
     private static let nextID = Atomic<UInt64>(1)
 
     /// Creates the context of a new exchange.
@@ -60,6 +63,26 @@ public final class ExchangeContext: Sendable {
     /// - Parameter update: Changes the recorded timings.
     public func recordTimings(_ update: (inout TransferTimings) -> Void) {
         state.withLock { update(&$0.timings) }
+    }
+
+    /// Whether the chain records ``pipelineTimings`` for queueing and each interceptor (off by
+    /// default: it costs two clock reads and two locks per link). A timing statistics link turns it on.
+    public var recordsPipelineStages: Bool {
+        get { recordsStages.load(ordering: .relaxed) }
+        set { recordsStages.store(newValue, ordering: .relaxed) }
+    }
+
+    /// The inclusive time recorded for chain link `index` so far.
+    func linkTime(_ index: Int) -> Duration {
+        state.withLock { $0.linkTimes[index] ?? .zero }
+    }
+
+    /// Adds one run of link `index`: its inclusive time, and its own time under `name`.
+    func recordLinkTime(_ index: Int, _ inclusive: Duration, name: String?, own: Duration) {
+        state.withLock { state in
+            state.linkTimes[index, default: .zero] += inclusive
+            if let name { state.pipelineTimings.interceptors[name, default: .zero] += own }
+        }
     }
 
     /// The chain's own stages recorded so far: queueing, interceptors, back-off waits, decoding.

@@ -30,6 +30,8 @@ public final class Pipeline: Sendable {
     public let interceptors: [any Interceptor]
     /// The transport at the end of the chain.
     public let transport: any Transport
+    /// The interceptors' names, for stage timings.
+    private let names: [String]
 
     /// Creates a pipeline.
     /// - Parameters:
@@ -38,6 +40,7 @@ public final class Pipeline: Sendable {
     public init(interceptors: [any Interceptor], transport: any Transport) {
         self.interceptors = interceptors
         self.transport = transport
+        self.names = interceptors.map(Self.name(of:))
     }
 
     /// Sends a request from position `index` of the chain onwards.
@@ -49,6 +52,23 @@ public final class Pipeline: Sendable {
     /// - Throws: A ``SwitchyardError``.
     @usableFromInline
     func run(_ request: Request, context: ExchangeContext, from index: Int) async throws -> Response {
+        guard context.recordsPipelineStages else { return try await step(request, context: context, from: index) }
+        // Stage timings: this link's inclusive time, minus what the next link spent, is its own.
+        let started = ContinuousClock.now
+        if index == interceptors.count {
+            context.recordPipelineTimings { $0.queued = $0.queued ?? context.startedAt.duration(to: started) }
+        }
+        let nextSpentBefore = context.linkTime(index + 1)
+        defer {
+            let inclusive = started.duration(to: .now)
+            let nextSpent = context.linkTime(index + 1) - nextSpentBefore
+            context.recordLinkTime(index, inclusive, name: index < names.count ? names[index] : nil, own: inclusive - nextSpent)
+        }
+        return try await step(request, context: context, from: index)
+    }
+
+    /// Runs link `index`: an interceptor, or the transport past the last one.
+    private func step(_ request: Request, context: ExchangeContext, from index: Int) async throws -> Response {
         if index < interceptors.count {
             let interceptor = interceptors[index]
             do {

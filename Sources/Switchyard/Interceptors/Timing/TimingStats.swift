@@ -1,0 +1,112 @@
+public import HTTPTypes
+import Histogram
+import Synchronization
+
+/// Collects the timings of every call per endpoint — method, host and path template — into
+/// histograms: count, errors and p50/p90/p99/max of each transport phase and pipeline stage.
+///
+/// ```swift
+/// let stats = TimingStats()
+/// stats.register(template: "/users/{id}")
+/// var configuration = ClientConfiguration()
+/// configuration.timingStats = stats
+/// let client = try Client(transport: CurlTransport(), configuration: configuration)
+/// // … later
+/// print(stats.snapshot().table)
+/// ```
+///
+/// Paths that match no registered template are normalised (numeric, UUID-like and long hex
+/// segments become `{id}`, the query is dropped), and at most ``maxEndpoints`` endpoints are kept
+/// (later ones count under the path `other`), so memory stays bounded whatever the traffic.
+public final class TimingStats: Sendable {
+    /// Endpoints tracked before new ones are folded into `other`.
+    public let maxEndpoints: Int
+
+    struct Key: Hashable, Sendable {
+        var method: String
+        var host: String
+        var path: String
+    }
+
+    private struct Aggregate: Sendable {
+        var count = 0
+        var errors = 0
+        var phases: [String: Histogram<UInt64>] = [:]
+    }
+
+    private struct State: Sendable {
+        var templates = EndpointTemplates()
+        var endpoints: [Key: Aggregate] = [:]
+    }
+
+    private let state = Mutex(State())
+    /// Phases in the order snapshots list them.
+    static let phaseOrder = ["call", "queued", "dns", "connect", "tls", "ttfb", "transfer", "backoff", "decoding"]
+
+    /// Creates an empty collector.
+    /// - Parameter maxEndpoints: Endpoints tracked before new ones count as `other` (default 500).
+    public init(maxEndpoints: Int = 500) {
+        self.maxEndpoints = max(1, maxEndpoints)
+    }
+
+    /// Names a path template, e.g. `/users/{id}`: `{…}` matches one path segment.
+    /// - Parameter template: The template.
+    public func register(template: String) {
+        state.withLock { $0.templates.register(template) }
+    }
+
+    /// The endpoint a request counts under.
+    func key(for head: HTTPRequest) -> Key {
+        let path = state.withLock { $0.templates.template(for: head.path ?? "/") }
+        return Key(method: head.method.rawValue, host: head.authority ?? "", path: path)
+    }
+
+    /// Records one finished call.
+    /// - Parameters:
+    ///   - key: Its endpoint.
+    ///   - phases: Phase name → duration (absent phases are not recorded).
+    ///   - failed: Whether it counts as an error.
+    func record(_ key: Key, phases: [(String, Duration)], failed: Bool) {
+        state.withLock { state in
+            var key = key
+            if state.endpoints[key] == nil, state.endpoints.count >= maxEndpoints { key.path = "other" }
+            var aggregate = state.endpoints[key] ?? Aggregate()
+            aggregate.count += 1
+            if failed { aggregate.errors += 1 }
+            for (name, duration) in phases {
+                let microseconds = UInt64(max(1, min(3_600_000_000, (duration.milliseconds * 1000).rounded())))
+                var histogram = aggregate.phases[name]
+                    ?? Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000,
+                                         numberOfSignificantValueDigits: .three)
+                _ = histogram.record(microseconds)
+                aggregate.phases[name] = histogram
+            }
+            state.endpoints[key] = aggregate
+        }
+    }
+
+    /// The figures so far.
+    /// - Returns: Every endpoint, sorted by method, host and path.
+    public func snapshot() -> TimingSnapshot {
+        let endpoints = state.withLock { $0.endpoints }
+        let rows = endpoints.map { key, aggregate in
+            let names = Self.phaseOrder.filter { aggregate.phases[$0] != nil }
+                + aggregate.phases.keys.filter { !Self.phaseOrder.contains($0) }.sorted()
+            let phases = names.compactMap { name in
+                aggregate.phases[name].map { histogram in
+                    TimingSnapshot.Phase(name: name, count: Int(histogram.totalCount),
+                                         p50: histogram.valueAtPercentile(50), p90: histogram.valueAtPercentile(90),
+                                         p99: histogram.valueAtPercentile(99), max: histogram.max)
+                }
+            }
+            return TimingSnapshot.Endpoint(method: key.method, host: key.host, path: key.path, count: aggregate.count,
+                                           errors: aggregate.errors, phases: phases)
+        }
+        return TimingSnapshot(endpoints: rows.sorted { ($0.method, $0.host, $0.path) < ($1.method, $1.host, $1.path) })
+    }
+
+    /// Forgets everything recorded (templates stay).
+    public func reset() {
+        state.withLock { $0.endpoints = [:] }
+    }
+}

@@ -1,0 +1,105 @@
+import HTTPTypes
+import Synchronization
+
+/// Records each call into a ``TimingStats`` (and optionally swift-metrics) once it is over: when its
+/// response body ends, fails or is dropped, or when the call throws. It switches on the chain's stage
+/// timings (``ExchangeContext/recordsPipelineStages``) for the calls it sees.
+///
+/// Phases: `call` (start of the call to end of the body), `queued`, `dns`, `connect`, `tls`, `ttfb`,
+/// `transfer` (first byte to end of transfer, as the transport reports it), `backoff` (all retry
+/// waits), `decoding`, and `interceptor:<name>` (time inside each interceptor). Transport phases are
+/// the last attempt's. A call counts as an error when it throws, its body fails, or its status is
+/// 500 or more.
+///
+/// In an assembled client (``ClientConfiguration/timingStats``) it is the call link right after events.
+public struct TimingStatsInterceptor: Interceptor {
+    /// Where calls are aggregated.
+    public let stats: TimingStats
+    /// Where calls are also exported, if anywhere.
+    public let exporter: TimingMetricsExporter?
+
+    /// Creates the interceptor.
+    /// - Parameters:
+    ///   - stats: Where calls are aggregated.
+    ///   - exporter: Also export to swift-metrics (default: no).
+    public init(stats: TimingStats, exporter: TimingMetricsExporter? = nil) {
+        self.stats = stats
+        self.exporter = exporter
+    }
+
+    /// Times the call around the rest of the chain.
+    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+        context.recordsPipelineStages = true
+        let recorder = CallRecorder(stats: stats, exporter: exporter, key: stats.key(for: request.head), context: context)
+        var response: Response
+        do {
+            response = try await next(request)
+        } catch {
+            recorder.finish(failed: true)
+            throw error
+        }
+        let serverError = response.head.status.code >= 500
+        if let body = response.body {
+            recorder.status = serverError
+            response.body = body.tapped(by: recorder)
+        } else {
+            recorder.finish(failed: serverError)
+        }
+        return response
+    }
+}
+
+/// Records a call exactly once, when its body ends, fails or is dropped.
+final class CallRecorder: BodyTap {
+    private let stats: TimingStats
+    private let exporter: TimingMetricsExporter?
+    private let key: TimingStats.Key
+    private let context: ExchangeContext
+    private let done = Atomic<Bool>(false)
+    private let serverError = Atomic<Bool>(false)
+
+    init(stats: TimingStats, exporter: TimingMetricsExporter?, key: TimingStats.Key, context: ExchangeContext) {
+        self.stats = stats
+        self.exporter = exporter
+        self.key = key
+        self.context = context
+    }
+
+    deinit {
+        finish(failed: serverError.load(ordering: .relaxed))
+    }
+
+    /// Whether the response's status counts as an error.
+    var status: Bool {
+        get { serverError.load(ordering: .relaxed) }
+        set { serverError.store(newValue, ordering: .relaxed) }
+    }
+
+    func received(_ chunk: ArraySlice<UInt8>) {}
+
+    func ended() throws { finish(failed: status) }
+
+    func failed(_ error: any Error) { finish(failed: true) }
+
+    func finish(failed: Bool) {
+        guard !done.exchange(true, ordering: .relaxed) else { return }
+        let phases = Self.phases(context)
+        stats.record(key, phases: phases, failed: failed)
+        exporter?.export(key, phases: phases, failed: failed)
+    }
+
+    static func phases(_ context: ExchangeContext) -> [(String, Duration)] {
+        let transport = context.timings
+        let pipeline = context.pipelineTimings
+        var phases: [(String, Duration)] = [("call", context.startedAt.duration(to: .now))]
+        let optional: [(String, Duration?)] = [
+            ("queued", pipeline.queued), ("dns", transport.dns), ("connect", transport.connect), ("tls", transport.tls),
+            ("ttfb", transport.firstByte),
+            ("transfer", transport.total.flatMap { total in transport.firstByte.map { total - $0 } }),
+            ("backoff", pipeline.backoffs.isEmpty ? nil : pipeline.totalBackoff), ("decoding", pipeline.decoding),
+        ]
+        phases += optional.compactMap { name, value in value.map { (name, $0) } }
+        phases += pipeline.interceptors.sorted { $0.key < $1.key }.map { ("interceptor:\($0.key)", $0.value) }
+        return phases
+    }
+}
