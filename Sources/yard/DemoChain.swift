@@ -7,15 +7,20 @@ enum DemoChain {
     /// The header the catalog department adds to its own endpoints.
     static let departmentHeaderName = "X-Department"
 
-    /// Events on `events`; a catalog plugin scoped to `/echo/catalog`; retry with a short back-off.
-    static func configuration(events: EventBus) -> ClientConfiguration {
+    /// Events on `events`, statistics into `stats`; a catalog plugin scoped to `/echo/catalog`;
+    /// retry with a short back-off.
+    static func configuration(events: EventBus, stats: TimingStats) -> ClientConfiguration {
         var retry = RetryPolicy(maxAttempts: 3)
         retry.backoff = RetryBackoff(base: .milliseconds(50))
         let catalog = Plugin(
             name: "catalog",
             scope: RequestScope(pathPrefixes: ["/echo/catalog"]),
             headerRules: [.set(departmentHeaderName, "catalog")])
-        return ClientConfiguration(events: events, retry: retry, plugins: [catalog])
+        stats.register(template: "/flaky/{key}/{failures}")
+        stats.register(template: "/malformed/{kind}")
+        var configuration = ClientConfiguration(events: events, retry: retry, plugins: [catalog])
+        configuration.timingStats = stats
+        return configuration
     }
 
     /// The department header's value in an `/echo` JSON body, if the server received one.

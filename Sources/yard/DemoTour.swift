@@ -14,7 +14,8 @@ struct DemoTour {
         print("\n══ Switchyard demo — transport: \(transportName), embedded server at \(server.baseURL) ══")
         let bus = EventBus()
         let printer = DemoEventPrinter(bus: bus)
-        let client = try Client(transport: transport, configuration: DemoChain.configuration(events: bus))
+        let stats = TimingStats()
+        let client = try Client(transport: transport, configuration: DemoChain.configuration(events: bus, stats: stats))
 
         section(1, "The assembled chain (call links once per call, attempt links once per attempt)")
         for link in client.chain { print("   \(link)") }
@@ -82,6 +83,13 @@ struct DemoTour {
         } catch {
             print("   ✗ \(error.kind.rawValue): \(error.message)")
         }
+
+        section(11, "Timing statistics per endpoint (call = whole call; ttfb of the last attempt; back-off waits)")
+        var snapshot = stats.snapshot()
+        for index in snapshot.endpoints.indices {
+            snapshot.endpoints[index].phases.removeAll { !["call", "ttfb", "backoff"].contains($0.name) }
+        }
+        for line in snapshot.table.split(separator: "\n") { print("   \(line)") }
     }
 
     private func section(_ number: Int, _ title: String) {

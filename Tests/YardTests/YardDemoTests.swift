@@ -17,6 +17,8 @@ struct YardDemoTests {
             #expect(tour.contains("1 pop-up worth showing"))
             #expect(tour.contains("server saw the connection close: yes"))
             #expect(tour.contains("✗ timeout"))
+            #expect(tour.contains("/flaky/{key}/{failures}"))
+            #expect(tour.contains("backoff"))
         }
     }
 }
