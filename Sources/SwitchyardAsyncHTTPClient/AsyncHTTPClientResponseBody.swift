@@ -72,7 +72,8 @@ struct AsyncHTTPClientResponseBody: AsyncSequence, Sendable {
             cursor = nil
             let context = body.context
             let now = ContinuousClock.now
-            context.recordTimings { $0.total = context.startedAt.duration(to: now) }
+            let elapsed = context.attemptStartedAt.duration(to: now)
+            context.recordTimings { $0.total = elapsed }
         }
     }
 }

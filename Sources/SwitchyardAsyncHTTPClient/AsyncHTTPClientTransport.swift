@@ -151,7 +151,8 @@ public final class AsyncHTTPClientTransport: Transport {
             throw AsyncHTTPClientErrorMapping.error(for: error, phase: .waitingForHead, host: host)
         }
         let headArrived = ContinuousClock.now
-        context.recordTimings { $0.firstByte = context.startedAt.duration(to: headArrived) }
+        let elapsed = context.attemptStartedAt.duration(to: headArrived)
+        context.recordTimings { $0.firstByte = elapsed }
         do {
             return try await makeResponse(response, for: request, context: context, host: host)
         } catch {
@@ -194,7 +195,8 @@ public final class AsyncHTTPClientTransport: Transport {
 
     private func recordTotal(_ context: ExchangeContext) {
         let now = ContinuousClock.now
-        context.recordTimings { $0.total = context.startedAt.duration(to: now) }
+        let elapsed = context.attemptStartedAt.duration(to: now)
+        context.recordTimings { $0.total = elapsed }
     }
 
     /// AsyncHTTPClient's deadline for the head; the body's deadline is enforced by the body reader.

@@ -156,7 +156,8 @@ final class URLSessionExchange: Sendable {
     func didReceive(_ response: HTTPURLResponse) {
         // corelibs hands interim responses (e.g. `100 Continue`) to the delegate like final ones.
         guard !(100...199).contains(response.statusCode) else { return }
-        context.recordTimings { $0.firstByte = ContinuousClock.now - context.startedAt }
+        let elapsed = ContinuousClock.now - context.attemptStartedAt
+        context.recordTimings { $0.firstByte = elapsed }
         let head = ResponseHeadMapping.head(of: response)
         let declared = ResponseHeadMapping.declaredBodyBytes(of: head, method: request.head.method)
         if let limit = request.options.maxResponseBytes, let declared, declared > limit {
@@ -230,7 +231,7 @@ final class URLSessionExchange: Sendable {
     func record(_ metrics: URLSessionTaskMetrics, taskStartedAt: ContinuousClock.Instant) {
         guard let transaction = metrics.transactionMetrics.last else { return }
         let base = metrics.taskInterval.start
-        let offset = taskStartedAt - context.startedAt
+        let offset = taskStartedAt - context.attemptStartedAt
         func since(_ date: Date?) -> Duration? {
             date.map { offset + .nanoseconds(Int64(($0.timeIntervalSince(base) * 1e9).rounded())) }
         }
@@ -265,7 +266,8 @@ final class URLSessionExchange: Sendable {
             return (state.task, state.headWaiter, state.reader, state.cleanups, result)
         }
         guard let recorded else { return }
-        context.recordTimings { $0.total = ContinuousClock.now - context.startedAt }
+        let elapsed = ContinuousClock.now - context.attemptStartedAt
+        context.recordTimings { $0.total = elapsed }
         // Cleanups first: they unblock a request-body read that would otherwise hold the session's
         // thread, which `cancel()` waits for on Linux.
         for cleanup in cleanups { cleanup() }

@@ -25,6 +25,7 @@ public final class ExchangeContext: Sendable {
 
     private struct State {
         var attempt = 1
+        var attemptStartedAt: ContinuousClock.Instant?
         var timings = TransferTimings()
         var pipelineTimings = PipelineTimings()
         /// Inclusive time per chain link index (the transport is the last index), summed over calls.
@@ -51,6 +52,13 @@ public final class ExchangeContext: Sendable {
     public var attempt: Int {
         get { state.withLock { $0.attempt } }
         set { state.withLock { $0.attempt = newValue } }
+    }
+
+    /// When the chain handed the current attempt to the transport (the start of the exchange until
+    /// then): the zero of ``TransferTimings`` for transports that measure phases themselves.
+    public var attemptStartedAt: ContinuousClock.Instant {
+        get { state.withLock { $0.attemptStartedAt ?? startedAt } }
+        set { state.withLock { $0.attemptStartedAt = newValue } }
     }
 
     /// The phase timings recorded so far by the transport.

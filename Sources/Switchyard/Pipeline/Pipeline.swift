@@ -81,6 +81,7 @@ public final class Pipeline: Sendable {
             }
         }
         try context.checkLiveness()
+        context.attemptStartedAt = .now
         do {
             return try await transport.send(request, context: context)
         } catch {
