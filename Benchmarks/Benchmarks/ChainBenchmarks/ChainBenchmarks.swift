@@ -23,6 +23,23 @@ let benchmarks: @Sendable () -> Void = {
     )
     let request = try! Request(url: "http://example.test/users/42")
 
+    // Each built-in alone over the in-memory transport: where the full chain's cost comes from.
+    func variant(_ name: String, _ configure: (inout ClientConfiguration) -> Void) {
+        var configuration = ClientConfiguration(events: nil, redirects: nil, retry: nil, retryBudget: nil)
+        configure(&configuration)
+        let client = try! Client(transport: InMemoryTransport(), configuration: configuration)
+        Benchmark("Client.send-builtin=\(name)") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(try await client.send(request)) }
+        }
+    }
+    variant("none") { _ in }
+    variant("events") { $0.events = EventBus() }
+    variant("timing") { $0.timingStats = TimingStats() }
+    variant("headers") { $0.headers = [HeaderRules(owner: "app", rules: [.set("X-Client", "bench/1.0")])] }
+    variant("logging") { $0.logging = BuiltInChain.configuration().logging }
+    variant("validation") { $0.validation = StatusValidation(); $0.maxResponseBytes = 1 << 20 }
+    variant("redirects") { $0.redirects = RedirectPolicy() }
+    variant("retry") { $0.retry = RetryPolicy(); $0.retryBudget = RetryBudget() }
     // Every built-in at its default, over the same in-memory transport, against the bare transport.
     let builtIns = try! Client(transport: InMemoryTransport(), configuration: BuiltInChain.configuration())
     Benchmark("Client.send-builtins=all") { benchmark in

@@ -70,20 +70,20 @@ public final class TimingStats: Sendable {
         state.withLock { state in
             var key = key
             if state.endpoints[key] == nil, state.endpoints.count >= maxEndpoints { key.path = "other" }
-            var aggregate = state.endpoints[key] ?? Aggregate()
-            aggregate.count += 1
-            if failed { aggregate.errors += 1 }
+            // Mutate in place: a histogram holds thousands of counters, and copying one out of the
+            // dictionary and back would copy them all on every call.
+            state.endpoints[key, default: Aggregate()].count += 1
+            if failed { state.endpoints[key, default: Aggregate()].errors += 1 }
             for (name, duration) in phases {
-                let microseconds = UInt64(max(1, min(3_600_000_000, (duration.milliseconds * 1000).rounded())))
-                var histogram = aggregate.phases[name]
-                    ?? Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000,
-                                         numberOfSignificantValueDigits: .three)
-                _ = histogram.record(microseconds)
-                aggregate.phases[name] = histogram
+                let microseconds = UInt64(max(1, min(Self.highestMicroseconds, (duration.milliseconds * 1000).rounded())))
+                _ = state.endpoints[key, default: Aggregate()].phases[name, default: Self.emptyHistogram].record(microseconds)
             }
-            state.endpoints[key] = aggregate
         }
     }
+
+    private static let highestMicroseconds: Double = 3_600_000_000
+    private static let emptyHistogram = Histogram<UInt64>(
+        lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
 
     /// The figures so far.
     /// - Returns: Every endpoint, sorted by method, host and path.
