@@ -1,0 +1,228 @@
+import ArgumentParser
+import Foundation
+import Switchyard
+import SwitchyardTestServer
+
+/// `yard bench`: a matrix of transport × chain × concurrency × payload against the embedded server
+/// (or `--url`), each cell warmed up and then measured; or `--scale`, many requests held in flight.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure transports and chains: requests/s, latency percentiles, CPU, memory, threads.",
+        discussion: """
+            Examples:
+              yard bench --transport all --chain all --concurrency 1,16,64 --payload small,1m --chart bench.svg
+              yard bench --url http://127.0.0.1:18080/small --concurrency 64 --requests 50000 --result-line
+              yard bench --scale --in-flight 100,1000,10000 --transport all
+            CPU and memory are the whole process's: with the embedded server they include the server.
+            """
+    )
+
+    @Option(help: "An external URL to measure instead of the embedded server (its path is the payload).")
+    var url: String?
+
+    @Option(help: "The transports: \(TransportChoice.names), or all.")
+    var transport = "curl"
+
+    @Option(help: "The chains: bare (the transport alone), default (the built-in chain), or all.")
+    var chain = "bare"
+
+    @Option(help: "Concurrency levels, comma-separated, e.g. 1,16,64.")
+    var concurrency = "1"
+
+    @Option(help: "Payloads, comma-separated: small, 64k, 1m, or a path on the embedded server.")
+    var payload = "small"
+
+    @Option(help: "Measured requests per cell.")
+    var requests = 10_000
+
+    @Option(help: "Measure each cell for this many seconds instead of a fixed number of requests.")
+    var duration: Double?
+
+    @Option(name: .customLong("max-seconds"), help: "Upper bound on each cell's measured duration.")
+    var maxSeconds = 10.0
+
+    @Option(help: "Untimed requests per cell before measuring.")
+    var warmup = 500
+
+    @Option(help: "Extra pass-through interceptors in front of the chain (the cost of a hop).")
+    var interceptors = 0
+
+    @Flag(name: .customLong("result-line"), help: "Print only the anchors' RESULT line per cell.")
+    var resultLine = false
+
+    @Flag(help: "Print one JSON object {\"results\": […]}.")
+    var json = false
+
+    @Option(help: "Also write the results as CSV to this path.")
+    var csv: String?
+
+    @Option(help: "Also write an SVG chart (throughput and latency by concurrency) to this path.")
+    var chart: String?
+
+    @Flag(help: "Scale mode: hold --in-flight requests at once against a slow endpoint.")
+    var scale = false
+
+    @Option(name: .customLong("in-flight"), help: "Scale mode: requests held in flight, comma-separated.")
+    var inFlight = "100,1000,10000"
+
+    @Option(name: .customLong("delay-ms"), help: "Scale mode: how long the slow endpoint waits.")
+    var delayMilliseconds = 2_000
+
+    func validate() throws {
+        guard requests > 0, maxSeconds > 0, warmup >= 0, interceptors >= 0, delayMilliseconds >= 0 else {
+            throw ValidationError("--requests and --max-seconds must be positive; --warmup, --interceptors and --delay-ms not negative.")
+        }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
+        _ = try transports()
+        _ = try chains()
+        guard try levels(concurrency).allSatisfy({ $0 > 0 }), try levels(inFlight).allSatisfy({ $0 > 0 }) else {
+            throw ValidationError("--concurrency and --in-flight take positive whole numbers, e.g. 1,16,64.")
+        }
+    }
+
+    func run() async throws {
+        ProcessStats.raiseOpenFileLimit()
+        let server = url == nil ? try await LoopbackServer.start() : nil
+        defer { if let server { Task { try? await server.shutdown() } } }
+        if scale {
+            try await ScaleRun(transports: try transports(), levels: try levels(inFlight), delayMilliseconds: delayMilliseconds,
+                               server: server, url: url, json: json).run()
+            return
+        }
+        var results: [BenchResult] = []
+        let cells = try matrix(server: server)
+        for (index, cell) in cells.enumerated() {
+            progress("[\(index + 1)/\(cells.count)] \(cell.transport.rawValue) \(cell.chain.rawValue) c=\(cell.concurrency) \(cell.payload)")
+            let result = try await measure(cell)
+            results.append(result)
+            if resultLine { print(result.resultLine) }
+            if let firstError = result.run.firstError, !resultLine {
+                FileHandle.standardError.write(Data("\nfirst error: \(firstError)\n".utf8))
+            }
+        }
+        progress(nil)
+        if json {
+            print(JSONValue.object([("results", .array(results.map(\.json)))]).rendered)
+        } else if !resultLine {
+            print(BenchResult.table(results))
+        }
+        if let csv { try BenchResult.csv(results).write(toFile: csv, atomically: true, encoding: .utf8) }
+        if let chart {
+            let title = "yard bench — \(ProcessInfo.processInfo.hostName), \(Date().formatted(.iso8601))"
+            try BenchChart.svg(results, title: title).write(toFile: chart, atomically: true, encoding: .utf8)
+        }
+    }
+
+    // MARK: - The matrix
+
+    struct Cell {
+        let transport: TransportChoice
+        let chain: BenchChain
+        let concurrency: Int
+        let payload: String
+        let url: String
+    }
+
+    private func matrix(server: LoopbackServer?) throws -> [Cell] {
+        let payloads: [(String, String)] = try url.map { [(Self.path(of: $0), $0)] }
+            ?? payload.split(separator: ",").map { name in
+                let path = try Self.path(forPayload: String(name))
+                return (String(name), server?.url(path) ?? path)
+            }
+        var cells: [Cell] = []
+        for transport in try transports() {
+            for chain in try chains() {
+                for (name, target) in payloads {
+                    for level in try levels(concurrency) {
+                        cells.append(Cell(transport: transport, chain: chain, concurrency: level, payload: name, url: target))
+                    }
+                }
+            }
+        }
+        return cells
+    }
+
+    private func measure(_ cell: Cell) async throws -> BenchResult {
+        let request = try Request(url: cell.url)
+        let passThrough: [any Interceptor] = (0..<interceptors).map { _ in PassThroughInterceptor() }
+        return try await cell.transport.withTransport { transport in
+            let client = try cell.chain.makeClient(transport, extraInterceptors: passThrough)
+            let operation: @Sendable () async throws -> Int = { try await client.send(request).body.count }
+            let cap = Duration.milliseconds(Int64(maxSeconds * 1_000))
+            if warmup > 0 {
+                _ = await LoadLoop(concurrency: cell.concurrency, total: warmup, maxDuration: cap).run(operation)
+            }
+            let total = duration == nil ? requests : Int.max
+            let limit = duration.map { min(cap, .milliseconds(Int64($0 * 1_000))) } ?? cap
+            let threads = ThreadSampler()
+            let cpuBefore = ProcessStats.cpuTime
+            let run = await LoadLoop(concurrency: cell.concurrency, total: total, maxDuration: limit).run(operation)
+            let cpu = ProcessStats.cpuTime - cpuBefore
+            return BenchResult(transport: cell.transport.rawValue, chain: cell.chain.rawValue, concurrency: cell.concurrency,
+                               payload: cell.payload, url: cell.url, run: run, cpu: cpu,
+                               peakResidentBytes: ProcessStats.peakResidentBytes, threads: threads.stop())
+        }
+    }
+
+    // MARK: - Options
+
+    private func transports() throws -> [TransportChoice] {
+        if transport == "all" { return TransportChoice.allCases }
+        return try transport.split(separator: ",").map { name in
+            guard let choice = TransportChoice(rawValue: String(name)) else {
+                throw ValidationError("--transport takes \(TransportChoice.names) or all, not '\(name)'.")
+            }
+            return choice
+        }
+    }
+
+    private func chains() throws -> [BenchChain] {
+        if chain == "all" { return BenchChain.allCases }
+        return try chain.split(separator: ",").map { name in
+            guard let choice = BenchChain(rawValue: String(name)) else {
+                throw ValidationError("--chain takes bare, default or all, not '\(name)'.")
+            }
+            return choice
+        }
+    }
+
+    private func levels(_ list: String) throws -> [Int] {
+        try list.split(separator: ",").map { text in
+            guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                throw ValidationError("'\(text)' is not a whole number.")
+            }
+            return value
+        }
+    }
+
+    static func path(forPayload name: String) throws -> String {
+        switch name {
+        case "small": return "/small"
+        case "64k": return "/bytes/65536"
+        case "1m": return "/bytes/1048576"
+        case let path where path.hasPrefix("/"): return path
+        default: throw ValidationError("--payload takes small, 64k, 1m or a path starting with /, not '\(name)'.")
+        }
+    }
+
+    static func path(of url: String) -> String {
+        URL(string: url)?.path.nilIfEmpty ?? "/"
+    }
+
+    private func progress(_ line: String?) {
+        let text = line.map { "\r\u{1B}[K\($0) …" } ?? "\r\u{1B}[K"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}
+
+/// Forwards to `next` unchanged: the unit of chain overhead.
+struct PassThroughInterceptor: Interceptor {
+    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+        try await next(request)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Histogram
+import Switchyard
+
+/// One cell of the `yard bench` matrix and what it measured.
+struct BenchResult {
+    let transport: String
+    let chain: String
+    let concurrency: Int
+    let payload: String
+    let url: String
+    let run: LoadLoop.Result
+    let cpu: Duration
+    let peakResidentBytes: Int
+    let threads: Int
+
+    var cpuMillisecondsPer1000: Double {
+        let requests = run.succeeded + run.errors
+        return requests == 0 ? 0 : cpu.milliseconds * 1_000 / Double(requests)
+    }
+
+    private func ms(_ percentile: Double) -> Double { Double(run.microseconds(at: percentile)) / 1_000 }
+
+    /// The `--json` object of this cell (keys in the documented order).
+    var json: JSONValue {
+        .object([
+            ("transport", .string(transport)), ("chain", .string(chain)), ("concurrency", .int(Int64(concurrency))),
+            ("payload", .string(payload)), ("requests", .int(Int64(run.succeeded + run.errors))),
+            ("errors", .int(Int64(run.errors))), ("rps", .double(run.requestsPerSecond)),
+            ("p50_ms", .double(ms(50))), ("p90_ms", .double(ms(90))), ("p99_ms", .double(ms(99))),
+            ("max_ms", .double(Double(run.succeeded == 0 ? 0 : run.latencies.max) / 1_000)),
+            ("cpu_ms_per_1k", .double(cpuMillisecondsPer1000)),
+            ("peak_rss_mb", .double(Double(peakResidentBytes) / 1_048_576)), ("threads", .int(Int64(threads))),
+        ])
+    }
+
+    /// The anchors' `RESULT` line (see ../shared/anchors/README.md).
+    var resultLine: String {
+        let client = chain == "bare" ? "yard\(transport)" : "yard\(transport)\(chain)"
+        return "RESULT client=\(client) url=\(url) c=\(concurrency) ok=\(run.succeeded) errors=\(run.errors) "
+            + String(format: "elapsed_s=%.3f rps=%.1f ", run.seconds, run.requestsPerSecond)
+            + String(format: "p50_us=%.1f p99_us=%.1f ", Double(run.microseconds(at: 50)), Double(run.microseconds(at: 99)))
+            + "bytes=\(run.bytes) " + String(format: "mb_s=%.1f", run.megabytesPerSecond)
+    }
+
+    static let columns = ["transport", "chain", "c", "payload", "requests", "errors", "req/s", "p50 ms", "p90 ms",
+                          "p99 ms", "max ms", "cpu ms/1k", "peak RSS MiB", "threads"]
+
+    var cells: [String] {
+        [transport, chain, "\(concurrency)", payload, "\(run.succeeded + run.errors)", "\(run.errors)",
+         String(format: "%.0f", run.requestsPerSecond), String(format: "%.3f", ms(50)), String(format: "%.3f", ms(90)),
+         String(format: "%.3f", ms(99)), String(format: "%.3f", Double(run.succeeded == 0 ? 0 : run.latencies.max) / 1_000),
+         String(format: "%.0f", cpuMillisecondsPer1000), String(format: "%.1f", Double(peakResidentBytes) / 1_048_576),
+         "\(threads)"]
+    }
+
+    /// An aligned table of results.
+    static func table(_ results: [BenchResult]) -> String {
+        let rows = [columns] + results.map(\.cells)
+        let widths = columns.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column < 2 || column == 3 ? cell + padding : padding + cell
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    /// The results as CSV with a header line.
+    static func csv(_ results: [BenchResult]) -> String {
+        let header = "transport,chain,concurrency,payload,requests,errors,rps,p50_ms,p90_ms,p99_ms,max_ms,cpu_ms_per_1k,peak_rss_mb,threads"
+        return ([header] + results.map { $0.cells.joined(separator: ",") }).joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The process's CPU time, peak memory and thread count, for `yard bench`.
+enum ProcessStats {
+    #if os(Linux)
+    private static let this = RUSAGE_SELF.rawValue
+    #else
+    private static let this = RUSAGE_SELF
+    #endif
+
+    /// User + system CPU time used by the process so far.
+    static var cpuTime: Duration {
+        var usage = rusage()
+        getrusage(this, &usage)
+        func duration(_ time: timeval) -> Duration { .seconds(time.tv_sec) + .microseconds(time.tv_usec) }
+        return duration(usage.ru_utime) + duration(usage.ru_stime)
+    }
+
+    /// The largest resident set size of the process so far, in bytes.
+    static var peakResidentBytes: Int {
+        var usage = rusage()
+        getrusage(this, &usage)
+        #if os(Linux)
+        return Int(usage.ru_maxrss) * 1024
+        #else
+        return Int(usage.ru_maxrss)
+        #endif
+    }
+
+    /// The current resident set size in bytes (Linux: /proc/self/statm; elsewhere the peak).
+    static var residentBytes: Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return peakResidentBytes }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return peakResidentBytes }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// The number of threads of the process (Linux: /proc/self/status; 0 where unknown).
+    static var threadCount: Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("Threads:") {
+            return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        return 0
+    }
+
+    /// Raises the open-file limit to its hard maximum, so thousands of connections can be open.
+    static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}
