@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// `yard bench`'s outputs follow their documented formats (figures are not asserted: shared machines are noisy).
+@Suite(.timeLimit(.minutes(3)))
+struct YardBenchTests {
+    static let small = ["--requests", "50", "--warmup", "5"]
+
+    @Test func jsonHasOneObjectPerCellWithTheDocumentedKeys() throws {
+        let run = try runYard(["bench", "--transport", "all", "--chain", "all", "--concurrency", "1,4", "--json"] + Self.small)
+        #expect(run.status == 0, "\(run.stderr)")
+        let results = try #require(try jsonObject(run.stdout)["results"] as? [[String: Any]])
+        #expect(results.count == 3 * 2 * 2)
+        let keys: Set<String> = ["transport", "chain", "concurrency", "payload", "requests", "errors", "rps", "p50_ms",
+                                 "p90_ms", "p99_ms", "max_ms", "cpu_ms_per_1k", "peak_rss_mb", "threads"]
+        for result in results {
+            #expect(Set(result.keys) == keys)
+            #expect(result["errors"] as? Int == 0)
+            #expect(result["requests"] as? Int == 50)
+            let p50 = try #require(result["p50_ms"] as? Double), p99 = try #require(result["p99_ms"] as? Double)
+            #expect(p50 <= p99)
+        }
+        #expect(Set(results.compactMap { $0["transport"] as? String }) == ["curl", "urlsession", "ahc"])
+    }
+
+    @Test func resultLinesMatchTheAnchorsFormat() throws {
+        let run = try runYard(["bench", "--transport", "curl", "--chain", "all", "--result-line"] + Self.small)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        for (line, client) in zip(lines, ["yardcurl", "yardcurldefault"]) {
+            #expect(line.hasPrefix("RESULT client=\(client) url=http://127.0.0.1:"))
+            for field in ["c=1", "ok=50", "errors=0", "elapsed_s=", "rps=", "p50_us=", "p99_us=", "bytes=650", "mb_s="] {
+                #expect(line.contains(field), "\(field) in \(line)")
+            }
+        }
+    }
+
+    @Test func csvAndChartAreWritten() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("yard-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("bench.csv").path, chart = directory.appendingPathComponent("bench.svg").path
+        let run = try runYard(["bench", "--concurrency", "1,2", "--payload", "small,64k", "--csv", csv, "--chart", chart] + Self.small)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("req/s"))
+        let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+        #expect(rows.first?.hasPrefix("transport,chain,concurrency,payload,requests,errors,rps") == true)
+        #expect(rows.count == 5)
+        let svg = try String(contentsOfFile: chart, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.contains("curl · bare · 64k"))
+        #expect(svg.hasSuffix("</svg>\n"))
+    }
+
+    @Test func scaleModeHoldsRequestsInFlightAndCompletesThem() throws {
+        let run = try runYard(["bench", "--scale", "--in-flight", "50", "--delay-ms", "200", "--transport", "all", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try #require(try jsonObject(run.stdout)["scale"] as? [[String: Any]])
+        #expect(rows.count == 3)
+        for row in rows {
+            #expect(row["completed"] as? Int == 50, "\(row)")
+            #expect(row["errors"] as? Int == 0)
+        }
+    }
+}
