@@ -57,6 +57,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object describing the exchange.")
     var json = false
 
+    @Option(help: "Write the exchange (every attempt, with its timings) as an HTTP Archive to this path.")
+    var har: String?
+
     func validate() throws {
         if data != nil, dataFile != nil { throw ValidationError("Give either -d or --data-file, not both.") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds.") }
@@ -70,10 +73,13 @@ struct RequestCommand: AsyncParsableCommand {
         var outcome = ExchangeOutcome(transport: transport.rawValue, startedAt: started)
         let bus = EventBus()
         let events = EventLog(observing: bus)
+        let archive = HARRecorder()
         do {
             let request = try makeRequest()
             try await transport.withTransport { transport in
-                let client = try Client(transport: transport, configuration: configuration(events: bus))
+                var configuration = configuration(events: bus)
+                if har != nil { configuration.attemptInterceptors.append(archive.interceptor) }
+                let client = try Client(transport: transport, configuration: configuration)
                 let response = try await client.stream(request)
                 outcome.head = response.head
                 outcome.context = response.context
@@ -83,6 +89,13 @@ struct RequestCommand: AsyncParsableCommand {
             outcome.error = SwitchyardError.wrapping(error)
         }
         outcome.elapsed = started.duration(to: .now)
+        if let har {
+            do {
+                try archive.write(to: URL(fileURLWithPath: har))
+            } catch {
+                outcome.error = outcome.error ?? .invalidRequest("Cannot write the HAR file '\(har)': \(error).")
+            }
+        }
         outcome.events = events.all
         if verbose { outcome.printWaterfall() }
         if json {

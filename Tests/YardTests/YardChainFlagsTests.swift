@@ -68,3 +68,29 @@ struct YardChainFlagsTests {
         #expect(run.stdout.contains("hello, world"))
     }
 }
+
+/// `yard request --har` writes an HTTP Archive with one entry per attempt.
+@Suite(.timeLimit(.minutes(1)))
+struct YardHARTests {
+    @Test func everyAttemptIsAnEntryWithTimingsAndNoSecrets() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("yard-\(UUID().uuidString).har").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try runYard(["request", server.url("/flaky/har/1"), "--retries", "2", "--har", path,
+                               "-H", "Authorization: Bearer har-secret"])
+        #expect(run.status == 0)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("har-secret"))
+        let log = try #require((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["log"] as? [String: Any])
+        #expect(log["version"] as? String == "1.2")
+        let entries = try #require(log["entries"] as? [[String: Any]])
+        #expect(entries.compactMap { ($0["response"] as? [String: Any])?["status"] as? Int } == [503, 200])
+        for entry in entries {
+            let timings = try #require(entry["timings"] as? [String: Double])
+            #expect(Set(timings.keys) == ["blocked", "dns", "connect", "ssl", "send", "wait", "receive"])
+            #expect((timings["wait"] ?? -1) >= 0)
+            #expect(entry["startedDateTime"] is String)
+        }
+    }
+}
