@@ -148,7 +148,12 @@ struct BenchCommand: AsyncParsableCommand {
         let passThrough: [any Interceptor] = (0..<interceptors).map { _ in PassThroughInterceptor() }
         return try await cell.transport.withTransport { transport in
             let client = try cell.chain.makeClient(transport, extraInterceptors: passThrough)
-            let operation: @Sendable () async throws -> Int = { try await client.send(request).body.count }
+            // Bodies stream and are counted, never buffered: a 1 GiB payload measures the transport, not the heap.
+            let operation: @Sendable () async throws -> Int = {
+                var bytes = 0
+                for try await chunk in try await client.stream(request).body { bytes += chunk.count }
+                return bytes
+            }
             let cap = Duration.milliseconds(Int64(maxSeconds * 1_000))
             if warmup > 0 {
                 _ = await LoadLoop(concurrency: cell.concurrency, total: warmup, maxDuration: cap).run(operation)

@@ -37,6 +37,10 @@ public final class TimingStats: Sendable {
     private struct State: Sendable {
         var templates = EndpointTemplates()
         var endpoints: [Key: Aggregate] = [:]
+        /// Path → template, so a repeated path is not split and joined again (bounded).
+        var templateCache: [String: String] = [:]
+        /// Interceptor name → its phase name (`interceptor:<name>`), built once.
+        var interceptorPhases: [String: String] = [:]
     }
 
     private let state = Mutex(State())
@@ -52,12 +56,22 @@ public final class TimingStats: Sendable {
     /// Names a path template, e.g. `/users/{id}`: `{…}` matches one path segment.
     /// - Parameter template: The template.
     public func register(template: String) {
-        state.withLock { $0.templates.register(template) }
+        state.withLock { state in
+            state.templates.register(template)
+            state.templateCache = [:]
+        }
     }
 
     /// The endpoint a request counts under.
     func key(for head: HTTPRequest) -> Key {
-        let path = state.withLock { $0.templates.template(for: head.path ?? "/") }
+        let rawPath = head.path ?? "/"
+        let path = state.withLock { state in
+            if let cached = state.templateCache[rawPath] { return cached }
+            let template = state.templates.template(for: rawPath)
+            if state.templateCache.count >= 4_096 { state.templateCache = [:] }
+            state.templateCache[rawPath] = template
+            return template
+        }
         return Key(method: head.method.rawValue, host: head.authority ?? "", path: path)
     }
 
@@ -65,9 +79,16 @@ public final class TimingStats: Sendable {
     /// - Parameters:
     ///   - key: Its endpoint.
     ///   - phases: Phase name → duration (absent phases are not recorded).
+    ///   - interceptors: Interceptor name → time inside it, recorded as `interceptor:<name>`.
     ///   - failed: Whether it counts as an error.
-    func record(_ key: Key, phases: [(String, Duration)], failed: Bool) {
+    func record(_ key: Key, phases: [(String, Duration)], interceptors: [String: Duration] = [:], failed: Bool) {
         state.withLock { state in
+            var phases = phases
+            for (name, duration) in interceptors {
+                let phase = state.interceptorPhases[name] ?? "interceptor:\(name)"
+                state.interceptorPhases[name] = phase
+                phases.append((phase, duration))
+            }
             var key = key
             if state.endpoints[key] == nil, state.endpoints.count >= maxEndpoints { key.path = "other" }
             // Mutate in place: a histogram holds thousands of counters, and copying one out of the

@@ -84,14 +84,19 @@ final class CallRecorder: BodyTap {
     func finish(failed: Bool) {
         guard !done.exchange(true, ordering: .relaxed) else { return }
         let phases = Self.phases(context)
-        stats.record(key, phases: phases, failed: failed)
-        exporter?.export(key, phases: phases, failed: failed)
+        let interceptors = context.pipelineTimings.interceptors
+        stats.record(key, phases: phases, interceptors: interceptors, failed: failed)
+        if let exporter {
+            exporter.export(key, phases: phases + interceptors.sorted { $0.key < $1.key }.map { ("interceptor:\($0.key)", $0.value) },
+                            failed: failed)
+        }
     }
 
     static func phases(_ context: ExchangeContext) -> [(String, Duration)] {
         let transport = context.timings
         let pipeline = context.pipelineTimings
         var phases: [(String, Duration)] = [("call", context.startedAt.duration(to: .now))]
+        phases.reserveCapacity(9)
         let optional: [(String, Duration?)] = [
             ("queued", pipeline.queued), ("dns", transport.dns), ("connect", transport.connect), ("tls", transport.tls),
             ("ttfb", transport.firstByte),
@@ -99,7 +104,6 @@ final class CallRecorder: BodyTap {
             ("backoff", pipeline.backoffs.isEmpty ? nil : pipeline.totalBackoff), ("decoding", pipeline.decoding),
         ]
         phases += optional.compactMap { name, value in value.map { (name, $0) } }
-        phases += pipeline.interceptors.sorted { $0.key < $1.key }.map { ("interceptor:\($0.key)", $0.value) }
         return phases
     }
 }
