@@ -247,6 +247,10 @@ final class URLSessionExchange: Sendable {
     // MARK: - Ending
 
     private func end(_ result: Result<Void, SwitchyardError>) {
+        // A head nobody took yet is released only after the lock: its body's owner checks this
+        // exchange's state when it goes away, which would lock again.
+        var unclaimedHead: Response?
+        defer { unclaimedHead = nil }
         let (task, headWaiter, reader, cleanups, recorded) = state.withLock { state in
             guard state.outcome == nil else {
                 return (URLSessionTask?.none, CheckedContinuation<Response, any Error>?.none,
@@ -256,7 +260,7 @@ final class URLSessionExchange: Sendable {
             state.outcome = result
             if case .failure = result {
                 state.buffer.removeAll()
-                state.readyHead = nil
+                unclaimedHead = state.readyHead.take()
             }
             defer {
                 state.headWaiter = nil
