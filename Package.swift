@@ -180,12 +180,14 @@ let package = Package(
         ),
         .testTarget(
             name: "YardTests",
-            dependencies: ["yard", "SwitchyardTestServer"]
+            dependencies: ["yard", "SwitchyardTestServer", "CSpawn"]
         ),
+        // posix_spawn for the yard tests, in C because the close-every-descriptor action is a GNU extension.
+        .target(name: "CSpawn", path: "Tests/CSpawn"),
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CSpawn" {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

@@ -26,6 +26,8 @@ final class CurlEventLoop: Sendable {
 
     private let multi: MultiHandle
     private let inbox = Mutex<[Command]>([])
+    /// Whether a `curl_multi_wakeup` was sent that the loop has not yet answered by draining.
+    private let wakeupPending = Atomic<Bool>(false)
     private let configuration: CurlTransport.Configuration
 
     init(configuration: CurlTransport.Configuration) {
@@ -44,18 +46,24 @@ final class CurlEventLoop: Sendable {
 
     private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
 
-    /// Queues a command for the loop thread and wakes it.
+    /// Queues a command for the loop thread and wakes it, unless a wake-up is already on its way:
+    /// under load many commands arrive per loop turn, and one wake-up (a system call) serves them all.
     func submit(_ command: Command) {
         inbox.withLock { $0.append(command) }
-        curl_multi_wakeup(multi.raw)
+        if !wakeupPending.exchange(true, ordering: .acquiringAndReleasing) {
+            curl_multi_wakeup(multi.raw)
+        }
     }
 
-    /// Takes every queued command (loop thread).
-    fileprivate func drainInbox() -> [Command] {
-        inbox.withLock { commands in
-            defer { commands.removeAll(keepingCapacity: true) }
-            return commands
-        }
+    /// Takes every queued command (loop thread), swapping in `spare` (emptied) as the new inbox so
+    /// neither array is reallocated.
+    ///
+    /// The pending flag is cleared *before* the inbox is read: a command queued after the read then
+    /// finds the flag clear and wakes the loop again, so no command waits for an unrelated wake-up.
+    fileprivate func drainInbox(into spare: inout [Command]) {
+        wakeupPending.store(false, ordering: .sequentiallyConsistent)
+        spare.removeAll(keepingCapacity: true)
+        inbox.withLock { swap(&$0, &spare) }
     }
 }
 
@@ -81,8 +89,11 @@ private final class CurlLoopThreadState {
     }
 
     func run() {
+        var commands: [CurlEventLoop.Command] = []
         while true {
-            for command in loop.drainInbox() { handle(command) }
+            loop.drainInbox(into: &commands)
+            for command in commands { handle(command) }
+            commands.removeAll(keepingCapacity: true)
             if shuttingDown {
                 stop()
                 return

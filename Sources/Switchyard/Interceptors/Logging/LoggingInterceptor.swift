@@ -37,6 +37,7 @@ public struct LoggingInterceptor: Interceptor {
     /// Logs the attempt around the rest of the chain.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         var logger = configuration.logger
+        guard logger.logLevel <= .info else { return try await next(request) }
         logger[metadataKey: "exchange"] = "\(context.id)"
         logger[metadataKey: "attempt"] = "\(context.attempt)"
         if !request.options.tags.isEmpty { logger[metadataKey: "tags"] = "\(request.options.tags.sorted().joined(separator: ","))" }

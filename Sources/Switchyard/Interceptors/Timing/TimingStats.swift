@@ -90,14 +90,23 @@ public final class TimingStats: Sendable {
                 phases.append((phase, duration))
             }
             var key = key
-            if state.endpoints[key] == nil, state.endpoints.count >= maxEndpoints { key.path = "other" }
-            // Mutate in place: a histogram holds thousands of counters, and copying one out of the
-            // dictionary and back would copy them all on every call.
-            state.endpoints[key, default: Aggregate()].count += 1
-            if failed { state.endpoints[key, default: Aggregate()].errors += 1 }
+            var index = state.endpoints.index(forKey: key)
+            if index == nil {
+                if state.endpoints.count >= maxEndpoints { key.path = "other" }
+                index = state.endpoints.index(forKey: key)
+                if index == nil {
+                    state.endpoints[key] = Aggregate()
+                    index = state.endpoints.index(forKey: key)
+                }
+            }
+            guard let index else { return }
+            // Mutate in place, found once: a histogram holds thousands of counters, and copying one
+            // out of the dictionary and back would copy them all on every call.
+            state.endpoints.values[index].count += 1
+            if failed { state.endpoints.values[index].errors += 1 }
             for (name, duration) in phases {
                 let microseconds = UInt64(max(1, min(Self.highestMicroseconds, (duration.milliseconds * 1000).rounded())))
-                _ = state.endpoints[key, default: Aggregate()].phases[name, default: Self.emptyHistogram].record(microseconds)
+                _ = state.endpoints.values[index].phases[name, default: Self.emptyHistogram].record(microseconds)
             }
         }
     }
