@@ -28,9 +28,28 @@ public final class ExchangeContext: Sendable {
         var attemptStartedAt: ContinuousClock.Instant?
         var timings = TransferTimings()
         var pipelineTimings = PipelineTimings()
-        /// Inclusive time per chain link index (the transport is the last index), summed over calls.
-        var linkTimes: [Int: Duration] = [:]
+        /// Per chain link index (the transport is the last index), summed over runs: its inclusive
+        /// time, and its own time not yet folded into `pipelineTimings.interceptors`. Kept by position
+        /// so the hot path neither hashes names nor grows a dictionary.
+        var linkTimes: [LinkTime] = []
+        /// The interceptors' names, by index (the pipeline's array, shared).
+        var linkNames: [String] = []
+
+        /// The stage timings with the per-link own times folded in by name.
+        func foldedPipelineTimings() -> PipelineTimings {
+            var timings = pipelineTimings
+            for (index, name) in linkNames.enumerated() where linkTimes[index].own != .zero {
+                timings.interceptors[name, default: .zero] += linkTimes[index].own
+            }
+            return timings
+        }
         var storage: [ObjectIdentifier: any Sendable] = [:]
+    }
+
+    /// The time one chain link took, summed over its runs.
+    private struct LinkTime {
+        var inclusive = Duration.zero
+        var own = Duration.zero
     }
 
     private let state = Mutex(State())
@@ -82,26 +101,68 @@ public final class ExchangeContext: Sendable {
 
     /// The inclusive time recorded for chain link `index` so far.
     func linkTime(_ index: Int) -> Duration {
-        state.withLock { $0.linkTimes[index] ?? .zero }
+        state.withLock { index < $0.linkTimes.count ? $0.linkTimes[index].inclusive : .zero }
     }
 
-    /// Adds one run of link `index`: its inclusive time, and its own time under `name`.
-    func recordLinkTime(_ index: Int, _ inclusive: Duration, name: String?, own: Duration) {
+    /// Adds one run of link `index` that began at `started`: its inclusive time, and its own time
+    /// (inclusive minus what link `index + 1` spent since `nextSpentBefore`) under its name.
+    /// - Parameter names: The pipeline's interceptor names; index `names.count` is the transport.
+    func recordLinkTime(_ index: Int, started: ContinuousClock.Instant, nextSpentBefore: Duration, names: [String]) {
+        let inclusive = started.duration(to: .now)
         state.withLock { state in
-            state.linkTimes[index, default: .zero] += inclusive
-            if let name { state.pipelineTimings.interceptors[name, default: .zero] += own }
+            if state.linkTimes.count <= names.count {
+                state.linkTimes += repeatElement(LinkTime(), count: names.count + 1 - state.linkTimes.count)
+                state.linkNames = names
+            }
+            state.linkTimes[index].inclusive += inclusive
+            guard index < names.count else { return }
+            let nextSpent = state.linkTimes[index + 1].inclusive - nextSpentBefore
+            state.linkTimes[index].own += inclusive - nextSpent
         }
     }
 
     /// The chain's own stages recorded so far: queueing, interceptors, back-off waits, decoding.
     public var pipelineTimings: PipelineTimings {
+        state.withLock { $0.foldedPipelineTimings() }
+    }
+
+    /// Queueing, back-off waits and decoding recorded so far, without folding in the interceptors'
+    /// times (which costs a dictionary): for readers that need only those.
+    var pipelineStagesExcludingInterceptors: PipelineTimings {
         state.withLock { $0.pipelineTimings }
+    }
+
+    /// Time inside each interceptor so far, by name, in chain order: ``PipelineTimings/interceptors``
+    /// without building a dictionary (the timing statistics read it on every call).
+    var interceptorTimes: [(name: String, duration: Duration)] {
+        state.withLock { state in
+            var times: [(name: String, duration: Duration)] = []
+            times.reserveCapacity(state.linkNames.count + state.pipelineTimings.interceptors.count)
+            func add(_ name: String, _ duration: Duration) {
+                if let existing = times.firstIndex(where: { $0.name == name }) {
+                    times[existing].duration += duration
+                } else {
+                    times.append((name, duration))
+                }
+            }
+            for (index, name) in state.linkNames.enumerated() where state.linkTimes[index].own != .zero {
+                add(name, state.linkTimes[index].own)
+            }
+            for (name, duration) in state.pipelineTimings.interceptors { add(name, duration) }
+            return times
+        }
     }
 
     /// Updates the chain's stage timings in place, atomically.
     /// - Parameter update: Changes the recorded stage timings.
     public func recordPipelineTimings(_ update: (inout PipelineTimings) -> Void) {
-        state.withLock { update(&$0.pipelineTimings) }
+        state.withLock { state in
+            if state.linkTimes.contains(where: { $0.own != .zero }) {
+                state.pipelineTimings = state.foldedPipelineTimings()
+                for index in state.linkTimes.indices { state.linkTimes[index].own = .zero }
+            }
+            update(&state.pipelineTimings)
+        }
     }
 
     /// The time left until the deadline (never negative), or `nil` when there is no deadline.

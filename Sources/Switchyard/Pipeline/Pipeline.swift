@@ -58,12 +58,8 @@ public final class Pipeline: Sendable {
         if index == interceptors.count {
             context.recordPipelineTimings { $0.queued = $0.queued ?? context.startedAt.duration(to: started) }
         }
-        let nextSpentBefore = context.linkTime(index + 1)
-        defer {
-            let inclusive = started.duration(to: .now)
-            let nextSpent = context.linkTime(index + 1) - nextSpentBefore
-            context.recordLinkTime(index, inclusive, name: index < names.count ? names[index] : nil, own: inclusive - nextSpent)
-        }
+        let nextSpentBefore = index < interceptors.count ? context.linkTime(index + 1) : .zero
+        defer { context.recordLinkTime(index, started: started, nextSpentBefore: nextSpentBefore, names: names) }
         return try await step(request, context: context, from: index)
     }
 

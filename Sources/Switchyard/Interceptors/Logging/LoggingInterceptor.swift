@@ -36,22 +36,24 @@ public struct LoggingInterceptor: Interceptor {
 
     /// Logs the attempt around the rest of the chain.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
-        var logger = configuration.logger
+        let logger = configuration.logger
         guard logger.logLevel <= .info else { return try await next(request) }
-        logger[metadataKey: "exchange"] = "\(context.id)"
-        logger[metadataKey: "attempt"] = "\(context.attempt)"
-        if !request.options.tags.isEmpty { logger[metadataKey: "tags"] = "\(request.options.tags.sorted().joined(separator: ","))" }
+        // Passed with each line rather than set on the logger: no copy of the handler, and the
+        // values are formatted only by a handler that writes them.
+        var metadata: Logger.Metadata = ["exchange": .stringConvertible(context.id),
+                                         "attempt": .stringConvertible(context.attempt)]
+        if !request.options.tags.isEmpty { metadata["tags"] = "\(request.options.tags.sorted().joined(separator: ","))" }
         var redactor = Redactor(configuration: configuration, request: request.head)
         let line = "\(request.head.method) \(redactor.url(of: request.head))"
         let isDebug = logger.logLevel <= .debug
         var request = request
         if logger.logLevel <= .trace {
-            logger.trace("\(CurlCommand.render(request, redactor: redactor, bodyPreviewBytes: configuration.bodyPreviewBytes))")
+            logger.trace("\(CurlCommand.render(request, redactor: redactor, bodyPreviewBytes: configuration.bodyPreviewBytes))", metadata: metadata)
         }
         if isDebug {
-            logger.debug("→ \(line) headers: \(Self.render(request.head.headerFields, redactor))")
+            logger.debug("→ \(line) headers: \(Self.render(request.head.headerFields, redactor))", metadata: metadata)
             if let body = request.body {
-                request.body = body.tapped(by: preview("→ request body", logger: logger, redactor: redactor))
+                request.body = body.tapped(by: preview("→ request body", logger: logger, metadata: metadata, redactor: redactor))
             }
         }
         let started = ContinuousClock.now
@@ -60,23 +62,23 @@ public struct LoggingInterceptor: Interceptor {
             response = try await next(request)
         } catch {
             let failure = SwitchyardError.wrapping(error)
-            logger.info("\(line) → \(failure.kind.rawValue) after \(Self.milliseconds(since: started)) (attempt \(context.attempt)): \(redactor.masking(failure.message))")
+            logger.info("\(line) → \(failure.kind.rawValue) after \(Self.milliseconds(since: started)) (attempt \(context.attempt)): \(redactor.masking(failure.message))", metadata: metadata)
             throw error
         }
-        logger.info("\(line) → \(response.head.status.code) in \(Self.milliseconds(since: started)) (attempt \(context.attempt))")
+        logger.info("\(line) → \(response.head.status.code) in \(Self.milliseconds(since: started)) (attempt \(context.attempt))", metadata: metadata)
         if isDebug {
             redactor.learnSecrets(from: response.head.headerFields)
-            logger.debug("← \(response.head.status.code) headers: \(Self.render(response.head.headerFields, redactor))")
+            logger.debug("← \(response.head.status.code) headers: \(Self.render(response.head.headerFields, redactor))", metadata: metadata)
             if let body = response.body {
-                response.body = body.tapped(by: preview("← response body", logger: logger, redactor: redactor))
+                response.body = body.tapped(by: preview("← response body", logger: logger, metadata: metadata, redactor: redactor))
             }
         }
         return response
     }
 
-    private func preview(_ label: String, logger: Logger, redactor: Redactor) -> BodyPreview {
+    private func preview(_ label: String, logger: Logger, metadata: Logger.Metadata, redactor: Redactor) -> BodyPreview {
         BodyPreview(limit: configuration.bodyPreviewBytes) { bytes, total, outcome in
-            logger.debug("\(label) (\(outcome), \(total) bytes): \(redactor.masking(BodyPreview.render(bytes, total: total)))")
+            logger.debug("\(label) (\(outcome), \(total) bytes): \(redactor.masking(BodyPreview.render(bytes, total: total)))", metadata: metadata)
         }
     }
 

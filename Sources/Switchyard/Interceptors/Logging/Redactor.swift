@@ -47,7 +47,9 @@ struct Redactor: Sendable {
 
     /// The request's URL with redacted query values masked and no user info.
     func url(of head: HTTPRequest) -> String {
-        let authority = head.authority.map { $0.split(separator: "@").last.map(String.init) ?? $0 } ?? ""
+        let authority = head.authority.map { authority in
+            authority.lastIndex(of: "@").map { String(authority[authority.index(after: $0)...]) } ?? authority
+        } ?? ""
         let path = head.path ?? "/"
         guard let question = path.firstIndex(of: "?") else { return "\(head.scheme ?? "http")://\(authority)\(masking(path))" }
         let query = path[path.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { item in

@@ -81,13 +81,18 @@ public final class TimingStats: Sendable {
     ///   - phases: Phase name → duration (absent phases are not recorded).
     ///   - interceptors: Interceptor name → time inside it, recorded as `interceptor:<name>`.
     ///   - failed: Whether it counts as an error.
-    func record(_ key: Key, phases: [(String, Duration)], interceptors: [String: Duration] = [:], failed: Bool) {
+    func record(_ key: Key, phases: [(String, Duration)], interceptors: [(name: String, duration: Duration)] = [],
+                failed: Bool) {
         state.withLock { state in
             var phases = phases
             for (name, duration) in interceptors {
-                let phase = state.interceptorPhases[name] ?? "interceptor:\(name)"
-                state.interceptorPhases[name] = phase
-                phases.append((phase, duration))
+                if let phase = state.interceptorPhases[name] {
+                    phases.append((phase, duration))
+                } else {
+                    let phase = "interceptor:\(name)"
+                    state.interceptorPhases[name] = phase
+                    phases.append((phase, duration))
+                }
             }
             var key = key
             var index = state.endpoints.index(forKey: key)

@@ -84,26 +84,31 @@ final class CallRecorder: BodyTap {
     func finish(failed: Bool) {
         guard !done.exchange(true, ordering: .relaxed) else { return }
         let phases = Self.phases(context)
-        let interceptors = context.pipelineTimings.interceptors
+        let interceptors = context.interceptorTimes
         stats.record(key, phases: phases, interceptors: interceptors, failed: failed)
         if let exporter {
-            exporter.export(key, phases: phases + interceptors.sorted { $0.key < $1.key }.map { ("interceptor:\($0.key)", $0.value) },
+            exporter.export(key, phases: phases + interceptors.sorted { $0.name < $1.name }.map { ("interceptor:\($0.name)", $0.duration) },
                             failed: failed)
         }
     }
 
     static func phases(_ context: ExchangeContext) -> [(String, Duration)] {
         let transport = context.timings
-        let pipeline = context.pipelineTimings
-        var phases: [(String, Duration)] = [("call", context.startedAt.duration(to: .now))]
+        let pipeline = context.pipelineStagesExcludingInterceptors
+        var phases: [(String, Duration)] = []
         phases.reserveCapacity(9)
-        let optional: [(String, Duration?)] = [
-            ("queued", pipeline.queued), ("dns", transport.dns), ("connect", transport.connect), ("tls", transport.tls),
-            ("ttfb", transport.firstByte),
-            ("transfer", transport.total.flatMap { total in transport.firstByte.map { total - $0 } }),
-            ("backoff", pipeline.backoffs.isEmpty ? nil : pipeline.totalBackoff), ("decoding", pipeline.decoding),
-        ]
-        phases += optional.compactMap { name, value in value.map { (name, $0) } }
+        func add(_ name: String, _ value: Duration?) {
+            if let value { phases.append((name, value)) }
+        }
+        add("call", context.startedAt.duration(to: .now))
+        add("queued", pipeline.queued)
+        add("dns", transport.dns)
+        add("connect", transport.connect)
+        add("tls", transport.tls)
+        add("ttfb", transport.firstByte)
+        add("transfer", transport.total.flatMap { total in transport.firstByte.map { total - $0 } })
+        add("backoff", pipeline.backoffs.isEmpty ? nil : pipeline.totalBackoff)
+        add("decoding", pipeline.decoding)
         return phases
     }
 }
