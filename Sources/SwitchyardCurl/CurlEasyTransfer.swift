@@ -8,7 +8,7 @@ final class CurlEasyTransfer {
     let handle: CurlEasyHandle
     let transfer: CurlTransfer
     private var headerList: UnsafeMutablePointer<curl_slist>?
-    private var parser = CurlHeaderParser()
+    private var framer = CurlHeadFramer()
     private var headDelivered = false
     private var receivedBytes: Int64 = 0
     private let maxResponseBytes: Int64?
@@ -16,10 +16,8 @@ final class CurlEasyTransfer {
     private var memoryUploadOffset = 0
     /// A failure detected inside a callback, which then told libcurl to abort.
     private(set) var callbackFailure: SwitchyardError?
-    /// A complete head not yet handed to the caller; see ``flushHead()``.
-    private var readyHead: Response?
-    /// Whether libcurl decodes the body, so the head must describe the decoded body.
-    private var decodesContentEncoding = false
+    /// A complete head block, not yet handed to the caller; see ``flushHead()``.
+    private var readyHead: [UInt8]?
     private let onHeadReady: (CurlEasyTransfer) -> Void
 
     /// - Parameter onHeadReady: Called (on the loop thread) when the head is complete; the loop then
@@ -39,7 +37,6 @@ final class CurlEasyTransfer {
 
     /// Applies the request to the (freshly reset) easy handle.
     func configure(_ configuration: CurlTransport.Configuration) throws(SwitchyardError) {
-        decodesContentEncoding = configuration.decodesContentEncoding
         let easy = handle.raw
         let request = transfer.request
         let head = request.head
@@ -153,34 +150,13 @@ final class CurlEasyTransfer {
 
     fileprivate func didReceiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
         guard !headDelivered else { return line.count }  // trailers: ignored
-        do {
-            switch try parser.consume(line) {
-            case .needMore, .interimEnded:
-                return line.count
-            case .complete(let parsed):
-                let head = decodesContentEncoding ? parsed.describingDecodedBody() : parsed
-                headDelivered = true
-                recordTimings(final: false)
-                readyHead = Response(head, body: makeBody(for: head))
-                onHeadReady(self)
-                return line.count
-            }
-        } catch {
-            callbackFailure = error
-            return 0
+        if let block = framer.consume(line) {
+            headDelivered = true
+            recordTimings(final: false)
+            readyHead = block
+            onHeadReady(self)
         }
-    }
-
-    private func makeBody(for head: HTTPResponse) -> HTTPBody? {
-        if transfer.request.head.method == .head || head.status == .noContent || head.status == .notModified {
-            return nil
-        }
-        var length = HTTPBody.Length.unknown
-        if head.headerFields[.contentEncoding] == nil,
-           let declared = head.headerFields[.contentLength], let count = Int64(declared) {
-            length = .known(count)
-        }
-        return HTTPBody(CurlResponseBody(transfer: transfer), length: length, replayability: .singleUse)
+        return line.count
     }
 
     fileprivate func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -259,9 +235,9 @@ final class CurlEasyTransfer {
     /// head, body and end usually arrive in the same turn, so the caller then wakes once and finds
     /// everything ready, instead of being woken for the head and again for the body.
     func flushHead() {
-        guard let response = readyHead else { return }
+        guard let block = readyHead else { return }
         readyHead = nil
-        transfer.deliverHead(response)
+        transfer.deliverHead(block)
     }
 
     /// Ends the transfer with libcurl's result code.

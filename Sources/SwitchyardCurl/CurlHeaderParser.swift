@@ -49,6 +49,31 @@ struct CurlHeaderParser {
         return .needMore
     }
 
+    /// Parses a final header block as the event loop framed it (see ``CurlHeadFramer``): a status
+    /// line, field lines and the empty line that ends it, each ending in LF or CR LF.
+    /// - Parameter block: The block's raw bytes.
+    /// - Returns: The response head.
+    /// - Throws: ``SwitchyardError/Kind/protocolViolation`` for a block that is not a valid HTTP head.
+    static func parseHead(_ block: [UInt8]) throws(SwitchyardError) -> HTTPResponse {
+        var parser = CurlHeaderParser()
+        let parsed = block.withUnsafeBytes { bytes -> Result<HTTPResponse, SwitchyardError> in
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<min(end + 1, bytes.count)])
+                start = end + 1
+                do throws(SwitchyardError) {
+                    if case .complete(let head) = try parser.consume(line) { return .success(head) }
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return .failure(.protocolViolation("The server's response head ended before its empty line."))
+        }
+        return try parsed.get()
+    }
+
     private mutating func reset() {
         status = nil
         fields = HTTPFields()

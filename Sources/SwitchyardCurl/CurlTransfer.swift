@@ -1,3 +1,4 @@
+import HTTPTypes
 import Switchyard
 import Synchronization
 
@@ -16,9 +17,11 @@ final class CurlTransfer: Sendable {
     private let loop: CurlEventLoop
     private let highWaterBytes: Int
     private let lowWaterBytes: Int
+    /// Whether libcurl decodes the body, so the head must describe the decoded body.
+    private let decodesContentEncoding: Bool
 
     private struct State {
-        var headWaiter: CheckedContinuation<Response, any Error>?
+        var headWaiter: CheckedContinuation<[UInt8], any Error>?
         var headDelivered = false
         var chunks: [ArraySlice<UInt8>] = []
         var chunkIndex = 0
@@ -50,7 +53,8 @@ final class CurlTransfer: Sendable {
     private let state = Mutex(State())
 
     init(request: Request, context: ExchangeContext, upload: CurlUploadPump?, loop: CurlEventLoop,
-         highWaterBytes: Int) {
+         highWaterBytes: Int, decodesContentEncoding: Bool) {
+        self.decodesContentEncoding = decodesContentEncoding
         self.request = request
         self.context = context
         self.upload = upload
@@ -61,10 +65,37 @@ final class CurlTransfer: Sendable {
 
     // MARK: - Caller side
 
-    /// Hands the transfer to the event loop and waits for the response head.
+    /// Hands the transfer to the event loop, waits for the response head and parses it (here, on the
+    /// caller's task, not on the loop thread).
     func start() async throws -> Response {
+        let block = try await headBlock()
+        let head: HTTPResponse
+        do {
+            let parsed = try CurlHeaderParser.parseHead(block)
+            head = decodesContentEncoding ? parsed.describingDecodedBody() : parsed
+        } catch {
+            cancel(error)
+            throw error
+        }
+        return Response(head, body: makeBody(for: head))
+    }
+
+    private func makeBody(for head: HTTPResponse) -> HTTPBody? {
+        if request.head.method == .head || head.status == .noContent || head.status == .notModified {
+            return nil
+        }
+        var length = HTTPBody.Length.unknown
+        if head.headerFields[.contentEncoding] == nil,
+           let declared = head.headerFields[.contentLength], let count = Int64(declared) {
+            length = .known(count)
+        }
+        return HTTPBody(CurlResponseBody(transfer: self), length: length, replayability: .singleUse)
+    }
+
+    /// Hands the transfer to the event loop and waits for the raw response head.
+    private func headBlock() async throws -> [UInt8] {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
                 let failure: SwitchyardError? = state.withLock { state in
                     if case .failure(let error)? = state.outcome { return error }
                     state.headWaiter = continuation
@@ -130,7 +161,7 @@ final class CurlTransfer: Sendable {
     func cancel(_ error: SwitchyardError) {
         let (headWaiter, reader) = state.withLock { state in
             guard state.outcome == nil else {
-                return (CheckedContinuation<Response, any Error>?.none,
+                return (CheckedContinuation<[UInt8], any Error>?.none,
                         CheckedContinuation<ArraySlice<UInt8>?, any Error>?.none)
             }
             state.outcome = .failure(error)
@@ -151,14 +182,14 @@ final class CurlTransfer: Sendable {
 
     // MARK: - Event-loop side
 
-    /// Delivers the response head (event-loop thread).
-    func deliverHead(_ response: Response) {
+    /// Delivers the response head's raw block (event-loop thread).
+    func deliverHead(_ block: [UInt8]) {
         let waiter = state.withLock { state in
             state.headDelivered = true
             defer { state.headWaiter = nil }
             return state.headWaiter
         }
-        waiter?.resume(returning: response)
+        waiter?.resume(returning: block)
     }
 
     /// What the event loop should tell libcurl about a body chunk.
@@ -190,7 +221,7 @@ final class CurlTransfer: Sendable {
     func finish(_ result: Result<Void, SwitchyardError>) {
         let (headWaiter, reader, outcome) = state.withLock { state in
             guard state.outcome == nil else {
-                return (CheckedContinuation<Response, any Error>?.none,
+                return (CheckedContinuation<[UInt8], any Error>?.none,
                         CheckedContinuation<ArraySlice<UInt8>?, any Error>?.none,
                         Result<Void, SwitchyardError>?.none)
             }

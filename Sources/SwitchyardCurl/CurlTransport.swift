@@ -107,7 +107,8 @@ public final class CurlTransport: Transport {
             upload = CurlUploadPump()
         }
         let transfer = CurlTransfer(request: request, context: context, upload: upload, loop: loop,
-                                    highWaterBytes: configuration.receiveBufferBytes)
+                                    highWaterBytes: configuration.receiveBufferBytes,
+                                    decodesContentEncoding: configuration.decodesContentEncoding)
         if let upload, let body = request.body {
             startProducing(body, into: upload, for: transfer)
         }
