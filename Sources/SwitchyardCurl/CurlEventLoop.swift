@@ -37,6 +37,7 @@ final class CurlEventLoop: Sendable {
         _ = ccurl_multi_setopt_long(multi.raw, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         _ = ccurl_multi_setopt_long(multi.raw, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxTotalConnections)
         _ = ccurl_multi_setopt_long(multi.raw, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = ccurl_multi_setopt_long(multi.raw, CURLMOPT_MAXCONNECTS, max(1, configuration.maxIdleConnections))
         let thread = Thread { [self] in
             CurlLoopThreadState(loop: self, multi: multi.raw, configuration: configuration).run()
         }

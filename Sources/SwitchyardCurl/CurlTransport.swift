@@ -48,6 +48,10 @@ public final class CurlTransport: Transport {
         public var receiveBufferBytes: Int
         /// How many idle easy handles are kept for reuse.
         public var idleHandleLimit: Int
+        /// How many idle keep-alive connections are kept open for reuse. libcurl's own default ties
+        /// this to the number of transfers in flight at the moment, so after a lull it would close
+        /// connections that the next burst then has to reopen.
+        public var maxIdleConnections: Int
 
         /// Creates a configuration.
         /// - Parameters:
@@ -59,6 +63,7 @@ public final class CurlTransport: Transport {
         ///   - httpVersion: The HTTP version policy.
         ///   - receiveBufferBytes: Body bytes buffered per transfer before pausing.
         ///   - idleHandleLimit: Idle easy handles kept for reuse.
+        ///   - maxIdleConnections: Idle keep-alive connections kept open for reuse.
         public init(
             maxConnectionsPerHost: Int = 0,
             maxTotalConnections: Int = 0,
@@ -67,7 +72,8 @@ public final class CurlTransport: Transport {
             decodesContentEncoding: Bool = true,
             httpVersion: HTTPVersion = .automatic,
             receiveBufferBytes: Int = 256 * 1024,
-            idleHandleLimit: Int = 256
+            idleHandleLimit: Int = 256,
+            maxIdleConnections: Int = 256
         ) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxTotalConnections = maxTotalConnections
@@ -77,6 +83,7 @@ public final class CurlTransport: Transport {
             self.httpVersion = httpVersion
             self.receiveBufferBytes = receiveBufferBytes
             self.idleHandleLimit = idleHandleLimit
+            self.maxIdleConnections = maxIdleConnections
         }
     }
 
