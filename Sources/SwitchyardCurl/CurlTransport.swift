@@ -52,6 +52,11 @@ public final class CurlTransport: Transport {
         /// this to the number of transfers in flight at the moment, so after a lull it would close
         /// connections that the next burst then has to reopen.
         public var maxIdleConnections: Int
+        /// How long the event-loop thread keeps polling without sleeping after it ran out of work.
+        /// A request or response arriving within it is picked up without the two context switches of
+        /// a sleep and a wake-up (at concurrency 1 on loopback this halves the median latency), for
+        /// at most this much CPU time per idle moment. `.zero` sleeps at once.
+        public var busyPollDuration: Duration
 
         /// Creates a configuration.
         /// - Parameters:
@@ -64,6 +69,7 @@ public final class CurlTransport: Transport {
         ///   - receiveBufferBytes: Body bytes buffered per transfer before pausing.
         ///   - idleHandleLimit: Idle easy handles kept for reuse.
         ///   - maxIdleConnections: Idle keep-alive connections kept open for reuse.
+        ///   - busyPollDuration: How long the loop polls without sleeping once idle.
         public init(
             maxConnectionsPerHost: Int = 0,
             maxTotalConnections: Int = 0,
@@ -73,7 +79,8 @@ public final class CurlTransport: Transport {
             httpVersion: HTTPVersion = .automatic,
             receiveBufferBytes: Int = 256 * 1024,
             idleHandleLimit: Int = 256,
-            maxIdleConnections: Int = 256
+            maxIdleConnections: Int = 256,
+            busyPollDuration: Duration = .microseconds(50)
         ) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxTotalConnections = maxTotalConnections
@@ -84,6 +91,7 @@ public final class CurlTransport: Transport {
             self.receiveBufferBytes = receiveBufferBytes
             self.idleHandleLimit = idleHandleLimit
             self.maxIdleConnections = maxIdleConnections
+            self.busyPollDuration = busyPollDuration
         }
     }
 
