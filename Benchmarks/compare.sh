@@ -17,8 +17,12 @@ YARD="$(swift build -c release --package-path "$ROOT" --show-bin-path)/yard"
 
 extra="$(mktemp -t yard-extra.XXXXXX)"
 trap 'rm -f "$extra"' EXIT
+# URLSession and AsyncHTTPClient run with --task-per-request, the loop of the anchors' Swift clients
+# that use those libraries directly, so their ratios compare like with like; curl runs with yard's
+# long-lived workers, the closest Swift shape to the single-threaded C client.
 bench() { # name transport chain payload-path concurrency requests warmup
-  echo "$1|$YARD bench --url \$BASE$4 --transport $2 --chain $3 --concurrency $5 --requests $6 --max-seconds \$MAX_S --warmup $7 --result-line" >> "$extra"
+  local shape=""; [[ $2 != curl ]] && shape=" --task-per-request"
+  echo "$1|$YARD bench --url \$BASE$4 --transport $2 --chain $3 --concurrency $5 --requests $6 --max-seconds \$MAX_S --warmup $7$shape --result-line" >> "$extra"
 }
 for transport in curl urlsession ahc; do
   for chain in bare default; do

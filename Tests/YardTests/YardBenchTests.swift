@@ -35,6 +35,14 @@ struct YardBenchTests {
         }
     }
 
+    @Test func bothLoadShapesIssueExactlyTheRequestedCount() throws {
+        for shape in [[], ["--task-per-request"]] {
+            let run = try runYard(["bench", "--transport", "curl", "--concurrency", "7", "--result-line"] + shape + Self.small)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("c=7 ok=50 errors=0"), "\(shape): \(run.stdout)")
+        }
+    }
+
     @Test func csvAndChartAreWritten() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("yard-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

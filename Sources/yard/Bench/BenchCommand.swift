@@ -48,6 +48,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Extra pass-through interceptors in front of the chain (the cost of a hop).")
     var interceptors = 0
 
+    @Flag(name: .customLong("task-per-request"),
+          help: "Start a task per request (the anchors' Swift clients' loop) instead of long-lived workers.")
+    var taskPerRequest = false
+
     @Flag(name: .customLong("result-line"), help: "Print only the anchors' RESULT line per cell.")
     var resultLine = false
 
@@ -156,13 +160,15 @@ struct BenchCommand: AsyncParsableCommand {
             }
             let cap = Duration.milliseconds(Int64(maxSeconds * 1_000))
             if warmup > 0 {
-                _ = await LoadLoop(concurrency: cell.concurrency, total: warmup, maxDuration: cap).run(operation)
+                _ = await LoadLoop(concurrency: cell.concurrency, total: warmup, maxDuration: cap,
+                                   taskPerRequest: taskPerRequest).run(operation)
             }
             let total = duration == nil ? requests : Int.max
             let limit = duration.map { min(cap, .milliseconds(Int64($0 * 1_000))) } ?? cap
             let threads = ThreadSampler()
             let cpuBefore = ProcessStats.cpuTime
-            let run = await LoadLoop(concurrency: cell.concurrency, total: total, maxDuration: limit).run(operation)
+            let run = await LoadLoop(concurrency: cell.concurrency, total: total, maxDuration: limit,
+                                     taskPerRequest: taskPerRequest).run(operation)
             let cpu = ProcessStats.cpuTime - cpuBefore
             return BenchResult(transport: cell.transport.rawValue, chain: cell.chain.rawValue, concurrency: cell.concurrency,
                                payload: cell.payload, url: cell.url, run: run, cpu: cpu,

@@ -1,12 +1,16 @@
 import Foundation
 import Histogram
 import Switchyard
+import Synchronization
 
 /// Keeps `concurrency` operations in flight until `total` are done or `maxDuration` has passed.
 struct LoadLoop {
     let concurrency: Int
     let total: Int
     let maxDuration: Duration
+    /// Start a child task per request, refilled by the parent as each completes, instead of
+    /// long-lived workers: the shape of the anchors' Swift clients, for like-for-like comparisons.
+    var taskPerRequest = false
 
     /// What a run measured.
     struct Result {
@@ -31,6 +35,46 @@ struct LoadLoop {
 
     /// Runs `operation` (which returns the body bytes it received) under the load shape.
     func run(_ operation: @escaping @Sendable () async throws -> Int) async -> Result {
+        if taskPerRequest { return await runTaskPerRequest(operation) }
+        // One long-lived worker per slot, each taking tickets until `total` are issued: no task is
+        // created per request and no parent is woken per completion, so the harness adds nothing to
+        // the client's own scheduling hops. Workers keep their own figures; they are merged at the end.
+        let tickets = TicketCounter()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start + maxDuration
+        var result = Result()
+        await withTaskGroup(of: Result.self) { group in
+            for _ in 0..<max(0, min(concurrency, total)) {
+                group.addTask {
+                    var local = Result()
+                    while tickets.take() < total, clock.now < deadline {
+                        let begin = clock.now
+                        do {
+                            let bytes = try await operation()
+                            _ = local.latencies.record(UInt64(max(1, (begin.duration(to: clock.now).milliseconds * 1_000).rounded())))
+                            local.bytes += bytes
+                        } catch {
+                            local.errors += 1
+                            if local.firstError == nil { local.firstError = "\(error)" }
+                        }
+                    }
+                    return local
+                }
+            }
+            for await partial in group {
+                result.latencies.add(partial.latencies)
+                result.bytes += partial.bytes
+                result.errors += partial.errors
+                if result.firstError == nil { result.firstError = partial.firstError }
+            }
+        }
+        result.elapsed = start.duration(to: clock.now)
+        return result
+    }
+
+    /// The anchors' shape: a task group with `concurrency` children, a new child per completion.
+    private func runTaskPerRequest(_ operation: @escaping @Sendable () async throws -> Int) async -> Result {
         var result = Result()
         let clock = ContinuousClock()
         let start = clock.now
@@ -67,4 +111,12 @@ struct LoadLoop {
         result.elapsed = start.duration(to: clock.now)
         return result
     }
+}
+
+/// Hands out request numbers to the load loop's workers.
+private final class TicketCounter: Sendable {
+    private let next = Atomic<Int>(0)
+
+    /// The next ticket, counting from 0.
+    func take() -> Int { next.wrappingAdd(1, ordering: .relaxed).oldValue }
 }
