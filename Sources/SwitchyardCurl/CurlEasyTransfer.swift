@@ -7,7 +7,6 @@ import Switchyard
 final class CurlEasyTransfer {
     let handle: CurlEasyHandle
     let transfer: CurlTransfer
-    private var headerList: UnsafeMutablePointer<curl_slist>?
     private var framer = CurlHeadFramer()
     private var headDelivered = false
     private var receivedBytes: Int64 = 0
@@ -29,20 +28,13 @@ final class CurlEasyTransfer {
         self.maxResponseBytes = transfer.request.options.maxResponseBytes
     }
 
-    deinit {
-        curl_slist_free_all(headerList)
-    }
-
     // MARK: - Configuration
 
     /// Applies the request to the (freshly reset) easy handle.
     func configure(_ configuration: CurlTransport.Configuration) throws(SwitchyardError) {
         let easy = handle.raw
-        let request = transfer.request
-        let head = request.head
-        let url = "\(head.scheme ?? "http")://\(head.authority ?? "")\(head.path ?? "/")"
-
-        try check(ccurl_easy_setopt_string(easy, CURLOPT_URL, url), "URL")
+        let lines = transfer.lines
+        try check(ccurl_easy_setopt_string(easy, CURLOPT_URL, lines.url), "URL")
         _ = ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_PATH_AS_IS, 1)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
@@ -68,7 +60,7 @@ final class CurlEasyTransfer {
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, userdata)
 
         try configureMethodAndBody(userdata: userdata)
-        configureHeaders(configuration)
+        configureHeaders(lines)
     }
 
     private func configureMethodAndBody(userdata: UnsafeMutableRawPointer) throws(SwitchyardError) {
@@ -106,32 +98,10 @@ final class CurlEasyTransfer {
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, userdata)
     }
 
-    private func configureHeaders(_ configuration: CurlTransport.Configuration) {
-        let request = transfer.request
-        let fields = request.head.headerFields
-        var list: UnsafeMutablePointer<curl_slist>?
-        func add(_ line: String) { list = curl_slist_append(list, line) }
-
-        for field in fields {
-            switch field.name {
-            case .contentLength, .transferEncoding:
-                continue  // derived from the body by libcurl
-            case .acceptEncoding where configuration.decodesContentEncoding:
-                continue  // handed to CURLOPT_ACCEPT_ENCODING below so libcurl decodes what it asked for
-            default:
-                // libcurl's syntax for a header with an empty value is "Name;".
-                add(field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)")
-            }
-        }
-        // Suppress headers libcurl would add on its own, so every transport sends the same request.
-        if fields[.accept] == nil { add("Accept:") }
-        if fields[.expect] == nil { add("Expect:") }
-        if fields[.contentType] == nil, request.body != nil || request.head.method == .post { add("Content-Type:") }
-        headerList = list
-        _ = ccurl_easy_setopt_slist(handle.raw, CURLOPT_HTTPHEADER, list)
-        if configuration.decodesContentEncoding {
-            let accepted = fields[.acceptEncoding] ?? CurlTransport.Configuration.defaultAcceptEncoding
-            _ = ccurl_easy_setopt_string(handle.raw, CURLOPT_ACCEPT_ENCODING, accepted)
+    private func configureHeaders(_ lines: CurlRequestLines) {
+        _ = ccurl_easy_setopt_slist(handle.raw, CURLOPT_HTTPHEADER, lines.headers)
+        if let acceptEncoding = lines.acceptEncoding {
+            _ = ccurl_easy_setopt_string(handle.raw, CURLOPT_ACCEPT_ENCODING, acceptEncoding)
         }
     }
 

@@ -13,6 +13,7 @@ struct CurlHeadFramer {
     /// - Returns: The complete final block once `line` ended it, otherwise `nil`.
     mutating func consume(_ line: UnsafeRawBufferPointer) -> [UInt8]? {
         let startsBlock = block.isEmpty
+        if startsBlock { block.reserveCapacity(512) }
         block.append(contentsOf: line)
         if startsBlock {
             interim = Self.isInterimStatusLine(line)

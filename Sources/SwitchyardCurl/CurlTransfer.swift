@@ -14,6 +14,8 @@ final class CurlTransfer: Sendable {
     let request: Request
     let context: ExchangeContext
     let upload: CurlUploadPump?
+    /// The URL and header lines, prepared for libcurl on the caller's task.
+    let lines: CurlRequestLines
     private let loop: CurlEventLoop
     private let highWaterBytes: Int
     private let lowWaterBytes: Int
@@ -55,6 +57,7 @@ final class CurlTransfer: Sendable {
     init(request: Request, context: ExchangeContext, upload: CurlUploadPump?, loop: CurlEventLoop,
          highWaterBytes: Int, decodesContentEncoding: Bool) {
         self.decodesContentEncoding = decodesContentEncoding
+        self.lines = CurlRequestLines(request, decodesContentEncoding: decodesContentEncoding)
         self.request = request
         self.context = context
         self.upload = upload

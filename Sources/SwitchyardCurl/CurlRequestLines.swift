@@ -1,0 +1,50 @@
+import CCurl
+import HTTPTypes
+import Switchyard
+
+/// A request's URL and header list in the form libcurl takes them, built on the caller's task so
+/// the event-loop thread only hands them over.
+///
+/// `@unchecked Sendable`: the list is built completely in `init` and never changed afterwards;
+/// libcurl reads it only while the transfer that owns this object is in the multi handle, and it
+/// is freed in `deinit`, when nothing can reference it any more.
+final class CurlRequestLines: @unchecked Sendable {
+    /// The absolute URL.
+    let url: String
+    /// The header lines for `CURLOPT_HTTPHEADER`, including the blank `Name:` lines that stop
+    /// libcurl from adding its own `Accept`, `Expect` and `Content-Type`.
+    let headers: UnsafeMutablePointer<curl_slist>?
+    /// The value for `CURLOPT_ACCEPT_ENCODING`, when libcurl decodes bodies.
+    let acceptEncoding: String?
+
+    init(_ request: Request, decodesContentEncoding: Bool) {
+        let head = request.head
+        url = "\(head.scheme ?? "http")://\(head.authority ?? "")\(head.path ?? "/")"
+        let fields = head.headerFields
+        var list: UnsafeMutablePointer<curl_slist>?
+        func add(_ line: String) { list = curl_slist_append(list, line) }
+        for field in fields {
+            switch field.name {
+            case .contentLength, .transferEncoding:
+                continue  // derived from the body by libcurl
+            case .acceptEncoding where decodesContentEncoding:
+                continue  // handed to CURLOPT_ACCEPT_ENCODING so libcurl decodes what it asked for
+            default:
+                // libcurl's syntax for a header with an empty value is "Name;".
+                add(field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)")
+            }
+        }
+        // Suppress headers libcurl would add on its own, so every transport sends the same request.
+        if fields[.accept] == nil { add("Accept:") }
+        if fields[.expect] == nil { add("Expect:") }
+        if fields[.contentType] == nil, request.body != nil || head.method == .post { add("Content-Type:") }
+        headers = list
+        acceptEncoding = decodesContentEncoding
+            ? fields[.acceptEncoding] ?? CurlTransport.Configuration.defaultAcceptEncoding
+            : nil
+    }
+
+    deinit {
+        curl_slist_free_all(headers)
+    }
+}
