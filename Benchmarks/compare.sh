@@ -34,5 +34,6 @@ done
 
 export N_SMALL="${N_SMALL:-50000}" N_1M="${N_1M:-2000}" MAX_S="${MAX_S:-10}" WARM_SMALL="${WARM_SMALL:-500}" WARM_1M="${WARM_1M:-20}"
 export WORKDIR="${WORKDIR:-$(mktemp -d -t anchors.XXXXXX)}"
+mkdir -p "$WORKDIR"
 ONLY="${ONLY:-.}" EXTRA="$extra" "$ANCHORS/run-anchors.sh" | tee "$WORKDIR/table.txt"
 python3 "$ROOT/Benchmarks/ratios.py" "$WORKDIR"
