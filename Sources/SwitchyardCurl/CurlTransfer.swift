@@ -8,6 +8,11 @@ import Synchronization
 /// head and pulls body chunks; either side may cancel. Every path ends the exchange exactly once:
 /// the first outcome recorded wins, and nothing is delivered after it.
 ///
+/// The waiting caller is parked in an `UnsafeContinuation` rather than a checked one (which costs an
+/// allocation and a runtime type lookup per wait): every continuation is taken out of the state under
+/// the lock before it is resumed, so each is resumed exactly once, which the tests' cancellation and
+/// failure paths exercise.
+///
 /// Back-pressure: the event loop stops accepting body bytes (and libcurl pauses the socket) once
 /// ``highWaterBytes`` are buffered; the reader's next pull below ``lowWaterBytes`` resumes it.
 final class CurlTransfer: Sendable {
@@ -23,12 +28,12 @@ final class CurlTransfer: Sendable {
     private let decodesContentEncoding: Bool
 
     private struct State {
-        var headWaiter: CheckedContinuation<[UInt8], any Error>?
+        var headWaiter: UnsafeContinuation<[UInt8], any Error>?
         var headDelivered = false
         var chunks: [ArraySlice<UInt8>] = []
         var chunkIndex = 0
         var bufferedBytes = 0
-        var reader: CheckedContinuation<ArraySlice<UInt8>?, any Error>?
+        var reader: UnsafeContinuation<ArraySlice<UInt8>?, any Error>?
         var receivePaused = false
         /// Set once: `nil` while running, then the exchange's single outcome.
         var outcome: Result<Void, SwitchyardError>?
@@ -98,7 +103,7 @@ final class CurlTransfer: Sendable {
     /// Hands the transfer to the event loop and waits for the raw response head.
     private func headBlock() async throws -> [UInt8] {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<[UInt8], any Error>) in
                 let failure: SwitchyardError? = state.withLock { state in
                     if case .failure(let error)? = state.outcome { return error }
                     state.headWaiter = continuation
@@ -119,7 +124,7 @@ final class CurlTransfer: Sendable {
     func nextChunk() async throws -> ArraySlice<UInt8>? {
         if let ready = state.withLock({ take(&$0) }) { return try deliver(ready) }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 let ready = state.withLock { state in
                     let ready = take(&state)
                     if ready == nil { state.reader = continuation }
@@ -164,8 +169,8 @@ final class CurlTransfer: Sendable {
     func cancel(_ error: SwitchyardError) {
         let (headWaiter, reader) = state.withLock { state in
             guard state.outcome == nil else {
-                return (CheckedContinuation<[UInt8], any Error>?.none,
-                        CheckedContinuation<ArraySlice<UInt8>?, any Error>?.none)
+                return (UnsafeContinuation<[UInt8], any Error>?.none,
+                        UnsafeContinuation<ArraySlice<UInt8>?, any Error>?.none)
             }
             state.outcome = .failure(error)
             state.chunks.removeAll()
@@ -201,7 +206,7 @@ final class CurlTransfer: Sendable {
     /// Offers a body chunk (event-loop thread). `.pause` means the chunk was *not* taken.
     func deliverChunk(_ bytes: UnsafeRawBufferPointer) -> ChunkDisposition {
         let chunk = ArraySlice(bytes)
-        let (disposition, reader): (ChunkDisposition, CheckedContinuation<ArraySlice<UInt8>?, any Error>?) =
+        let (disposition, reader): (ChunkDisposition, UnsafeContinuation<ArraySlice<UInt8>?, any Error>?) =
             state.withLock { state in
                 if state.outcome != nil { return (.abort, nil) }
                 if let reader = state.reader {
@@ -224,8 +229,8 @@ final class CurlTransfer: Sendable {
     func finish(_ result: Result<Void, SwitchyardError>) {
         let (headWaiter, reader, outcome) = state.withLock { state in
             guard state.outcome == nil else {
-                return (CheckedContinuation<[UInt8], any Error>?.none,
-                        CheckedContinuation<ArraySlice<UInt8>?, any Error>?.none,
+                return (UnsafeContinuation<[UInt8], any Error>?.none,
+                        UnsafeContinuation<ArraySlice<UInt8>?, any Error>?.none,
                         Result<Void, SwitchyardError>?.none)
             }
             var result = result
