@@ -79,12 +79,18 @@ struct ResponseBodyBuffer {
 
 /// An unlinked temporary file used as a FIFO: appended at the end, read from the front.
 /// Confined to the lock of the ``ResponseBodyBuffer`` that owns it.
+///
+/// Appends are staged in memory and written in blocks of ``stagingBytes``: URLSession's delegate
+/// callbacks must keep pace with the network, or FoundationNetworking queues the undelivered data in
+/// memory; one system call per small chunk was slow enough for that queue to reach hundreds of MiB.
 private final class SpillFile {
+    static let stagingBytes = 1 << 20
     private let descriptor: Int32
     private var readOffset: Int64 = 0
     private var writeOffset: Int64 = 0
+    private var staged: [UInt8] = []
 
-    var unreadBytes: Int64 { writeOffset - readOffset }
+    var unreadBytes: Int64 { writeOffset + Int64(staged.count) - readOffset }
 
     init() throws {
         var template = Array((NSTemporaryDirectory() + "/switchyard-urlsession-XXXXXX").utf8CString)
@@ -97,7 +103,15 @@ private final class SpillFile {
     deinit { close(descriptor) }
 
     func write(_ chunk: ArraySlice<UInt8>) throws {
-        try chunk.withUnsafeBytes { buffer in
+        if staged.isEmpty { staged.reserveCapacity(Self.stagingBytes) }
+        staged.append(contentsOf: chunk)
+        if staged.count >= Self.stagingBytes { try flush() }
+    }
+
+    /// Writes the staged bytes to the end of the file.
+    private func flush() throws {
+        guard !staged.isEmpty else { return }
+        try staged.withUnsafeBytes { buffer in
             var done = 0
             while done < buffer.count {
                 let written = pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done,
@@ -107,11 +121,13 @@ private final class SpillFile {
                 done += written
             }
         }
-        writeOffset += Int64(chunk.count)
+        writeOffset += Int64(staged.count)
+        staged.removeAll(keepingCapacity: true)
     }
 
     func read(upTo limit: Int) throws -> ArraySlice<UInt8> {
-        let count = Int(min(Int64(limit), unreadBytes))
+        if readOffset == writeOffset { try flush() }  // the file is drained: what is left is staged
+        let count = Int(min(Int64(limit), writeOffset - readOffset))
         var bytes = [UInt8](repeating: 0, count: count)
         try bytes.withUnsafeMutableBytes { buffer in
             var done = 0
