@@ -37,15 +37,17 @@ struct ResponseBodyBuffer {
 
     /// Appends a chunk: to memory while there is room and nothing is on disk, otherwise to disk
     /// when `mayUseDisk` (the caller can not pause the sender); in memory regardless otherwise.
-    mutating func append(_ chunk: ArraySlice<UInt8>, mayUseDisk: Bool) throws {
-        let fitsInMemory = memoryBytes + chunk.count <= memoryLimit || memoryBytes == 0
+    ///
+    /// Takes `Data` as URLSession delivers it, so bytes bound for the disk are copied once.
+    mutating func append(_ data: Data, mayUseDisk: Bool) throws {
+        let fitsInMemory = memoryBytes + data.count <= memoryLimit || memoryBytes == 0
         if mayUseDisk, spilledBytes > 0 || !fitsInMemory {
             if spill == nil { spill = try SpillFile() }
-            try spill?.write(chunk)
+            try spill?.write(data)
             return
         }
-        chunks.append(chunk)
-        memoryBytes += chunk.count
+        chunks.append(ArraySlice(data))
+        memoryBytes += data.count
     }
 
     /// Takes the oldest bytes, or `nil` when empty.
@@ -102,9 +104,9 @@ private final class SpillFile {
 
     deinit { close(descriptor) }
 
-    func write(_ chunk: ArraySlice<UInt8>) throws {
+    func write(_ data: Data) throws {
         if staged.isEmpty { staged.reserveCapacity(Self.stagingBytes) }
-        staged.append(contentsOf: chunk)
+        data.withUnsafeBytes { staged.append(contentsOf: $0) }
         if staged.count >= Self.stagingBytes { try flush() }
     }
 

@@ -182,11 +182,10 @@ final class URLSessionExchange: Sendable {
 
     /// Body bytes arrived (delegate queue).
     func didReceive(_ data: Data, task: URLSessionTask) {
-        let chunk = ArraySlice(data)
         var failure: SwitchyardError?
         let reader: CheckedContinuation<ArraySlice<UInt8>?, any Error>? = state.withLock { state in
             guard state.outcome == nil else { return nil }
-            state.receivedBytes += Int64(chunk.count)
+            state.receivedBytes += Int64(data.count)
             if let limit = request.options.maxResponseBytes, state.receivedBytes > limit {
                 failure = .responseTooLarge(limit: limit)
                 return nil
@@ -196,7 +195,7 @@ final class URLSessionExchange: Sendable {
                 return reader
             }
             do {
-                try state.buffer.append(chunk, mayUseDisk: !pausesTask)
+                try state.buffer.append(data, mayUseDisk: !pausesTask)
             } catch {
                 failure = .transportFailed("Buffering the response from \(host) failed: \(error).",
                                            underlyingError: error)
@@ -209,7 +208,7 @@ final class URLSessionExchange: Sendable {
             return nil
         }
         if let failure { fail(failure) }
-        reader?.resume(returning: chunk)
+        reader?.resume(returning: ArraySlice(data))
     }
 
     /// The task ended (delegate queue); `error` is URLSession's.

@@ -1,11 +1,12 @@
+import Foundation
 import Testing
 
 @testable import SwitchyardURLSession
 
 @Suite(.timeLimit(.minutes(2))) struct ResponseBodyBufferTests {
     /// Bytes 0, 1, 2, … (mod 251) from `start`, so any reordering or loss shows.
-    private func pattern(from start: Int, count: Int) -> ArraySlice<UInt8> {
-        ArraySlice((start..<start + count).map { UInt8($0 % 251) })
+    private func pattern(from start: Int, count: Int) -> Data {
+        Data((start..<start + count).map { UInt8($0 % 251) })
     }
 
     @Test func spilledBytesComeBackInOrderWhateverTheInterleaving() throws {
@@ -24,7 +25,7 @@ import Testing
         while let chunk = try buffer.take() { read += chunk }
         #expect(buffer.isEmpty)
         #expect(read.count == written)
-        #expect(read == Array(pattern(from: 0, count: written)))
+        #expect(read == [UInt8](pattern(from: 0, count: written)))
     }
 
     @Test func aDrainedBufferTakesNewBytesAgain() throws {
@@ -35,6 +36,6 @@ import Testing
         while let chunk = try buffer.take() { read += chunk }
         try buffer.append(pattern(from: 8_192, count: 100), mayUseDisk: true)
         while let chunk = try buffer.take() { read += chunk }
-        #expect(read == Array(pattern(from: 0, count: 8_292)))
+        #expect(read == [UInt8](pattern(from: 0, count: 8_292)))
     }
 }
