@@ -18,14 +18,16 @@ import Testing
 
     @Test func connectionsOfABurstStayOpenForTheNextBurst() async throws {
         try await withCurlClient { client, server in
-            // Overlapping requests: each needs its own connection.
-            try await burst(client, server.url("/delay/100"), count: 16)
+            // Overlapping requests (each waits 400 ms at the server, so they overlap even on a busy
+            // machine): each needs its own connection.
+            try await burst(client, server.url("/delay/400"), count: 16)
+            #expect(server.openConnections == 16)
             // A lull with a single request: libcurl's default cache would shrink to a few
             // connections here and close the rest.
             _ = try await client.send(Request(url: server.url("/small")))
             try await Task.sleep(for: .milliseconds(200))
             #expect(server.openConnections == 16)
-            try await burst(client, server.url("/delay/100"), count: 16)
+            try await burst(client, server.url("/delay/400"), count: 16)
             #expect(server.openConnections == 16)
         }
     }
