@@ -23,20 +23,21 @@ enum BenchChart {
             <text x="\(panel.left)" y="22" font-size="15" font-weight="bold">\(escape(title))</text>
 
             """
-        let throughput = results.map(\.run.requestsPerSecond).max() ?? 1
-        let latency = results.map { Double($0.run.microseconds(at: 99)) / 1_000 }.max() ?? 1
-        svg += axes(x: panel.left, label: "requests/s", maximum: throughput, levels: levels)
-        svg += axes(x: panel.left * 2 + panel.width + 40, label: "latency ms (p50 solid, p99 dashed)", maximum: latency, levels: levels)
+        let throughput = Self.roundScale(results.map(\.run.requestsPerSecond).max() ?? 1)
+        let latency = Self.roundScale(results.map { Double($0.run.microseconds(at: 99)) / 1_000 }.max() ?? 1)
+        svg += axes(x: panel.left, label: "requests/s", scale: throughput, levels: levels)
+        svg += axes(x: panel.left * 2 + panel.width + 40, label: "latency ms (p50 solid, p99 dashed)", scale: latency,
+                    levels: levels)
         for (index, name) in order.enumerated() {
             let color = palette[index % palette.count]
             let points = (series[name] ?? []).sorted { $0.concurrency < $1.concurrency }
-            svg += line(points.map { ($0.concurrency, $0.run.requestsPerSecond) }, x: panel.left, maximum: throughput,
+            svg += line(points.map { ($0.concurrency, $0.run.requestsPerSecond) }, x: panel.left, maximum: throughput.top,
                         levels: levels, color: color, dashed: false)
             let right = panel.left * 2 + panel.width + 40
             svg += line(points.map { ($0.concurrency, Double($0.run.microseconds(at: 50)) / 1_000) }, x: right,
-                        maximum: latency, levels: levels, color: color, dashed: false)
+                        maximum: latency.top, levels: levels, color: color, dashed: false)
             svg += line(points.map { ($0.concurrency, Double($0.run.microseconds(at: 99)) / 1_000) }, x: right,
-                        maximum: latency, levels: levels, color: color, dashed: true)
+                        maximum: latency.top, levels: levels, color: color, dashed: true)
             let legendY = panel.top + panel.height + 50 + Double(index) * 18
             svg += "<rect x=\"\(panel.left)\" y=\"\(legendY - 10)\" width=\"14\" height=\"10\" fill=\"\(color)\"/>"
             svg += "<text x=\"\(panel.left + 20)\" y=\"\(legendY)\">\(escape(name))</text>\n"
@@ -53,11 +54,27 @@ enum BenchChart {
         panel.top + panel.height - value / max(maximum, 1e-9) * panel.height
     }
 
-    private static func axes(x left: Double, label: String, maximum: Double, levels: [Int]) -> String {
+    /// A scale whose top is a whole number of round steps (1, 2, 2.5 or 5 × 10ⁿ) above `maximum`,
+    /// with at most five steps, so the grid lines fall on values a reader can take in at a glance.
+    static func roundScale(_ maximum: Double) -> (top: Double, steps: Int) {
+        let value = maximum.isFinite && maximum > 0 ? maximum : 1
+        var magnitude = pow(10, (value / 5).log10Floor)
+        while true {
+            for multiple in [1, 2, 2.5, 5] {
+                let step = multiple * magnitude
+                let steps = Int((value / step).rounded(.up))
+                if steps <= 5 { return (Double(max(steps, 1)) * step, max(steps, 1)) }
+            }
+            magnitude *= 10
+        }
+    }
+
+    private static func axes(x left: Double, label: String, scale: (top: Double, steps: Int), levels: [Int]) -> String {
+        let maximum = scale.top
         var text = "<rect x=\"\(left)\" y=\"\(panel.top)\" width=\"\(panel.width)\" height=\"\(panel.height)\" fill=\"none\" stroke=\"#999\"/>\n"
         text += "<text x=\"\(left)\" y=\"\(panel.top - 8)\" font-weight=\"bold\">\(escape(label))</text>\n"
-        for step in 0...4 {
-            let value = maximum * Double(step) / 4
+        for step in 0...scale.steps {
+            let value = maximum * Double(step) / Double(scale.steps)
             let y = yPosition(value, maximum: maximum)
             text += "<line x1=\"\(left)\" y1=\"\(y)\" x2=\"\(left + panel.width)\" y2=\"\(y)\" stroke=\"#eee\"/>"
             text += "<text x=\"\(left - 6)\" y=\"\(y + 4)\" text-anchor=\"end\">\(format(value))</text>\n"
@@ -82,10 +99,24 @@ enum BenchChart {
     }
 
     private static func format(_ value: Double) -> String {
-        value >= 1_000 ? String(format: "%.0fk", value / 1_000) : value >= 10 ? String(format: "%.0f", value) : String(format: "%.2f", value)
+        if value >= 1_000 { return "\(trimmed(value / 1_000))k" }
+        return trimmed(value)
+    }
+
+    /// At most two decimals, without trailing zeros: 2.5, 0.25, 40.
+    private static func trimmed(_ value: Double) -> String {
+        var text = String(format: "%.2f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 
     private static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
     }
+}
+
+private extension Double {
+    /// ⌊log₁₀(self)⌋ for a positive value.
+    var log10Floor: Double { Foundation.log10(self).rounded(.down) }
 }
