@@ -5,42 +5,6 @@ import SwitchyardTestServer
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct AsyncHTTPClientTransportCancellationTests {
-    @Test func cancellingWhileWaitingForTheHeadClosesTheConnection() async throws {
-        try await withAHCClient { client, server in
-            let task = Task { try await client.send(try Request(url: server.url("/stall?tag=head"))) }
-            #expect(await eventually { server.requestCount(path: "/stall") == 1 })
-            task.cancel()
-            let result = await task.result
-            guard case .failure(let error as SwitchyardError) = result else {
-                Issue.record("expected cancellation, got \(result)")
-                return
-            }
-            #expect(error.kind == .cancelled)
-            #expect(await server.waitForDisconnect(tag: "head", timeout: .seconds(5)))
-        }
-    }
-
-    @Test func cancellingMidBodyClosesTheConnection() async throws {
-        try await withAHCClient { client, server in
-            let response = try await client.stream(try Request(url: server.url("/stall-body?tag=body&bytes=4096")))
-            let reader = Task {
-                var received = 0
-                for try await chunk in response.body { received += chunk.count }
-                return received
-            }
-            try await Task.sleep(for: .milliseconds(20))
-            #expect(!server.hasDisconnected(tag: "body"))
-            reader.cancel()
-            let result = await reader.result
-            guard case .failure(let error as SwitchyardError) = result else {
-                Issue.record("expected cancellation, got \(result)")
-                return
-            }
-            #expect(error.kind == .cancelled)
-            #expect(await server.waitForDisconnect(tag: "body", timeout: .seconds(5)))
-        }
-    }
-
     @Test func cancellingMidBodyWithADeadlineClosesTheConnection() async throws {
         try await withAHCClient { client, server in
             var request = try Request(url: server.url("/stall-body?tag=body-with-deadline&bytes=4096"))
@@ -57,16 +21,6 @@ import Testing
             }
             #expect(error.kind == .cancelled)
             #expect(await server.waitForDisconnect(tag: "body-with-deadline", timeout: .seconds(5)))
-        }
-    }
-
-    @Test func droppingAStreamedBodyUnreadClosesTheConnection() async throws {
-        try await withAHCClient { client, server in
-            do {
-                let response = try await client.stream(try Request(url: server.url("/bytes/50000000?tag=dropped")))
-                #expect(response.head.status == .ok)
-            }
-            #expect(await server.waitForDisconnect(tag: "dropped", timeout: .seconds(5)))
         }
     }
 
@@ -89,22 +43,6 @@ import Testing
                 #expect(first?.isEmpty == false)
             }
             #expect(await server.waitForDisconnect(tag: "abandoned", timeout: .seconds(5)))
-        }
-    }
-
-    @Test func cancellationBeforeSendingSendsNothing() async throws {
-        try await withAHCClient { client, server in
-            let task = Task {
-                withUnsafeCurrentTask { $0?.cancel() }
-                return try await client.send(try Request(url: server.url("/echo")))
-            }
-            let result = await task.result
-            guard case .failure(let error as SwitchyardError) = result else {
-                Issue.record("expected cancellation, got \(result)")
-                return
-            }
-            #expect(error.kind == .cancelled)
-            #expect(server.requestCount(path: "/echo") == 0)
         }
     }
 

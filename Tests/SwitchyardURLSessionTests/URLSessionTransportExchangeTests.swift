@@ -23,30 +23,6 @@ import Testing
         }
     }
 
-    @Test(arguments: [HTTPRequest.Method.post, .put, .patch, .delete])
-    func methodsWithBodiesReachTheServerIntact(method: HTTPRequest.Method) async throws {
-        try await withURLSessionClient { client, server in
-            let payload = Array("payload for \(method.rawValue)".utf8)
-            let request = try Request(method: method, url: server.url("/echo"),
-                                      headers: ["Content-Type": "text/plain"], body: HTTPBody(payload))
-            let echo = try EchoReport(try await client.send(request))
-            #expect(echo.method == method.rawValue)
-            #expect(echo.body_length == payload.count)
-            #expect(echo.body_sha256 == hex(SHA256.hash(data: payload)))
-            #expect(echo.values(of: "Content-Length") == [String(payload.count)])
-            #expect(echo.values(of: "Content-Type") == ["text/plain"])
-        }
-    }
-
-    @Test func headHasHeadersButNoBody() async throws {
-        try await withURLSessionClient { client, server in
-            let response = try await client.send(try Request(method: .head, url: server.url("/bytes/5000")))
-            #expect(response.head.status == .ok)
-            #expect(response.head.headerFields[.contentLength] == "5000")
-            #expect(response.body.isEmpty)
-        }
-    }
-
     @Test func aGetWithABodyIsRefusedBeforeSending() async throws {
         try await withURLSessionClient { client, server in
             let error = await failure(of: client, try Request(url: server.url("/echo"), body: HTTPBody("x")))
@@ -146,25 +122,6 @@ import Testing
         }
     }
 
-    @Test(arguments: ["content-length", "chunked", "close"])
-    func bodiesArriveWholeWithEveryFraming(framing: String) async throws {
-        try await withURLSessionClient { client, server in
-            let response = try await client.send(try Request(url: server.url("/bytes/300000?framing=\(framing)")))
-            #expect(response.body.count == 300_000)
-            #expect(response.body.enumerated().allSatisfy { $0.element == expectedPatternByte(at: $0.offset) })
-        }
-    }
-
-    @Test func gzipAndDeflateBodiesAreDecoded() async throws {
-        try await withURLSessionClient { client, server in
-            let expected = String(repeating: "hello, gzip\n", count: 100)
-            let gzip = try await client.send(try Request(url: server.url("/gzip")))
-            let deflate = try await client.send(try Request(url: server.url("/deflate")))
-            #expect(gzip.text == expected)
-            #expect(deflate.text == expected)
-        }
-    }
-
     @Test func aWrappedSessionIsUsableAndKeepsThePolicies() async throws {
         let appConfiguration = URLSessionConfiguration.default
         appConfiguration.httpAdditionalHeaders = ["X-App": "wrapped"]
@@ -185,40 +142,11 @@ import Testing
 }
 
 @Suite(.timeLimit(.minutes(2))) struct URLSessionTransportPolicyTests {
-    @Test func redirectsAreReturnedNotFollowed() async throws {
-        try await withURLSessionClient { client, server in
-            let response = try await client.send(try Request(url: server.url("/redirect/1")))
-            #expect(response.head.status.code == 302)
-            #expect(response.head.headerFields[.location] == "/redirect/0")
-            #expect(server.requestCount(path: "/redirect/0") == 0)
-        }
-    }
-
     @Test func cookiesAreNeitherStoredNorSent() async throws {
         try await withURLSessionClient { client, server in
             _ = try await client.send(try Request(url: server.url("/headers/many?count=1")))
             let echo = try EchoReport(try await client.send(try Request(url: server.url("/echo"))))
             #expect(echo.values(of: "Cookie").isEmpty)
-        }
-    }
-
-    @Test func statusCodesAreReportedNotThrown() async throws {
-        try await withURLSessionClient { client, server in
-            for code in [201, 204, 304, 401, 404, 500, 503] {
-                let response = try await client.send(try Request(url: server.url("/status/\(code)")))
-                #expect(response.head.status.code == code)
-                if code == 204 || code == 304 { #expect(response.body.isEmpty) }
-            }
-        }
-    }
-
-    @Test func expectContinueIsHandled() async throws {
-        try await withURLSessionClient { client, server in
-            let request = try Request(method: .post, url: server.url("/echo/body"),
-                                      headers: ["Expect": "100-continue"], body: HTTPBody("after continue"))
-            let response = try await client.send(request)
-            #expect(response.head.status == .ok)
-            #expect(response.text == "after continue")
         }
     }
 
