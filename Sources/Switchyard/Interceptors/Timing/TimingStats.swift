@@ -28,10 +28,33 @@ public final class TimingStats: Sendable {
         var path: String
     }
 
+    /// One endpoint's figures. Phases are kept in two parallel arrays, in the order they first
+    /// appeared: every call of a chain lists its phases in the same order, so the `hint` (the
+    /// phase's position in the call's list) finds its histogram with one comparison, without hashing.
     private struct Aggregate: Sendable {
         var count = 0
         var errors = 0
-        var phases: [String: Histogram<UInt64>] = [:]
+        var phaseNames: [String] = []
+        var histograms: [Histogram<UInt64>] = []
+
+        mutating func record(_ microseconds: UInt64, phase name: String, hint: Int) {
+            let index: Int
+            if hint < phaseNames.count, phaseNames[hint] == name {
+                index = hint
+            } else if let found = phaseNames.firstIndex(of: name) {
+                index = found
+            } else {
+                phaseNames.append(name)
+                histograms.append(TimingStats.emptyHistogram)
+                index = phaseNames.count - 1
+            }
+            _ = histograms[index].record(microseconds)
+        }
+
+        /// The histogram of `name`, if it was recorded.
+        func histogram(_ name: String) -> Histogram<UInt64>? {
+            phaseNames.firstIndex(of: name).map { histograms[$0] }
+        }
     }
 
     private struct State: Sendable {
@@ -39,8 +62,18 @@ public final class TimingStats: Sendable {
         var endpoints: [Key: Aggregate] = [:]
         /// Path → template, so a repeated path is not split and joined again (bounded).
         var templateCache: [String: String] = [:]
-        /// Interceptor name → its phase name (`interceptor:<name>`), built once.
-        var interceptorPhases: [String: String] = [:]
+        /// Interceptor names and their phase names (`interceptor:<name>`), built once, in the
+        /// order calls list them (looked up like ``Aggregate``'s phases, by position first).
+        var interceptorNames: [String] = []
+        var interceptorPhases: [String] = []
+
+        mutating func interceptorPhase(_ name: String, hint: Int) -> String {
+            if hint < interceptorNames.count, interceptorNames[hint] == name { return interceptorPhases[hint] }
+            if let found = interceptorNames.firstIndex(of: name) { return interceptorPhases[found] }
+            interceptorNames.append(name)
+            interceptorPhases.append("interceptor:\(name)")
+            return interceptorPhases[interceptorPhases.count - 1]
+        }
     }
 
     private let state = Mutex(State())
@@ -85,14 +118,9 @@ public final class TimingStats: Sendable {
                 failed: Bool) {
         state.withLock { state in
             var phases = phases
-            for (name, duration) in interceptors {
-                if let phase = state.interceptorPhases[name] {
-                    phases.append((phase, duration))
-                } else {
-                    let phase = "interceptor:\(name)"
-                    state.interceptorPhases[name] = phase
-                    phases.append((phase, duration))
-                }
+            phases.reserveCapacity(phases.count + interceptors.count)
+            for (position, (name, duration)) in interceptors.enumerated() {
+                phases.append((state.interceptorPhase(name, hint: position), duration))
             }
             var key = key
             var index = state.endpoints.index(forKey: key)
@@ -109,15 +137,15 @@ public final class TimingStats: Sendable {
             // out of the dictionary and back would copy them all on every call.
             state.endpoints.values[index].count += 1
             if failed { state.endpoints.values[index].errors += 1 }
-            for (name, duration) in phases {
+            for (position, (name, duration)) in phases.enumerated() {
                 let microseconds = UInt64(max(1, min(Self.highestMicroseconds, (duration.milliseconds * 1000).rounded())))
-                _ = state.endpoints.values[index].phases[name, default: Self.emptyHistogram].record(microseconds)
+                state.endpoints.values[index].record(microseconds, phase: name, hint: position)
             }
         }
     }
 
     private static let highestMicroseconds: Double = 3_600_000_000
-    private static let emptyHistogram = Histogram<UInt64>(
+    fileprivate static let emptyHistogram = Histogram<UInt64>(
         lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
 
     /// The figures so far.
@@ -125,10 +153,10 @@ public final class TimingStats: Sendable {
     public func snapshot() -> TimingSnapshot {
         let endpoints = state.withLock { $0.endpoints }
         let rows = endpoints.map { key, aggregate in
-            let names = Self.phaseOrder.filter { aggregate.phases[$0] != nil }
-                + aggregate.phases.keys.filter { !Self.phaseOrder.contains($0) }.sorted()
+            let names = Self.phaseOrder.filter { aggregate.phaseNames.contains($0) }
+                + aggregate.phaseNames.filter { !Self.phaseOrder.contains($0) }.sorted()
             let phases = names.compactMap { name in
-                aggregate.phases[name].map { histogram in
+                aggregate.histogram(name).map { histogram in
                     TimingSnapshot.Phase(name: name, count: Int(histogram.totalCount),
                                          p50: histogram.valueAtPercentile(50), p90: histogram.valueAtPercentile(90),
                                          p99: histogram.valueAtPercentile(99), max: histogram.max)
