@@ -246,17 +246,16 @@ final class URLSessionExchange: Sendable {
     // MARK: - Ending
 
     private func end(_ result: Result<Void, SwitchyardError>) {
-        // A head nobody took yet is released only after the lock: its body's owner checks this
-        // exchange's state when it goes away, which would lock again.
-        var unclaimedHead: Response?
-        defer { unclaimedHead = nil }
-        let (task, headWaiter, reader, cleanups, recorded) = state.withLock { state in
+        // A head nobody took yet is handed out of the lock (`_`) and released there: its body's
+        // owner checks this exchange's state when it goes away, which would lock again.
+        let (task, headWaiter, reader, cleanups, recorded, _) = state.withLock { state in
             guard state.outcome == nil else {
                 return (URLSessionTask?.none, CheckedContinuation<Response, any Error>?.none,
                         CheckedContinuation<ArraySlice<UInt8>?, any Error>?.none, [@Sendable () -> Void](),
-                        Result<Void, SwitchyardError>?.none)
+                        Result<Void, SwitchyardError>?.none, Response?.none)
             }
             state.outcome = result
+            var unclaimedHead: Response?
             if case .failure = result {
                 state.buffer.removeAll()
                 unclaimedHead = state.readyHead.take()
@@ -266,7 +265,7 @@ final class URLSessionExchange: Sendable {
                 state.reader = nil
                 state.cleanups = []
             }
-            return (state.task, state.headWaiter, state.reader, state.cleanups, result)
+            return (state.task, state.headWaiter, state.reader, state.cleanups, result, unclaimedHead)
         }
         guard let recorded else { return }
         let elapsed = ContinuousClock.now - context.attemptStartedAt

@@ -38,10 +38,27 @@ public final class ExchangeContext: Sendable {
         /// The stage timings with the per-link own times folded in by name.
         func foldedPipelineTimings() -> PipelineTimings {
             var timings = pipelineTimings
-            for (index, name) in linkNames.enumerated() where linkTimes[index].own != .zero {
-                timings.interceptors[name, default: .zero] += linkTimes[index].own
-            }
+            timings.interceptors = Dictionary(interceptorTimes(), uniquingKeysWith: +)
             return timings
+        }
+
+        /// Time inside each interceptor, by name, in chain order (recorded links, then any times
+        /// recorded by name through ``ExchangeContext/recordPipelineTimings(_:)``).
+        func interceptorTimes() -> [(name: String, duration: Duration)] {
+            var times: [(name: String, duration: Duration)] = []
+            times.reserveCapacity(linkNames.count + pipelineTimings.interceptors.count)
+            func add(_ name: String, _ duration: Duration) {
+                if let existing = times.firstIndex(where: { $0.name == name }) {
+                    times[existing].duration += duration
+                } else {
+                    times.append((name, duration))
+                }
+            }
+            for (index, name) in linkNames.enumerated() where linkTimes[index].own != .zero {
+                add(name, linkTimes[index].own)
+            }
+            for (name, duration) in pipelineTimings.interceptors { add(name, duration) }
+            return times
         }
         var storage: [ObjectIdentifier: any Sendable] = [:]
     }
@@ -135,22 +152,7 @@ public final class ExchangeContext: Sendable {
     /// Time inside each interceptor so far, by name, in chain order: ``PipelineTimings/interceptors``
     /// without building a dictionary (the timing statistics read it on every call).
     var interceptorTimes: [(name: String, duration: Duration)] {
-        state.withLock { state in
-            var times: [(name: String, duration: Duration)] = []
-            times.reserveCapacity(state.linkNames.count + state.pipelineTimings.interceptors.count)
-            func add(_ name: String, _ duration: Duration) {
-                if let existing = times.firstIndex(where: { $0.name == name }) {
-                    times[existing].duration += duration
-                } else {
-                    times.append((name, duration))
-                }
-            }
-            for (index, name) in state.linkNames.enumerated() where state.linkTimes[index].own != .zero {
-                add(name, state.linkTimes[index].own)
-            }
-            for (name, duration) in state.pipelineTimings.interceptors { add(name, duration) }
-            return times
-        }
+        state.withLock { $0.interceptorTimes() }
     }
 
     /// Updates the chain's stage timings in place, atomically.

@@ -27,6 +27,25 @@ struct LoadLoop {
         var requestsPerSecond: Double { Double(succeeded) / seconds }
         var megabytesPerSecond: Double { Double(bytes) / seconds / 1e6 }
 
+        /// Counts one operation that took `latency` and received `bytes`, or failed with `error`.
+        mutating func record(_ latency: Duration, bytes: Int, error: String?) {
+            if let error {
+                errors += 1
+                if firstError == nil { firstError = error }
+            } else {
+                _ = latencies.record(UInt64(max(1, (latency.milliseconds * 1_000).rounded())))
+                self.bytes += bytes
+            }
+        }
+
+        /// Adds another worker's figures (not its elapsed time).
+        mutating func merge(_ other: Result) {
+            latencies.add(other.latencies)
+            bytes += other.bytes
+            errors += other.errors
+            if firstError == nil { firstError = other.firstError }
+        }
+
         /// The latency at `percentile` in microseconds (0 when nothing succeeded).
         func microseconds(at percentile: Double) -> UInt64 {
             succeeded == 0 ? 0 : latencies.valueAtPercentile(percentile)
@@ -52,22 +71,15 @@ struct LoadLoop {
                         let begin = clock.now
                         do {
                             let bytes = try await operation()
-                            _ = local.latencies.record(UInt64(max(1, (begin.duration(to: clock.now).milliseconds * 1_000).rounded())))
-                            local.bytes += bytes
+                            local.record(begin.duration(to: clock.now), bytes: bytes, error: nil)
                         } catch {
-                            local.errors += 1
-                            if local.firstError == nil { local.firstError = "\(error)" }
+                            local.record(begin.duration(to: clock.now), bytes: 0, error: "\(error)")
                         }
                     }
                     return local
                 }
             }
-            for await partial in group {
-                result.latencies.add(partial.latencies)
-                result.bytes += partial.bytes
-                result.errors += partial.errors
-                if result.firstError == nil { result.firstError = partial.firstError }
-            }
+            for await partial in group { result.merge(partial) }
         }
         result.elapsed = start.duration(to: clock.now)
         return result
@@ -95,13 +107,7 @@ struct LoadLoop {
                 issued += 1
             }
             for await (latency, bytes, error) in group {
-                if let error {
-                    result.errors += 1
-                    if result.firstError == nil { result.firstError = error }
-                } else {
-                    _ = result.latencies.record(UInt64(max(1, (latency.milliseconds * 1_000).rounded())))
-                    result.bytes += bytes
-                }
+                result.record(latency, bytes: bytes, error: error)
                 if issued < total, clock.now < deadline {
                     group.addTask { await timed() }
                     issued += 1

@@ -38,16 +38,11 @@ public final class TimingStats: Sendable {
         var histograms: [Histogram<UInt64>] = []
 
         mutating func record(_ microseconds: UInt64, phase name: String, hint: Int) {
-            let index: Int
-            if hint < phaseNames.count, phaseNames[hint] == name {
-                index = hint
-            } else if let found = phaseNames.firstIndex(of: name) {
-                index = found
-            } else {
+            let index = phaseNames.index(of: name, hint: hint) ?? {
                 phaseNames.append(name)
                 histograms.append(TimingStats.emptyHistogram)
-                index = phaseNames.count - 1
-            }
+                return phaseNames.count - 1
+            }()
             _ = histograms[index].record(microseconds)
         }
 
@@ -68,8 +63,7 @@ public final class TimingStats: Sendable {
         var interceptorPhases: [String] = []
 
         mutating func interceptorPhase(_ name: String, hint: Int) -> String {
-            if hint < interceptorNames.count, interceptorNames[hint] == name { return interceptorPhases[hint] }
-            if let found = interceptorNames.firstIndex(of: name) { return interceptorPhases[found] }
+            if let found = interceptorNames.index(of: name, hint: hint) { return interceptorPhases[found] }
             interceptorNames.append(name)
             interceptorPhases.append("interceptor:\(name)")
             return interceptorPhases[interceptorPhases.count - 1]
@@ -171,5 +165,13 @@ public final class TimingStats: Sendable {
     /// Forgets everything recorded (templates stay).
     public func reset() {
         state.withLock { $0.endpoints = [:] }
+    }
+}
+
+private extension [String] {
+    /// The index of `name`, trying position `hint` first (one comparison when the order repeats).
+    func index(of name: String, hint: Int) -> Int? {
+        if hint < count, self[hint] == name { return hint }
+        return firstIndex(of: name)
     }
 }
