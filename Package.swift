@@ -31,11 +31,19 @@ let package = Package(
         .target(
             name: "Switchyard",
             dependencies: [
+                "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
+        ),
+
+        // zlib, for decoding gzip/deflate response bodies identically on every transport.
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]
         ),
 
         // MARK: - Transports
@@ -90,6 +98,7 @@ let package = Package(
         .target(
             name: "SwitchyardTestServer",
             dependencies: [
+                "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Installs the system packages Switchyard needs when they are missing (Debian/Ubuntu, as root or via sudo).
-# Idempotent: does nothing when pkg-config already finds libcurl.
+# Idempotent: does nothing when pkg-config already finds libcurl and zlib (bodies are decoded with zlib).
 set -euo pipefail
 
-if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libcurl; then
+if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libcurl zlib; then
   exit 0
 fi
-need=(libcurl4-openssl-dev)
+need=(libcurl4-openssl-dev zlib1g-dev)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "libcurl development files are missing; install them with your package manager (e.g. 'brew install curl')." >&2
+  echo "libcurl or zlib development files are missing; install them with your package manager (e.g. 'brew install curl')." >&2
   exit 1
 fi
 sudo=""

@@ -73,7 +73,11 @@ enum AsyncHTTPClientErrorMapping {
              .httpProxyHandshakeTimeout:
             return SwitchyardError(.timeout, "Could not connect to \(host) in time (\(error.shortDescription))."
                 + " Is the server reachable? Raise the connect timeout if the network is slow.", underlyingError: error)
-        case .readTimeout, .writeTimeout:
+        case .readTimeout:
+            return SwitchyardError(.timeout, "\(host) sent nothing for longer than the transport's idle timeout"
+                + " (AsyncHTTPClient's read timeout); the exchange was abandoned. Raise idleTimeout if the server is"
+                + " known to think that long.", underlyingError: error)
+        case .writeTimeout:
             return SwitchyardError(.timeout, "The connection to \(host) went idle for longer than the HTTP"
                 + " client's \(error.shortDescription.lowercased()).", underlyingError: error)
         case .remoteConnectionClosed:
@@ -140,8 +144,8 @@ enum AsyncHTTPClientErrorMapping {
         case .invalidChunkSize:
             return .protocolViolation("\(host) sent malformed chunked framing (\(error)).", underlyingError: error)
         case .headerOverflow:
-            return .protocolViolation("\(host) sent a response head larger than the HTTP parser accepts.",
-                                      underlyingError: error)
+            return SwitchyardError(.protocolViolation, ResponseHeadRules.headTooLarge(host: host).message,
+                                   underlyingError: error)
         default:
             return .protocolViolation("\(host) sent a response that is not valid HTTP (\(error)).",
                                       underlyingError: error)

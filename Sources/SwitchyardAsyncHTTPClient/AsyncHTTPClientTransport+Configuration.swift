@@ -1,4 +1,5 @@
 public import AsyncHTTPClient
+public import Switchyard
 import NIOCore
 import NIOHTTPCompression
 
@@ -37,14 +38,18 @@ extension AsyncHTTPClientTransport {
         /// How long establishing a connection (TCP and TLS) may take, independently of the request's deadline.
         public var connectTimeout: Duration
         /// How long an idle pooled connection is kept open.
-        public var idleTimeout: Duration
+        public var connectionIdleTimeout: Duration
+        /// How long the server may send nothing during an exchange before it fails with `timeout`
+        /// (``IdleTimeout``; AsyncHTTPClient's read timeout); `nil` turns the check off.
+        public var idleTimeout: Duration?
         /// Whether `gzip`/`deflate` response bodies are decoded before they reach the chain.
         ///
         /// When on, requests without an `Accept-Encoding` header are sent with
-        /// ``AsyncHTTPClientTransport/defaultAcceptEncoding``. Decoding has no size or ratio limit of its
-        /// own (AsyncHTTPClient's `.none`): a ratio limit would reject legitimate, highly compressible
-        /// bodies. The decoded size is bounded by ``RequestOptions/maxResponseBytes`` instead, which
-        /// the transport counts on the decoded bytes.
+        /// ``AsyncHTTPClientTransport/defaultAcceptEncoding``, and the transport decodes the bodies
+        /// itself as they stream, the same way the curl transport does (AsyncHTTPClient's own
+        /// decompression stays off): ``RequestOptions/maxResponseBytes`` counts decoded bytes, stacked
+        /// codings are all undone, and a corrupt or unfinished stream is a
+        /// ``SwitchyardError/Kind/protocolViolation``.
         public var decodesContentEncoding: Bool
         /// The HTTP version policy.
         public var httpVersion: HTTPVersion
@@ -53,18 +58,21 @@ extension AsyncHTTPClientTransport {
         /// - Parameters:
         ///   - maxConnectionsPerHost: HTTP/1.1 connections per host.
         ///   - connectTimeout: Limit for establishing a connection.
-        ///   - idleTimeout: How long idle connections stay pooled.
+        ///   - connectionIdleTimeout: How long idle connections stay pooled.
+        ///   - idleTimeout: How long the server may send nothing during an exchange (`nil`: no limit).
         ///   - decodesContentEncoding: Whether gzip/deflate bodies are decoded.
         ///   - httpVersion: The HTTP version policy.
         public init(
             maxConnectionsPerHost: Int = Self.defaultMaxConnectionsPerHost,
             connectTimeout: Duration = .seconds(30),
-            idleTimeout: Duration = .seconds(60),
+            connectionIdleTimeout: Duration = .seconds(60),
+            idleTimeout: Duration? = IdleTimeout.default,
             decodesContentEncoding: Bool = true,
             httpVersion: HTTPVersion = .automatic
         ) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.connectTimeout = connectTimeout
+            self.connectionIdleTimeout = connectionIdleTimeout
             self.idleTimeout = idleTimeout
             self.decodesContentEncoding = decodesContentEncoding
             self.httpVersion = httpVersion
@@ -77,12 +85,12 @@ extension AsyncHTTPClientTransport {
         public var httpClientConfiguration: HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration(
                 redirectConfiguration: .disallow,
-                timeout: .init(connect: TimeAmount(connectTimeout)),
+                timeout: .init(connect: TimeAmount(connectTimeout), read: idleTimeout.map { TimeAmount($0) }),
                 connectionPool: .init(
-                    idleTimeout: TimeAmount(idleTimeout),
+                    idleTimeout: TimeAmount(connectionIdleTimeout),
                     concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, maxConnectionsPerHost)
                 ),
-                decompression: decodesContentEncoding ? .enabled(limit: .none) : .disabled
+                decompression: .disabled  // the transport decodes (see decodesContentEncoding)
             )
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.httpVersion = httpVersion == .automatic ? .automatic : .http1Only

@@ -46,9 +46,11 @@ import Synchronization
 ///   `redirectConfiguration: .disallow`. If the wrapped client follows one anyway, the transport does
 ///   not pass the redirected response off as the original one: it fails with
 ///   ``SwitchyardError/Kind/transport`` naming the setting to change.
-/// - **Decompression.** AsyncHTTPClient decodes `gzip`/`deflate` only with `decompression: .enabled(…)`
-///   (then pass `decodesContentEncoding: true` so heads describe the decoded body);
-///   otherwise bodies arrive encoded, and the transport adds no `Accept-Encoding` of its own.
+/// - **Decompression.** An owned client leaves AsyncHTTPClient's decompression off and decodes
+///   `gzip`/`deflate` itself, exactly like the curl transport. A wrapped client decodes only with
+///   `decompression: .enabled(…)` (then pass `decodesContentEncoding: true` so heads describe the
+///   decoded body; its size limit then counts what AsyncHTTPClient delivers); otherwise bodies arrive
+///   encoded, and the transport adds no `Accept-Encoding` of its own.
 /// - **Connection retries.** With AsyncHTTPClient's default `retryConnectionEstablishment = true`, a
 ///   refused connection is retried in the background until the request's deadline or the client's
 ///   connect timeout (10 s by default), whichever comes first, and only then reported as
@@ -172,7 +174,8 @@ public final class AsyncHTTPClientTransport: Transport {
                 + " Create the HTTPClient with `redirectConfiguration: .disallow`.")
         }
         var head = try AsyncHTTPClientResponseMapping.head(of: response, host: host)
-        if decodesContentEncoding { head = head.describingDecodedBody() }
+        try ResponseHeadRules.validate(head, host: host)
+        if decodesContentEncoding, !ownsClient { head = head.describingDecodedBody() }  // the wrapped client decoded
         let hasNoBody = AsyncHTTPClientResponseMapping.hasNoBody(head, method: request.head.method)
         let length: HTTPBody.Length = hasNoBody ? .known(0) : AsyncHTTPClientResponseMapping.bodyLength(of: head)
         var declaredLength: Int64?
@@ -190,7 +193,8 @@ public final class AsyncHTTPClientTransport: Transport {
                 + " larger than the configured maximum of \(limit); nothing was read."
                 + " Raise maxResponseBytes or stream the body.")
         }
-        return Response(head, body: HTTPBody(body, length: length, replayability: .singleUse))
+        let raw = Response(head, body: HTTPBody(body, length: length, replayability: .singleUse))
+        return decodesContentEncoding && ownsClient ? try raw.decodingContent(limit: request.options.maxResponseBytes) : raw
     }
 
     private func recordTotal(_ context: ExchangeContext) {

@@ -11,6 +11,7 @@ final class CurlEasyTransfer {
     private var headDelivered = false
     private var receivedBytes: Int64 = 0
     private let maxResponseBytes: Int64?
+    private var idleTimeout: Duration?
     private var memoryUpload: ArraySlice<UInt8>?
     private var memoryUploadOffset = 0
     /// A failure detected inside a callback, which then told libcurl to abort.
@@ -34,6 +35,7 @@ final class CurlEasyTransfer {
     func configure(_ configuration: CurlTransport.Configuration) throws(SwitchyardError) {
         let easy = handle.raw
         let lines = transfer.lines
+        idleTimeout = configuration.idleTimeout
         try check(ccurl_easy_setopt_string(easy, CURLOPT_URL, lines.url), "URL")
         _ = ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_PATH_AS_IS, 1)
@@ -48,6 +50,11 @@ final class CurlEasyTransfer {
         _ = ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connectTimeout))
         if let remaining = transfer.context.remainingTime {
             _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(remaining)))
+        }
+        if let idle = configuration.idleTimeout {
+            // Fewer than 1 byte per second over the whole window: nothing arrived for that long.
+            _ = ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+            _ = ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, IdleTimeout.wholeSeconds(idle))
         }
         if let maxResponseBytes {
             _ = ccurl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxResponseBytes))
@@ -100,9 +107,6 @@ final class CurlEasyTransfer {
 
     private func configureHeaders(_ lines: CurlRequestLines) {
         _ = ccurl_easy_setopt_slist(handle.raw, CURLOPT_HTTPHEADER, lines.headers)
-        if let acceptEncoding = lines.acceptEncoding {
-            _ = ccurl_easy_setopt_string(handle.raw, CURLOPT_ACCEPT_ENCODING, acceptEncoding)
-        }
     }
 
     private func check(_ code: CURLcode, _ what: String) throws(SwitchyardError) {
@@ -120,7 +124,14 @@ final class CurlEasyTransfer {
 
     fileprivate func didReceiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
         guard !headDelivered else { return line.count }  // trailers: ignored
-        if let block = framer.consume(line) {
+        let block: [UInt8]?
+        do throws(SwitchyardError) {
+            block = try framer.consume(line, host: transfer.request.head.authority ?? "the server")
+        } catch {
+            callbackFailure = error
+            return 0
+        }
+        if let block {
             headDelivered = true
             recordTimings(final: false)
             readyHead = block
@@ -212,14 +223,19 @@ final class CurlEasyTransfer {
 
     /// Ends the transfer with libcurl's result code.
     func complete(with code: CURLcode) {
+        if code == CURLE_OUT_OF_MEMORY, !headDelivered, callbackFailure == nil {
+            // libcurl refuses a header line over 100 KiB this way, before the framer sees it.
+            callbackFailure = ResponseHeadRules.headTooLarge(host: transfer.request.head.authority ?? "the server")
+        }
         flushHead()
         recordTimings(final: true)
-        if code == CURLE_OK {
+        if code == CURLE_OK, callbackFailure == nil {
             transfer.finish(.success(()))
         } else {
             transfer.finish(.failure(CurlErrorMapping.error(for: code, detail: handle.errorMessage,
                                                             callbackFailure: callbackFailure,
-                                                            request: transfer.request.head)))
+                                                            request: transfer.request.head,
+                                                            idleTimeout: idleTimeout)))
         }
     }
 }

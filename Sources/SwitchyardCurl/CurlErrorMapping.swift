@@ -5,7 +5,8 @@ import Switchyard
 /// Maps libcurl's result codes onto ``SwitchyardError`` kinds with actionable messages.
 enum CurlErrorMapping {
     static func error(
-        for code: CURLcode, detail: String, callbackFailure: SwitchyardError?, request: HTTPRequest
+        for code: CURLcode, detail: String, callbackFailure: SwitchyardError?, request: HTTPRequest,
+        idleTimeout: Duration? = nil
     ) -> SwitchyardError {
         if let callbackFailure { return callbackFailure }
         let host = request.authority ?? "the server"
@@ -32,6 +33,9 @@ enum CurlErrorMapping {
             }
             return .connectionFailed("The connection to \(host) failed mid-exchange: \(reason).",
                                      underlyingError: cause)
+        case CURLE_OPERATION_TIMEDOUT where reason.contains("too slow"):
+            return SwitchyardError(.timeout, IdleTimeout.error(host: host, limit: idleTimeout ?? IdleTimeout.default).message,
+                                   underlyingError: cause)
         case CURLE_OPERATION_TIMEDOUT:
             return SwitchyardError(.timeout, "The request to \(host) did not complete before its deadline (\(reason))."
                 + " Raise the timeout if the server is known to be slow.", underlyingError: cause)

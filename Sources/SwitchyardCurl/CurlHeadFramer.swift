@@ -1,19 +1,30 @@
+import Switchyard
+
 /// Collects the header lines libcurl delivers until a final head is complete, on the event-loop
 /// thread, without parsing them: the caller's task parses the block (``CurlHeaderParser/parseHead(_:)``),
 /// so the one loop thread spends its time on the wire rather than on header validation.
 ///
-/// Interim (1xx) blocks are dropped by looking only at the first digit of the status code; a
-/// malformed status line counts as final, so the parser reports it.
+/// Interim (1xx other than 101) blocks are dropped by looking only at the status code's digits; a
+/// malformed status line counts as final, so the parser reports it. The limits of
+/// ``ResponseHeadRules`` are enforced as the lines arrive, so a giant head is refused before it
+/// is buffered.
 struct CurlHeadFramer {
     private var block: [UInt8] = []
     private var interim = false
+    private var interimCount = 0
 
     /// Adds one line (with its line ending).
-    /// - Parameter line: The raw bytes libcurl handed to the header callback.
+    /// - Parameters:
+    ///   - line: The raw bytes libcurl handed to the header callback.
+    ///   - host: The server's name, for errors.
     /// - Returns: The complete final block once `line` ended it, otherwise `nil`.
-    mutating func consume(_ line: UnsafeRawBufferPointer) -> [UInt8]? {
+    /// - Throws: ``SwitchyardError/Kind/protocolViolation`` past ``ResponseHeadRules``' limits.
+    mutating func consume(_ line: UnsafeRawBufferPointer, host: String = "the server") throws(SwitchyardError) -> [UInt8]? {
         let startsBlock = block.isEmpty
         if startsBlock { block.reserveCapacity(512) }
+        guard block.count + line.count <= ResponseHeadRules.maxHeadBytes else {
+            throw ResponseHeadRules.headTooLarge(host: host)
+        }
         block.append(contentsOf: line)
         if startsBlock {
             interim = Self.isInterimStatusLine(line)
@@ -21,6 +32,10 @@ struct CurlHeadFramer {
         }
         guard Self.isEmptyLine(line) else { return nil }
         if interim {
+            interimCount += 1
+            guard interimCount <= ResponseHeadRules.maxInterimResponses else {
+                throw ResponseHeadRules.tooManyInterimResponses(host: host)
+            }
             block.removeAll(keepingCapacity: true)
             return nil
         }
@@ -32,9 +47,10 @@ struct CurlHeadFramer {
         line.allSatisfy { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }
     }
 
-    /// `HTTP/<version> 1…`: the code after the first space starts with 1.
+    /// `HTTP/<version> 1xx` other than `101` (which is final: the parser's rules refuse it).
     private static func isInterimStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard let space = line.firstIndex(of: UInt8(ascii: " ")), space + 1 < line.count else { return false }
-        return line[space + 1] == UInt8(ascii: "1")
+        guard let space = line.firstIndex(of: UInt8(ascii: " ")), space + 3 < line.count else { return false }
+        guard line[space + 1] == UInt8(ascii: "1") else { return false }
+        return !(line[space + 2] == UInt8(ascii: "0") && line[space + 3] == UInt8(ascii: "1"))
     }
 }

@@ -28,7 +28,14 @@ struct CurlHeaderParser {
     /// - Throws: ``SwitchyardError/Kind/protocolViolation`` for a line that is not valid HTTP.
     mutating func consume(_ line: UnsafeRawBufferPointer) throws(SwitchyardError) -> Outcome {
         var end = line.count
-        if end > 0, line[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+        if end > 0, line[end - 1] == UInt8(ascii: "\n") {
+            end -= 1
+            // RFC 9112 §2.2 lets a client accept a bare LF; the other transports' parsers refuse it,
+            // and lenient line endings are a request-smuggling ingredient, so this one does too.
+            guard end > 0, line[end - 1] == UInt8(ascii: "\r") else {
+                throw .protocolViolation("The server ended a head line with a bare LF instead of CR LF: \(Self.preview(line)).")
+            }
+        }
         if end > 0, line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         let content = UnsafeRawBufferPointer(rebasing: line[0..<end])
 
@@ -38,7 +45,7 @@ struct CurlHeaderParser {
         }
         if content.isEmpty {
             defer { reset() }
-            if status.kind == .informational { return .interimEnded }
+            if status.kind == .informational, status.code != 101 { return .interimEnded }
             return .complete(HTTPResponse(status: status, headerFields: fields))
         }
         if content[0] == UInt8(ascii: " ") || content[0] == UInt8(ascii: "\t") {

@@ -14,9 +14,6 @@ final class CurlRequestLines: @unchecked Sendable {
     /// The header lines for `CURLOPT_HTTPHEADER`, including the blank `Name:` lines that stop
     /// libcurl from adding its own `Accept`, `Expect` and `Content-Type`.
     let headers: UnsafeMutablePointer<curl_slist>?
-    /// The value for `CURLOPT_ACCEPT_ENCODING`, when libcurl decodes bodies.
-    let acceptEncoding: String?
-
     init(_ request: Request, decodesContentEncoding: Bool) {
         let head = request.head
         url = "\(head.scheme ?? "http")://\(head.authority ?? "")\(head.path ?? "/")"
@@ -27,8 +24,6 @@ final class CurlRequestLines: @unchecked Sendable {
             switch field.name {
             case .contentLength, .transferEncoding:
                 continue  // derived from the body by libcurl
-            case .acceptEncoding where decodesContentEncoding:
-                continue  // handed to CURLOPT_ACCEPT_ENCODING so libcurl decodes what it asked for
             default:
                 // libcurl's syntax for a header with an empty value is "Name;".
                 add(field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)")
@@ -38,10 +33,12 @@ final class CurlRequestLines: @unchecked Sendable {
         if fields[.accept] == nil { add("Accept:") }
         if fields[.expect] == nil { add("Expect:") }
         if fields[.contentType] == nil, request.body != nil || head.method == .post { add("Content-Type:") }
+        // Bodies are decoded in Swift (`Response.decodingContent`), not by libcurl, so the size
+        // limit counts decoded bytes and an unfinished stream is caught; libcurl passes them raw.
+        if decodesContentEncoding, fields[.acceptEncoding] == nil {
+            add("Accept-Encoding: \(CurlTransport.Configuration.defaultAcceptEncoding)")
+        }
         headers = list
-        acceptEncoding = decodesContentEncoding
-            ? fields[.acceptEncoding] ?? CurlTransport.Configuration.defaultAcceptEncoding
-            : nil
     }
 
     deinit {

@@ -77,26 +77,22 @@ final class CurlTransfer: Sendable {
     /// caller's task, not on the loop thread).
     func start() async throws -> Response {
         let block = try await headBlock()
-        let head: HTTPResponse
-        do {
-            let parsed = try CurlHeaderParser.parseHead(block)
-            head = decodesContentEncoding ? parsed.describingDecodedBody() : parsed
+        do throws(SwitchyardError) {
+            let head = try CurlHeaderParser.parseHead(block)
+            let declared = try ResponseHeadRules.validate(head, host: request.head.authority ?? "the server")
+            let response = Response(head, body: makeBody(for: head, declared: declared))
+            return decodesContentEncoding ? try response.decodingContent(limit: request.options.maxResponseBytes) : response
         } catch {
             cancel(error)
             throw error
         }
-        return Response(head, body: makeBody(for: head))
     }
 
-    private func makeBody(for head: HTTPResponse) -> HTTPBody? {
+    private func makeBody(for head: HTTPResponse, declared: Int64?) -> HTTPBody? {
         if request.head.method == .head || head.status == .noContent || head.status == .notModified {
             return nil
         }
-        var length = HTTPBody.Length.unknown
-        if head.headerFields[.contentEncoding] == nil,
-           let declared = head.headerFields[.contentLength], let count = Int64(declared) {
-            length = .known(count)
-        }
+        let length = declared.map { HTTPBody.Length.known($0) } ?? .unknown
         return HTTPBody(CurlResponseBody(transfer: self), length: length, replayability: .singleUse)
     }
 

@@ -57,6 +57,10 @@ public final class CurlTransport: Transport {
         /// a sleep and a wake-up (at concurrency 1 on loopback this halves the median latency), for
         /// at most this much CPU time per idle moment. `.zero` sleeps at once.
         public var busyPollDuration: Duration
+        /// How long the server may send nothing before the exchange fails with `timeout`
+        /// (``IdleTimeout``); `nil` turns the check off. Whole seconds (libcurl's low-speed check);
+        /// a transfer paused because its reader is slow is not idle.
+        public var idleTimeout: Duration?
 
         /// Creates a configuration.
         /// - Parameters:
@@ -70,6 +74,7 @@ public final class CurlTransport: Transport {
         ///   - idleHandleLimit: Idle easy handles kept for reuse.
         ///   - maxIdleConnections: Idle keep-alive connections kept open for reuse.
         ///   - busyPollDuration: How long the loop polls without sleeping once idle.
+        ///   - idleTimeout: How long the server may send nothing (`nil`: no limit).
         public init(
             maxConnectionsPerHost: Int = 0,
             maxTotalConnections: Int = 0,
@@ -80,7 +85,8 @@ public final class CurlTransport: Transport {
             receiveBufferBytes: Int = 256 * 1024,
             idleHandleLimit: Int = 256,
             maxIdleConnections: Int = 256,
-            busyPollDuration: Duration = .microseconds(50)
+            busyPollDuration: Duration = .microseconds(50),
+            idleTimeout: Duration? = IdleTimeout.default
         ) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxTotalConnections = maxTotalConnections
@@ -92,6 +98,7 @@ public final class CurlTransport: Transport {
             self.idleHandleLimit = idleHandleLimit
             self.maxIdleConnections = maxIdleConnections
             self.busyPollDuration = busyPollDuration
+            self.idleTimeout = idleTimeout
         }
     }
 

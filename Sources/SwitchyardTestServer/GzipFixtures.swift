@@ -36,6 +36,11 @@ enum GzipFixtures {
         return bytes
     }()
 
+    /// The first 60 % of ``gzip``: a stream that stops before its end.
+    static let truncatedGzipBuffer = ByteBuffer(bytes: gzip.prefix(gzip.count * 6 / 10))
+    /// ``gzip`` compressed again (`Content-Encoding: gzip, gzip`).
+    static let doubleGzipBuffer = ByteBuffer(bytes: Deflate.gzip(gzip))
+
     /// ``gzip`` as a ready-to-send buffer.
     static let gzipBuffer = ByteBuffer(bytes: gzip)
     /// ``deflate`` as a ready-to-send buffer.

@@ -31,6 +31,11 @@ import NIOHTTP1
 /// | `/gzip` | 200 `Content-Encoding: gzip`, decodes to `hello, gzip\n` × 100 |
 /// | `/deflate` | same with `Content-Encoding: deflate` (zlib-wrapped) |
 /// | `/gzip/broken` | `/gzip` bytes with 3 bytes in the middle inverted, correct `Content-Length` |
+/// | `/gzip/truncated` | the first 60 % of the `/gzip` bytes (an unfinished stream), correct `Content-Length` |
+/// | `/gzip/double` | `Content-Encoding: gzip, gzip`: `/gzip`'s text compressed twice |
+/// | `/gzip/bomb?bytes=N` | `N` (default 10 MiB, ≤ 4 GiB) zero bytes gzip-compressed at level 9 (about 1,000 : 1); `&encoding=deflate` for zlib-wrapped `deflate` |
+/// | `/br/invalid` | `Content-Encoding: br` over bytes that are not brotli |
+/// | `/interim-flood?count=N` | `N` (default 100,000) `103` interim responses, then 200 `ok`, close |
 /// | `/malformed/status-line` | `HTTP/1.1 2x0 OK\r\nContent-Length: 2\r\n\r\nok`, close |
 /// | `/malformed/garbage` | `this is not http\r\n\r\n`, close |
 /// | `/malformed/header-line` | `HTTP/1.1 200 OK\r\nthis line has no colon\r\nContent-Length: 2\r\n\r\nok`, close |
@@ -38,6 +43,15 @@ import NIOHTTP1
 /// | `/malformed/truncated-chunked` | chunked, one 10-byte chunk, close without `0\r\n\r\n` |
 /// | `/malformed/bad-chunk` | chunked with chunk-size line `zz`, close |
 /// | `/malformed/content-length-mismatch` | `Content-Length: 5` and `Content-Length: 7`, 5-byte body, close |
+/// | `/malformed/content-length-last-wins` | `Content-Length: 10` then `Content-Length: 5`, 5-byte body, close |
+/// | `/malformed/content-length-list` | `Content-Length: 1, 2`, body `ab`, close |
+/// | `/malformed/content-length-huge` | `Content-Length: 99999999999999999999999`, body `hello`, close |
+/// | `/malformed/trailers` | chunked `hello` followed by a trailer field `X-Checksum`, close |
+/// | `/malformed/status-099`, `status-050`, `status-000` | that status code with body `ok`, close |
+/// | `/malformed/switching-protocols` | an unasked `101 Switching Protocols`, close |
+/// | `/malformed/no-reason-phrase` | `HTTP/1.1 200` (no reason phrase), body `ok`, close |
+/// | `/malformed/bare-lf` | head lines ending in LF only, body `ok`, close |
+/// | `/malformed/latin1-header` | `X-Name: caf` + byte 0xE9 (not UTF-8), body `ok`, close |
 /// | `/malformed/empty` | close without sending anything |
 /// | anything else | 404 `not found\n` |
 enum Router {
@@ -104,6 +118,22 @@ enum Router {
             return .bytes(200, GzipFixtures.gzipBuffer, contentType: "text/plain", headers: [("Content-Encoding", "gzip")])
         case ("gzip", 2) where parts[1] == "broken":
             return .bytes(200, GzipFixtures.brokenGzipBuffer, contentType: "text/plain", headers: [("Content-Encoding", "gzip")])
+        case ("gzip", 2) where parts[1] == "bomb":
+            guard let count = optionalInteger(target, "bytes", default: 10 << 20, limit: 4 << 30) else { return badRequest }
+            let zlib = target.value("encoding") == "deflate"
+            return .bytes(200, Deflate.zeros(count: count, zlibWrapper: zlib), contentType: "application/octet-stream",
+                          headers: [("Content-Encoding", zlib ? "deflate" : "gzip")])
+        case ("gzip", 2) where parts[1] == "truncated":
+            return .bytes(200, GzipFixtures.truncatedGzipBuffer, contentType: "text/plain", headers: [("Content-Encoding", "gzip")])
+        case ("gzip", 2) where parts[1] == "double":
+            return .bytes(200, GzipFixtures.doubleGzipBuffer, contentType: "text/plain",
+                          headers: [("Content-Encoding", "gzip, gzip")])
+        case ("br", 2) where parts[1] == "invalid":
+            return .bytes(200, ByteBuffer(string: "this is not brotli"), contentType: "text/plain",
+                          headers: [("Content-Encoding", "br")])
+        case ("interim-flood", 1):
+            guard let count = optionalInteger(target, "count", default: 100_000, limit: 1_000_000) else { return badRequest }
+            return .raw(MalformedResponses.interimFlood(count: count))
         case ("deflate", 1):
             return .bytes(200, GzipFixtures.deflateBuffer, contentType: "text/plain", headers: [("Content-Encoding", "deflate")])
         case ("malformed", 2):

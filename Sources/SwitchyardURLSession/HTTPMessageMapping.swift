@@ -55,9 +55,9 @@ enum ResponseHeadMapping {
                 fields.append(HTTPField(name: name, value: pair.value))
             }
         }
+        // The exchange refuses codes outside 100…599 before mapping; this only keeps the initializer safe.
         let code = (100...999).contains(response.statusCode) ? response.statusCode : 500
         return HTTPResponse(status: HTTPResponse.Status(code: code), headerFields: fields)
-            .describingDecodedBody(codings: decodedContentCodings)
     }
 
     /// The content codings URLSession decodes before handing the body over (it advertises them in

@@ -71,11 +71,18 @@ enum URLSessionErrorMapping {
     /// Classifies libcurl's description carried by corelibs' `NSURLErrorUnknown`.
     private static func classifyByText(_ reason: String, host: String, error: any Error) -> SwitchyardError {
         let text = reason.lowercased()
+        if text.contains("out of memory") || text.contains("header size") || text.contains("too large") {
+            // FoundationNetworking's libcurl refuses a header line over 100 KiB, or 300 KiB of heads
+            // including interim ones, this way, before any head is delivered.
+            return .protocolViolation("\(host) sent response heads larger than the HTTP stack accepts (over"
+                + " \(ResponseHeadRules.maxHeadBytes / 1024) KiB in one head, or libcurl's 300 KiB including interim"
+                + " responses); the response was refused.", underlyingError: error)
+        }
         if text.contains("transfer closed") || text.contains("remaining to read") {
             return .protocolViolation("\(host) closed the connection before the whole body arrived (\(reason));"
                 + " the body is truncated and was not delivered as complete.", underlyingError: error)
         }
-        let protocolMarkers = ["chunk", "header", "weird server reply", "content encoding", "unencoding",
+        let protocolMarkers = ["chunk", "header", "weird server reply", "content encoding", "transfer-encoding", "unencoding",
                                "http/0.9", "response code", "http version", "invalid"]
         if protocolMarkers.contains(where: text.contains) {
             return .protocolViolation("\(host) sent a response that is not valid HTTP: \(reason).",

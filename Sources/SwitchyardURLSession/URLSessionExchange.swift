@@ -40,6 +40,10 @@ final class URLSessionExchange: Sendable {
     }
 
     private let state: Mutex<State>
+    private let progressCount = Atomic<Int>(0)
+
+    /// How many events URLSession delivered so far (head, body chunks): the idle watchdog's signal.
+    var progress: Int { progressCount.load(ordering: .relaxed) }
 
     init(request: Request, context: ExchangeContext, memoryLimit: Int, pausesTask: Bool) {
         self.request = request
@@ -155,10 +159,23 @@ final class URLSessionExchange: Sendable {
     /// The response head arrived (delegate queue).
     func didReceive(_ response: HTTPURLResponse) {
         // corelibs hands interim responses (e.g. `100 Continue`) to the delegate like final ones.
-        guard !(100...199).contains(response.statusCode) else { return }
+        progressCount.add(1, ordering: .relaxed)
+        guard (100...599).contains(response.statusCode) else {
+            fail(.protocolViolation("\(host) answered with status \(response.statusCode), outside 100–599; the response"
+                + " was refused."))
+            return
+        }
+        guard !(100...199).contains(response.statusCode) || response.statusCode == 101 else { return }
         let elapsed = ContinuousClock.now - context.attemptStartedAt
         context.recordTimings { $0.firstByte = elapsed }
-        let head = ResponseHeadMapping.head(of: response)
+        let received = ResponseHeadMapping.head(of: response)
+        do {
+            try ResponseHeadRules.validate(received, host: host)
+        } catch {
+            fail(error)
+            return
+        }
+        let head = received.describingDecodedBody(codings: ResponseHeadMapping.decodedContentCodings)
         let declared = ResponseHeadMapping.declaredBodyBytes(of: head, method: request.head.method)
         if let limit = request.options.maxResponseBytes, let declared, declared > limit {
             fail(SwitchyardError(.responseTooLarge, "The response from \(host) declares \(declared) bytes, more than"
@@ -182,6 +199,7 @@ final class URLSessionExchange: Sendable {
 
     /// Body bytes arrived (delegate queue).
     func didReceive(_ data: Data, task: URLSessionTask) {
+        progressCount.add(1, ordering: .relaxed)
         var failure: SwitchyardError?
         let reader: CheckedContinuation<ArraySlice<UInt8>?, any Error>? = state.withLock { state in
             guard state.outcome == nil else { return nil }

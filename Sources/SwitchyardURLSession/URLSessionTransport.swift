@@ -83,20 +83,27 @@ public final class URLSessionTransport: Transport {
         public var bufferedBodyBytes: Int
         /// URLSession's own timeout when the exchange has no deadline.
         public var backstopTimeout: Duration
+        /// How long the server may send nothing during an exchange before it fails with `timeout`
+        /// (``IdleTimeout``); `nil` turns the check off. Enforced by the transport itself, because
+        /// corelibs applies URLSession's request timeout to the whole transfer.
+        public var idleTimeout: Duration?
 
         /// Creates a configuration.
         /// - Parameters:
         ///   - maxConnectionsPerHost: Connections per host of a session this transport makes.
         ///   - bufferedBodyBytes: Response bytes kept in memory per request.
         ///   - backstopTimeout: URLSession's timeout when there is no deadline.
+        ///   - idleTimeout: How long the server may send nothing (`nil`: no limit).
         public init(
             maxConnectionsPerHost: Int = defaultMaxConnectionsPerHost,
             bufferedBodyBytes: Int = defaultBufferedBodyBytes,
-            backstopTimeout: Duration = defaultBackstopTimeout
+            backstopTimeout: Duration = defaultBackstopTimeout,
+            idleTimeout: Duration? = IdleTimeout.default
         ) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.bufferedBodyBytes = bufferedBodyBytes
             self.backstopTimeout = backstopTimeout
+            self.idleTimeout = idleTimeout
         }
     }
 
@@ -192,6 +199,7 @@ public final class URLSessionTransport: Transport {
         #endif
         if let upload { Self.startProducing(upload.body, into: upload.pipe, for: exchange) }
         if let deadline = context.deadline { Self.startDeadlineTimer(deadline, for: exchange) }
+        if let idle = configuration.idleTimeout { Self.startIdleWatchdog(idle, for: exchange) }
         if exchange.attach(task) { task.resume() }
         return try await exchange.head()
     }
@@ -268,6 +276,27 @@ public final class URLSessionTransport: Transport {
             exchange.fail(.timedOut("\(exchange.host) had not finished the exchange in time."))
         }
         exchange.onEnd { timer.cancel() }
+    }
+
+    /// Ends the exchange with ``SwitchyardError/Kind/timeout`` once URLSession delivered nothing for
+    /// `limit`: it looks every quarter of `limit` whether the exchange's progress count moved, so the
+    /// delegate pays one relaxed atomic increment per event and no clock read.
+    private static func startIdleWatchdog(_ limit: Duration, for exchange: URLSessionExchange) {
+        let watchdog = Task {
+            var seen = exchange.progress
+            var quietTicks = 0
+            while true {
+                try await Task.sleep(for: limit / 4)
+                let now = exchange.progress
+                quietTicks = now == seen ? quietTicks + 1 : 0
+                seen = now
+                if quietTicks >= 4 {
+                    exchange.fail(IdleTimeout.error(host: exchange.host, limit: limit))
+                    return
+                }
+            }
+        }
+        exchange.onEnd { watchdog.cancel() }
     }
 
     /// Pulls the streamed request body into the pipe on its own task.

@@ -8,7 +8,7 @@ import Testing
     /// Feeds lines one by one, as libcurl's header callback does; returns each line's result.
     private func frame(_ lines: [String]) -> [[UInt8]?] {
         var framer = CurlHeadFramer()
-        return lines.map { line in Array(line.utf8).withUnsafeBytes { framer.consume($0) } }
+        return lines.map { line in Array(line.utf8).withUnsafeBytes { try? framer.consume($0) } }
     }
 
     @Test func dropsInterimBlocksAndReturnsTheFinalOneWhole() throws {

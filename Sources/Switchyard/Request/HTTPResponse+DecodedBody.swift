@@ -6,7 +6,7 @@ extension HTTPResponse {
 
     /// The head rewritten to describe the body a transport delivers after decoding it.
     ///
-    /// When the response's `Content-Encoding` is a single coding in `codings`, the body the
+    /// When every coding the response's `Content-Encoding` lists is in `codings`, the body the
     /// caller reads is the decoded one, so `Content-Encoding` and `Content-Length` (which
     /// counts the encoded bytes) no longer describe it and are removed. Every transport applies
     /// this, so headers agree whichever backend decoded the body.
@@ -18,10 +18,9 @@ extension HTTPResponse {
     /// - Parameter codings: The codings the transport decodes (lowercase).
     /// - Returns: The rewritten head, or the head unchanged if its body is not decoded.
     public func describingDecodedBody(codings: Set<String> = HTTPResponse.decodedContentCodings) -> HTTPResponse {
-        let encodings = headerFields[values: .contentEncoding]
-        guard encodings.count == 1, let coding = encodings.first,
-            codings.contains(coding.trimmingSpaces().lowercased())
-        else { return self }
+        let listed = headerFields[values: .contentEncoding].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingSpaces().lowercased() }.filter { $0 != "identity" && !$0.isEmpty }
+        guard !listed.isEmpty, listed.allSatisfy({ codings.contains($0) }) else { return self }
         var head = self
         head.headerFields[.contentEncoding] = nil
         head.headerFields[.contentLength] = nil

@@ -53,6 +53,7 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
     ///   or when a declared limitation no longer applies; errors from starting the server or
     ///   making the transport.
     public func run(on subject: ConformanceSubject) async throws -> ConformanceOutcome {
+        if let reason = subject.crashingLimitations[id] { return .limitation("not run, it would crash the process: \(reason)") }
         let server = try await LoopbackServer.start()
         let transport: any Transport
         do {

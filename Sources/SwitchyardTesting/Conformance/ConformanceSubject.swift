@@ -24,6 +24,10 @@ public struct ConformanceSubject: Sendable {
     /// transport cannot control. A failure is reported as a limitation (a skip), a pass as a pass;
     /// unlike ``limitations``, a pass does not make the declaration stale. Use sparingly.
     public let intermittentLimitations: [String: String]
+    /// Check identifier → why running it would crash the test process (a trap inside the platform
+    /// library on bytes from the network, which no caller can catch). Such a check is not run and
+    /// is reported as a limitation; pin the crash in a test that runs it in a child process.
+    public let crashingLimitations: [String: String]
     let makeTransport: Factory
     let shutdown: Shutdown
 
@@ -32,18 +36,21 @@ public struct ConformanceSubject: Sendable {
     ///   - name: The name used in reports.
     ///   - limitations: Check identifier → the reason the transport cannot pass it here.
     ///   - intermittentLimitations: Check identifier → why the transport passes it only sometimes here.
+    ///   - crashingLimitations: Check identifier → why running it would crash the process here.
     ///   - makeTransport: Makes a fresh transport; called once per check.
     ///   - shutdown: Releases the transport after its check (default: nothing to release).
     public init(
         name: String,
         limitations: [String: String] = [:],
         intermittentLimitations: [String: String] = [:],
+        crashingLimitations: [String: String] = [:],
         makeTransport: @escaping Factory,
         shutdown: @escaping Shutdown = { _ in }
     ) {
         self.name = name
         self.limitations = limitations
         self.intermittentLimitations = intermittentLimitations
+        self.crashingLimitations = crashingLimitations
         self.makeTransport = makeTransport
         self.shutdown = shutdown
     }

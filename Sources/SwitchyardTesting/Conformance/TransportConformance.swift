@@ -40,7 +40,7 @@ public enum TransportConformance {
     /// Every check, in a stable order.
     public static let checks: [ConformanceCheck] =
         methodChecks + statusChecks + headerChecks + requestBodyChecks + responseBodyChecks
-        + cancellationChecks + failureChecks + concurrencyChecks
+        + cancellationChecks + failureChecks + hostileServerChecks + concurrencyChecks
 
     /// The check with identifier `id`, if there is one.
     /// - Parameter id: A ``ConformanceCheck/id``.

@@ -50,7 +50,7 @@ extension TransportConformance {
         },
     ]
 
-    private static func malformed(_ id: String, _ route: String, _ summary: String) -> ConformanceCheck {
+    static func malformed(_ id: String, _ route: String, _ summary: String) -> ConformanceCheck {
         ConformanceCheck(id, .failures, summary) { h in
             try await h.expectFailure(.protocolViolation, "/malformed/\(route)") {
                 _ = try await h.client.send(try h.request(.get, "/malformed/\(route)"))
