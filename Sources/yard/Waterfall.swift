@@ -6,7 +6,7 @@ extension ExchangeOutcome {
     /// `-v`: the exchange's events on a time line, then its phase timings as bars, on standard error.
     ///
     /// ```
-    ///     0.0 ms  started     GET /flaky/a/2
+    ///     0.0 ms  started     GET /flaky/a/2?token=<redacted>
     ///     2.1 ms  retrying    attempt 1 failed (status 503); next in 87 ms
     ///    92.4 ms  succeeded   status 200
     /// ttfb      ██████████████████████████████████▌       91.8 ms
@@ -17,7 +17,8 @@ extension ExchangeOutcome {
         for event in events {
             let at = Self.milliseconds(startedAt.duration(to: event.at)).leftPadded(to: 9)
             let kind = event.kind.name.rightPadded(to: 11)
-            let what = event.kind.name == "started" ? "\(event.request.method) \(event.request.path ?? "/")" : event.kind.detail
+            let what = event.kind.name == "started"
+                ? "\(event.request.method) \(QueryRedaction.standard.redact(event.request.path ?? "/"))" : event.kind.detail
             lines.append("\(at)  \(kind) \(what)")
         }
         let timings = context?.timings ?? TransferTimings()

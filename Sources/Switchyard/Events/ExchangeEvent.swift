@@ -71,9 +71,10 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
         self.popUp = popUp
     }
 
-    /// E.g. `#12 retrying GET /users (attempt 1)`.
+    /// E.g. `#12 retrying GET /users?token=<redacted> (attempt 1)`: credential query values are
+    /// masked (``QueryRedaction/standard``).
     public var description: String {
-        "#\(exchangeID) \(kind.name) \(request.method) \(request.path ?? "/") (attempt \(attempt))"
+        "#\(exchangeID) \(kind.name) \(request.method) \(QueryRedaction.standard.redact(request.path ?? "/")) (attempt \(attempt))"
     }
 }
 

@@ -35,6 +35,11 @@ public struct Request: Sendable {
 
     /// Creates a request from a URL string and header name/value pairs, validating both.
     ///
+    /// As curl does, user information in the URL (`https://ada:s%3Acret@host/`) becomes an
+    /// `Authorization: Basic` header of the percent-decoded `user:password` (`ada:s:cret`), and the
+    /// authority sent never contains it. An `Authorization` header in `headers` wins: the URL's
+    /// credentials are then ignored.
+    ///
     /// - Parameters:
     ///   - method: The HTTP method.
     ///   - url: An absolute `http` or `https` URL.
@@ -51,11 +56,16 @@ public struct Request: Sendable {
         options: RequestOptions = RequestOptions()
     ) throws(SwitchyardError) {
         guard let parsed = URL(string: url), parsed.host != nil else {
-            throw .invalidRequest("'\(url)' is not an absolute URL; write it as http://host/path or https://host/path.")
+            throw .invalidRequest("'\(QueryRedaction.standard.redact(url))' is not an absolute URL;"
+                + " write it as http://host/path or https://host/path.")
         }
         var fields = HTTPFields()
         for (name, value) in headers {
             fields.append(try HTTPField.validated(name: name, value: value))
+        }
+        // The byte scan keeps URL components parsing off the path of the URLs without user info.
+        if fields[.authorization] == nil, url.utf8.contains(UInt8(ascii: "@")), let credentials = URLCredentials(parsed) {
+            fields.append(HTTPField(name: .authorization, value: credentials.basicAuthorization))
         }
         self.init(HTTPRequest(method: method, url: parsed, headerFields: fields), body: body, options: options)
         try RequestValidator.validate(head)

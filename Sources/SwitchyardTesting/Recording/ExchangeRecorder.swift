@@ -74,7 +74,8 @@ final class ExchangeRecorder: Sendable {
         }
         return RecordedExchange(
             sequence: sequence,
-            request: RecordedRequest(request, body: requestBody, redacting: redacted),
+            request: RecordedRequest(request, body: requestBody, redacting: redacted,
+                                     redactingQuery: store.queryRedaction),
             response: response,
             outcome: outcome,
             error: error.map(RecordedError.init)

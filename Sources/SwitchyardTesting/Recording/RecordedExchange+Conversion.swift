@@ -69,17 +69,23 @@ extension RecordedHeader {
 // MARK: - Heads
 
 extension RecordedRequest {
-    /// Records a request head, redacting the `redacted` header values.
+    /// Records a request head, redacting the `redacted` header values and the path's credential
+    /// query values.
     /// - Parameters:
     ///   - head: The request head.
     ///   - body: The body, if any.
     ///   - redacted: The header names whose values must never be written.
-    public init(_ head: HTTPRequest, body: RecordedBody?, redacting redacted: Set<HTTPField.Name>) {
+    ///   - queryRedaction: The query parameters whose values must never be written; by default
+    ///     ``LoggingConfiguration/defaultRedactedQueryParameters``.
+    public init(
+        _ head: HTTPRequest, body: RecordedBody?, redacting redacted: Set<HTTPField.Name>,
+        redactingQuery queryRedaction: QueryRedaction = .standard
+    ) {
         self.init(
             method: head.method.rawValue,
             scheme: head.scheme,
             authority: head.authority,
-            path: head.path ?? "/",
+            path: queryRedaction.redact(head.path ?? "/"),
             headers: RecordedHeader.fields(head.headerFields, redacting: redacted),
             body: body
         )

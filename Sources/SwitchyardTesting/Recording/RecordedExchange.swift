@@ -75,7 +75,8 @@ public struct RecordedRequest: Codable, Sendable, Hashable {
     public var scheme: String?
     /// The authority, e.g. `api.example.com:8443`.
     public var authority: String?
-    /// The path with its query, e.g. `/search?q=swift`.
+    /// The path with its query, e.g. `/search?q=swift`; credential query values read
+    /// `<redacted>` (`/files?X-Amz-Signature=<redacted>`).
     public var path: String
     /// The header fields in order; redacted values read `<redacted>`.
     public var headers: [RecordedHeader]

@@ -7,6 +7,7 @@ import Synchronization
 final class RecordingStore: Sendable {
     let directory: URL
     let redactedHeaderNames: Set<HTTPField.Name>
+    let queryRedaction: QueryRedaction
 
     private struct State {
         var nextSequence = 1
@@ -15,9 +16,10 @@ final class RecordingStore: Sendable {
 
     private let state = Mutex(State())
 
-    init(directory: URL, redactedHeaderNames: Set<HTTPField.Name>) throws(SwitchyardError) {
+    init(directory: URL, redactedHeaderNames: Set<HTTPField.Name>, queryRedaction: QueryRedaction) throws(SwitchyardError) {
         self.directory = directory
         self.redactedHeaderNames = redactedHeaderNames
+        self.queryRedaction = queryRedaction
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {

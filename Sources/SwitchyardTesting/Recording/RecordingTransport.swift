@@ -32,8 +32,10 @@ public import Switchyard
 /// recording transport and replaces files of the same name: record into a fresh directory.
 ///
 /// Header values named in ``Configuration/redactedHeaderNames`` (by default `Authorization`,
-/// `Proxy-Authorization`, `Cookie` and `Set-Cookie`) are written as `<redacted>`; the wrapped
-/// transport and the caller still see the real values. Bodies are recorded as they are: a response
+/// `Proxy-Authorization`, `Cookie` and `Set-Cookie`) are written as `<redacted>`, and so are the
+/// values of the query parameters in ``Configuration/redactedQueryParameters`` (by default
+/// ``LoggingConfiguration/defaultRedactedQueryParameters``: `token`, `api_key`, `X-Amz-Signature`, …)
+/// in the recorded path; the wrapped transport and the caller still see the real values. Bodies are recorded as they are: a response
 /// that repeats a secret in its body (an echo endpoint, a token response) writes it to the file.
 public final class RecordingTransport: Transport {
     /// What to record and how.
@@ -46,12 +48,22 @@ public final class RecordingTransport: Transport {
 
         /// Header names whose values are written as `<redacted>`, in requests and responses.
         public var redactedHeaderNames: Set<HTTPField.Name>
+        /// Query parameter names (any case) whose values are written as `<redacted>` in the recorded
+        /// path; `[]` records paths as they are.
+        public var redactedQueryParameters: Set<String>
 
         /// Creates a configuration.
-        /// - Parameter redactedHeaderNames: The header names to redact; add your own secret headers
-        ///   (e.g. `HTTPField.Name("X-Api-Key")!`) to the defaults.
-        public init(redactedHeaderNames: Set<HTTPField.Name> = Self.defaultRedactedHeaderNames) {
+        /// - Parameters:
+        ///   - redactedHeaderNames: The header names to redact; add your own secret headers
+        ///     (e.g. `HTTPField.Name("X-Api-Key")!`) to the defaults.
+        ///   - redactedQueryParameters: The query parameter names to redact; add your own to the
+        ///     defaults, or pass `[]` to opt out.
+        public init(
+            redactedHeaderNames: Set<HTTPField.Name> = Self.defaultRedactedHeaderNames,
+            redactedQueryParameters: Set<String> = LoggingConfiguration.defaultRedactedQueryParameters
+        ) {
             self.redactedHeaderNames = redactedHeaderNames
+            self.redactedQueryParameters = redactedQueryParameters
         }
     }
 
@@ -70,7 +82,9 @@ public final class RecordingTransport: Transport {
         configuration: Configuration = Configuration()
     ) throws(SwitchyardError) {
         self.wrapped = transport
-        self.store = try RecordingStore(directory: directory, redactedHeaderNames: configuration.redactedHeaderNames)
+        self.store = try RecordingStore(
+            directory: directory, redactedHeaderNames: configuration.redactedHeaderNames,
+            queryRedaction: QueryRedaction(parameterNames: configuration.redactedQueryParameters))
     }
 
     /// The directory the exchange files are written to.

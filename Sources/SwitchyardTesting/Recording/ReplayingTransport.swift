@@ -14,10 +14,11 @@ import Synchronization
 ///
 /// A request matches a recorded exchange by method and path with query (`GET /users/42?fields=name`);
 /// scheme, host, port, header fields and request body are not compared, so a recording made against a
-/// server on one port replays against any. When several exchanges match, they are served in recorded
-/// order; after the last one, ``ExhaustionPolicy/repeatLast`` (the default) serves the last again, and
-/// ``ExhaustionPolicy/fail`` fails with ``SwitchyardError/Kind/invalidRequest``. A request that matches
-/// nothing fails with ``SwitchyardError/Kind/invalidRequest`` listing what is recorded.
+/// server on one port replays against any. A query value recorded as `<redacted>` (a credential,
+/// see ``RecordingTransport``) matches any value of that parameter. When several exchanges match,
+/// they are served in recorded order; after the last one, ``ExhaustionPolicy/repeatLast`` (the
+/// default) serves the last again, and ``ExhaustionPolicy/fail`` fails with
+/// ``SwitchyardError/Kind/invalidRequest``. A request that matches nothing fails with ``SwitchyardError/Kind/invalidRequest`` listing what is recorded.
 ///
 /// Recorded outcomes replay faithfully: a failure before the head throws an error of the recorded kind;
 /// a failure mid-body yields the recorded bytes and then throws it; an abandoned body yields the bytes
@@ -35,6 +36,8 @@ public final class ReplayingTransport: Transport {
     /// The exchanges this transport serves, in recorded order.
     public let exchanges: [RecordedExchange]
     private let byTarget: [String: [RecordedExchange]]
+    /// Masks the query parameters recorded as `<redacted>`, so a request's target can match them.
+    private let recordedRedaction: QueryRedaction
     private let exhaustion: ExhaustionPolicy
     private let source: String
 
@@ -67,6 +70,9 @@ public final class ReplayingTransport: Transport {
     private init(exchanges: [RecordedExchange], whenExhausted: ExhaustionPolicy, source: String) {
         self.exchanges = exchanges
         self.byTarget = Dictionary(grouping: exchanges, by: \.request.target)
+        self.recordedRedaction = QueryRedaction(parameterNames: exchanges.flatMap { exchange in
+            QueryRedaction.queryItems(of: exchange.request.path).filter { $0.value == QueryRedaction.mask }.map { String($0.name) }
+        })
         self.exhaustion = whenExhausted
         self.source = source
     }
@@ -86,7 +92,9 @@ public final class ReplayingTransport: Transport {
     ///   matches or the matches are used up under ``ExhaustionPolicy/fail``; ``SwitchyardError/Kind/cancelled``
     ///   or ``SwitchyardError/Kind/timeout`` when the exchange is already cancelled or past its deadline.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
-        let target = "\(request.head.method.rawValue) \(request.head.path ?? "/")"
+        let exact = "\(request.head.method.rawValue) \(request.head.path ?? "/")"
+        let target = byTarget[exact] != nil
+            ? exact : "\(request.head.method.rawValue) \(recordedRedaction.redact(request.head.path ?? "/"))"
         try context.checkLiveness()
         let index = state.withLock { state in
             state.requests.append(request)

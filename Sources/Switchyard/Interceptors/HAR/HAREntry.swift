@@ -38,15 +38,19 @@ struct HAREntry: Sendable {
         totalMilliseconds = total
     }
 
-    var object: [String: Any] {
-        let url = "\(request.scheme ?? "http")://\(request.authority ?? "")\(request.path ?? "/")"
-        let query = HAREntry.queryString(request.path ?? "")
+    /// The entry as a HAR JSON object, with the `redaction`'s query values masked in the URL,
+    /// the query string and the redirect URL.
+    func object(redacting redaction: QueryRedaction) -> [String: Any] {
+        let target = redaction.redact(request.path ?? "/")
+        let url = "\(request.scheme ?? "http")://\(RequestOrigin.hostAndPort(of: request.authority))\(target)"
+        let query = HAREntry.queryString(target)
+        let redirectURL = self.response?.headerFields[.location].map(redaction.redact) ?? ""
         var response: [String: Any] = [
             "status": self.response.map { $0.status.code } ?? 0,
             "statusText": self.response?.status.reasonPhrase ?? (error ?? ""),
             "httpVersion": "HTTP/1.1", "headers": responseHeaders, "cookies": [] as [Any],
             "content": ["size": responseBodySize, "mimeType": self.response?.headerFields[.contentType] ?? ""] as [String: Any],
-            "redirectURL": self.response?.headerFields[.location] ?? "", "headersSize": -1, "bodySize": responseBodySize,
+            "redirectURL": redirectURL, "headersSize": -1, "bodySize": responseBodySize,
         ]
         if let error { response["_error"] = error }
         return [
@@ -62,11 +66,8 @@ struct HAREntry: Sendable {
         ]
     }
 
-    static func queryString(_ path: String) -> [[String: String]] {
-        guard let question = path.firstIndex(of: "?") else { return [] }
-        return path[path.index(after: question)...].split(separator: "&").map { item in
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return ["name": String(parts[0]), "value": parts.count > 1 ? String(parts[1]) : ""]
-        }
+    /// HAR's `queryString`: one `{"name", "value"}` per query item of `target`, raw as in the URL.
+    static func queryString(_ target: String) -> [[String: String]] {
+        QueryRedaction.queryItems(of: target).map { ["name": String($0.name), "value": String($0.value)] }
     }
 }

@@ -16,15 +16,25 @@ import Synchronization
 ///
 /// An entry is completed when the response body ends, fails or is dropped, so streamed bodies are
 /// never read by the recorder (their size is counted as they pass). `Authorization`, `Cookie`,
-/// `Set-Cookie` and `Proxy-Authorization` values are written as `<redacted>`; bodies are not stored.
+/// `Set-Cookie` and `Proxy-Authorization` values are written as `<redacted>`, and so are the values
+/// of credential query parameters (``LoggingConfiguration/defaultRedactedQueryParameters``) in each
+/// URL, query string, `Location` and redirect URL; bodies are not stored.
 public final class HARRecorder: Sendable {
     private let entries = Mutex<[HAREntry]>([])
     private let redactedHeaders: Set<String>
+    private let queryRedaction: QueryRedaction
 
     /// Creates an empty recorder.
-    /// - Parameter redactedHeaders: Header names (any case) whose values are not written.
-    public init(redactedHeaders: Set<String> = LoggingConfiguration.defaultRedactedHeaders) {
+    /// - Parameters:
+    ///   - redactedHeaders: Header names (any case) whose values are not written.
+    ///   - redactedQueryParameters: Query parameter names (any case) whose values are not written;
+    ///     pass `[]` to record URLs as they are.
+    public init(
+        redactedHeaders: Set<String> = LoggingConfiguration.defaultRedactedHeaders,
+        redactedQueryParameters: Set<String> = LoggingConfiguration.defaultRedactedQueryParameters
+    ) {
         self.redactedHeaders = Set(redactedHeaders.map { $0.lowercased() })
+        self.queryRedaction = QueryRedaction(parameterNames: redactedQueryParameters)
     }
 
     /// The interceptor that feeds this recorder; put it at the attempt position.
@@ -37,7 +47,8 @@ public final class HARRecorder: Sendable {
             "log": [
                 "version": "1.2",
                 "creator": ["name": "Switchyard", "version": "1"],
-                "entries": entries.withLock { $0 }.sorted { $0.started < $1.started }.map(\.object),
+                "entries": entries.withLock { $0 }.sorted { $0.started < $1.started }
+                    .map { $0.object(redacting: queryRedaction) },
             ] as [String: Any],
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys]) else {
@@ -61,7 +72,10 @@ public final class HARRecorder: Sendable {
     }
 
     func headers(_ fields: HTTPFields) -> [[String: String]] {
-        fields.map { ["name": $0.name.rawName, "value": redactedHeaders.contains($0.name.canonicalName) ? "<redacted>" : $0.value] }
+        fields.map { field in
+            let value = redactedHeaders.contains(field.name.canonicalName) ? QueryRedaction.mask : queryRedaction.value(of: field)
+            return ["name": field.name.rawName, "value": value]
+        }
     }
 }
 

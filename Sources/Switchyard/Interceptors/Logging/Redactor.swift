@@ -4,16 +4,22 @@ import HTTPTypes
 /// query parameter values, and those same values wherever else they would appear (an echoed body,
 /// a `Location`), so a secret never reaches a log line at any level.
 struct Redactor: Sendable {
-    static let mask = "<redacted>"
+    static let mask = QueryRedaction.mask
+    /// Query values shorter than this are masked in the URL but not hunted elsewhere: with common
+    /// names such as `code` or `key` redacted by default, masking `1` or `abc` everywhere would
+    /// garble status codes and lengths.
+    static let shortestHuntedQueryValue = 4
     let configuration: LoggingConfiguration
+    let queryRedaction: QueryRedaction
     /// The secret values of this exchange, longest first so overlapping values mask fully.
     private(set) var secrets: [String] = []
 
     init(configuration: LoggingConfiguration, request: HTTPRequest) {
         self.configuration = configuration
+        self.queryRedaction = QueryRedaction(parameterNames: configuration.redactedQueryParameters)
         learnSecrets(from: request.headerFields)
-        for (name, value) in Self.queryItems(of: request.path ?? "")
-        where configuration.redactedQueryParameters.contains(name.lowercased()) && !value.isEmpty {
+        for (name, value) in QueryRedaction.queryItems(of: request.path ?? "")
+        where value.count >= Self.shortestHuntedQueryValue && queryRedaction.isRedacted(name) {
             secrets.append(String(value))
         }
         secrets.sort { $0.count > $1.count }
@@ -35,9 +41,9 @@ struct Redactor: Sendable {
         configuration.redactedHeaders.contains(name.canonicalName)
     }
 
-    /// The field's value as it may be logged.
+    /// The field's value as it may be logged (a `Location` with its credential query values masked).
     func value(of field: HTTPField) -> String {
-        isRedacted(field.name) ? Self.mask : masking(field.value)
+        isRedacted(field.name) ? Self.mask : masking(queryRedaction.value(of: field))
     }
 
     /// `text` with every secret of this exchange replaced by `<redacted>`.
@@ -47,24 +53,8 @@ struct Redactor: Sendable {
 
     /// The request's URL with redacted query values masked and no user info.
     func url(of head: HTTPRequest) -> String {
-        let authority = head.authority.map { authority in
-            authority.lastIndex(of: "@").map { String(authority[authority.index(after: $0)...]) } ?? authority
-        } ?? ""
-        let path = head.path ?? "/"
-        guard let question = path.firstIndex(of: "?") else { return "\(head.scheme ?? "http")://\(authority)\(masking(path))" }
-        let query = path[path.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { item in
-            let name = item.split(separator: "=", maxSplits: 1).first ?? ""
-            return configuration.redactedQueryParameters.contains(name.lowercased()) ? "\(name)=\(Self.mask)" : String(item)
-        }.joined(separator: "&")
-        return "\(head.scheme ?? "http")://\(authority)\(masking(String(path[..<question])))?\(masking(query))"
-    }
-
-    static func queryItems(of path: String) -> [(Substring, Substring)] {
-        guard let question = path.firstIndex(of: "?") else { return [] }
-        return path[path.index(after: question)...].split(separator: "&").map { item in
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (parts[0], parts.count > 1 ? parts[1] : "")
-        }
+        let target = masking(queryRedaction.redact(head.path ?? "/"))
+        return "\(head.scheme ?? "http")://\(RequestOrigin.hostAndPort(of: head.authority))\(target)"
     }
 }
 
