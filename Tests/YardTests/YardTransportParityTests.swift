@@ -32,6 +32,11 @@ struct YardTransportParityTests {
         ["/stall", "--timeout", "0.5"], ["/stall-body?bytes=1000", "--timeout", "0.5"],
         ["/bytes/5000000", "--max-body-bytes", "100000"],
         ["/bytes/5000000?framing=chunked", "--max-body-bytes", "100000"],
+        // Hostile servers (issue 10): the same typed answer on every transport.
+        ["/gzip/double"], ["/gzip/bomb?bytes=10485760", "--max-body-bytes", "1000000"],
+        ["/malformed/content-length-last-wins"], ["/malformed/content-length-list"],
+        ["/malformed/content-length-huge"], ["/malformed/switching-protocols"], ["/malformed/bare-lf"],
+        ["/headers/giant?bytes=200000"],
     ]
 
     /// The parts of the JSON contract that must not depend on the transport.
