@@ -20,7 +20,7 @@ import Testing
                 return
             }
             #expect(error.kind == .cancelled)
-            #expect(await server.waitForDisconnect(tag: "body-with-deadline", timeout: .seconds(5)))
+            #expect(await server.waitForDisconnect(tag: "body-with-deadline", timeout: .seconds(60)))
         }
     }
 
@@ -30,7 +30,7 @@ import Testing
                 let response = try await client.stream(try Request(url: server.url("/stall-body?tag=stalled-dropped")))
                 #expect(response.head.status == .ok)
             }
-            #expect(await server.waitForDisconnect(tag: "stalled-dropped", timeout: .seconds(5)))
+            #expect(await server.waitForDisconnect(tag: "stalled-dropped", timeout: .seconds(60)))
         }
     }
 
@@ -42,7 +42,7 @@ import Testing
                 let first = try await iterator.next()
                 #expect(first?.isEmpty == false)
             }
-            #expect(await server.waitForDisconnect(tag: "abandoned", timeout: .seconds(5)))
+            #expect(await server.waitForDisconnect(tag: "abandoned", timeout: .seconds(60)))
         }
     }
 

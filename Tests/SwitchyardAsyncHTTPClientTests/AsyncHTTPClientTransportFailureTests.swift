@@ -54,7 +54,7 @@ import Testing
             request.options.timeout = .milliseconds(200)
             let error = await failure(of: client, request)
             #expect(error?.kind == .timeout)
-            #expect(await server.waitForDisconnect(tag: "deadline", timeout: .seconds(5)))
+            #expect(await server.waitForDisconnect(tag: "deadline", timeout: .seconds(60)))
         }
     }
 
@@ -70,7 +70,7 @@ import Testing
             #expect(error?.kind == .timeout)
             #expect(received <= 2048)
             #expect(response.context.timings.total != nil)
-            #expect(await server.waitForDisconnect(tag: "body-deadline", timeout: .seconds(5)))
+            #expect(await server.waitForDisconnect(tag: "body-deadline", timeout: .seconds(60)))
         }
     }
 
@@ -91,7 +91,7 @@ import Testing
                 request.options.maxResponseBytes = 100_000
                 let error = await failure(of: client, request)
                 #expect(error?.kind == .responseTooLarge, "\(framing): \(String(describing: error))")
-                #expect(await server.waitForDisconnect(tag: "limit-\(framing)", timeout: .seconds(5)), "\(framing)")
+                #expect(await server.waitForDisconnect(tag: "limit-\(framing)", timeout: .seconds(60)), "\(framing)")
             }
         }
     }

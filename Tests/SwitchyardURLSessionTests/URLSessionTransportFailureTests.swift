@@ -42,7 +42,7 @@ import Testing
             request.options.timeout = .milliseconds(300)
             let error = await failure(of: client, request)
             #expect(error?.kind == .timeout)
-            #expect(await server.waitForDisconnect(tag: "deadline", timeout: .seconds(5)))
+            #expect(await server.waitForDisconnect(tag: "deadline", timeout: .seconds(60)))
         }
     }
 
@@ -55,7 +55,7 @@ import Testing
                 for try await _ in response.body {}
             }
             #expect(error?.kind == .timeout)
-            #expect(await server.waitForDisconnect(tag: "slowbody", timeout: .seconds(5)))
+            #expect(await server.waitForDisconnect(tag: "slowbody", timeout: .seconds(60)))
         }
     }
 
@@ -78,7 +78,7 @@ import Testing
             request.options.maxResponseBytes = 100_000
             let error = await failure(of: client, request)
             #expect(error?.kind == .responseTooLarge)
-            #expect(await server.waitForDisconnect(tag: "limit", timeout: .seconds(5)))
+            #expect(await server.waitForDisconnect(tag: "limit", timeout: .seconds(60)))
         }
     }
 
