@@ -46,11 +46,10 @@ import Synchronization
 ///   `redirectConfiguration: .disallow`. If the wrapped client follows one anyway, the transport does
 ///   not pass the redirected response off as the original one: it fails with
 ///   ``SwitchyardError/Kind/transport`` naming the setting to change.
-/// - **Decompression.** An owned client leaves AsyncHTTPClient's decompression off and decodes
-///   `gzip`/`deflate` itself, exactly like the curl transport. A wrapped client decodes only with
-///   `decompression: .enabled(…)` (then pass `decodesContentEncoding: true` so heads describe the
-///   decoded body; its size limit then counts what AsyncHTTPClient delivers); otherwise bodies arrive
-///   encoded, and the transport adds no `Accept-Encoding` of its own.
+/// - **Decompression.** The transport decodes `gzip`/`deflate` itself, exactly like the curl
+///   transport, and leaves AsyncHTTPClient's decompression off (its default). If your client was
+///   created with `decompression: .enabled(…)`, pass `contentDecoding: .byClient`; its size limit then
+///   counts what AsyncHTTPClient delivers.
 /// - **Connection retries.** With AsyncHTTPClient's default `retryConnectionEstablishment = true`, a
 ///   refused connection is retried in the background until the request's deadline or the client's
 ///   connect timeout (10 s by default), whichever comes first, and only then reported as
@@ -83,10 +82,23 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Whether this transport created ``client`` and is responsible for shutting it down.
     public let ownsClient: Bool
 
-    /// The `Accept-Encoding` added to requests that have none (owned, decoding clients only).
+    /// Who decodes `gzip`/`deflate` response bodies of a wrapped `HTTPClient`.
+    public enum ContentDecoding: Sendable, Hashable {
+        /// The transport, exactly as for an owned client: it adds ``defaultAcceptEncoding`` to requests
+        /// without `Accept-Encoding` and inflates bodies as they stream, the size limit counting decoded
+        /// bytes. The client must keep AsyncHTTPClient's default `decompression: .disabled` (as
+        /// ``Configuration/httpClientConfiguration`` does).
+        case byTransport
+        /// The client (created with `decompression: .enabled(…)`); heads then drop `Content-Encoding`
+        /// and the encoded `Content-Length`, which no longer describe the body.
+        case byClient
+        /// Nobody: bodies arrive as the server sent them.
+        case none
+    }
+
+    /// The `Accept-Encoding` added to requests that have none (when the transport decodes).
     private let acceptEncoding: String?
-    /// Whether ``client`` decodes gzip/deflate bodies, so response heads must describe decoded bodies.
-    private let decodesContentEncoding: Bool
+    private let contentDecoding: ContentDecoding
     private let shutdownStarted = Atomic<Bool>(false)
 
     /// Creates a transport that owns a new `HTTPClient` built from `configuration`.
@@ -97,24 +109,22 @@ public final class AsyncHTTPClientTransport: Transport {
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                  configuration: configuration.httpClientConfiguration)
         self.ownsClient = true
+        self.contentDecoding = configuration.decodesContentEncoding ? .byTransport : .none
         self.acceptEncoding = configuration.decodesContentEncoding ? Self.defaultAcceptEncoding : nil
-        self.decodesContentEncoding = configuration.decodesContentEncoding
     }
 
     /// Creates a transport over an `HTTPClient` the app already has; the app keeps owning it.
     ///
-    /// Configure the client with `redirectConfiguration: .disallow` and, to get decoded bodies,
-    /// `decompression: .enabled(limit: .none)` (see "Wrapped clients" above).
+    /// Configure the client with `redirectConfiguration: .disallow` (see "Wrapped clients" above).
     /// - Parameters:
     ///   - client: The client to send requests through. The transport never shuts it down.
-    ///   - decodesContentEncoding: Whether `client` was created with decompression enabled. When it
-    ///     is, response heads drop `Content-Encoding` and the encoded `Content-Length`, as on every
-    ///     transport, because they no longer describe the decoded body.
-    public init(wrapping client: HTTPClient, decodesContentEncoding: Bool = false) {
+    ///   - contentDecoding: Who decodes `gzip`/`deflate` bodies; ``ContentDecoding/byTransport`` (the
+    ///     default) matches AsyncHTTPClient's default configuration and every other transport.
+    public init(wrapping client: HTTPClient, contentDecoding: ContentDecoding = .byTransport) {
         self.client = client
         self.ownsClient = false
-        self.acceptEncoding = nil
-        self.decodesContentEncoding = decodesContentEncoding
+        self.contentDecoding = contentDecoding
+        self.acceptEncoding = contentDecoding == .byTransport ? Self.defaultAcceptEncoding : nil
     }
 
     deinit {
@@ -175,7 +185,7 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         var head = try AsyncHTTPClientResponseMapping.head(of: response, host: host)
         try ResponseHeadRules.validate(head, host: host)
-        if decodesContentEncoding, !ownsClient { head = head.describingDecodedBody() }  // the wrapped client decoded
+        if contentDecoding == .byClient { head = head.describingDecodedBody() }
         let hasNoBody = AsyncHTTPClientResponseMapping.hasNoBody(head, method: request.head.method)
         let length: HTTPBody.Length = hasNoBody ? .known(0) : AsyncHTTPClientResponseMapping.bodyLength(of: head)
         var declaredLength: Int64?
@@ -194,7 +204,7 @@ public final class AsyncHTTPClientTransport: Transport {
                 + " Raise maxResponseBytes or stream the body.")
         }
         let raw = Response(head, body: HTTPBody(body, length: length, replayability: .singleUse))
-        return decodesContentEncoding && ownsClient ? try raw.decodingContent(limit: request.options.maxResponseBytes) : raw
+        return contentDecoding == .byTransport ? try raw.decodingContent(limit: request.options.maxResponseBytes) : raw
     }
 
     private func recordTotal(_ context: ExchangeContext) {
