@@ -19,6 +19,14 @@ public import HTTPTypes
 ///
 /// The chain wraps a failure once, at its boundary, and never re-wraps an error that is
 /// already a `SwitchyardError`.
+///
+/// ### What no error can report
+///
+/// Two platform libraries trap on certain bytes from the network, ending the process before any
+/// error exists, and no caller can intercept them (see the README's transports table):
+/// FoundationNetworking (`URLSessionTransport` on Linux) on a chunked body followed by trailer
+/// fields, and AsyncHTTPClient 1.37 on a status code below 100. Use `CurlTransport` for servers you
+/// do not trust.
 public struct SwitchyardError: Error, CustomStringConvertible {
     /// The small set of failure categories a caller can switch over.
     ///
