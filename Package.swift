@@ -99,6 +99,7 @@ let package = Package(
             name: "SwitchyardTestServer",
             dependencies: [
                 "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

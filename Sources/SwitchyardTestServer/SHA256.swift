@@ -1,44 +1,15 @@
-/// A small streaming SHA-256 (FIPS 180-4), used by `/echo` to fingerprint request bodies.
-///
-/// Not constant-time and not meant for cryptographic use; it only has to be correct and dependency-free.
+import Crypto
+
+/// A streaming SHA-256 for `/echo`, which fingerprints request bodies: swift-crypto's, so the server
+/// keeps pace with a 64 MiB upload even in a debug build on a busy machine.
 struct SHA256 {
-    private static let k: [UInt32] = [
-        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
-        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
-        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
-        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
-        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
-        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
-        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
-    ]
+    private var hasher = Crypto.SHA256()
 
-    private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
-    )
-    /// Bytes of an incomplete block waiting for more input (always fewer than 64).
-    private var pending: [UInt8] = []
-    private var totalLength: UInt64 = 0
-
-    init() { pending.reserveCapacity(64) }
+    init() {}
 
     /// Feeds `bytes` into the hash.
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        totalLength &+= UInt64(bytes.count)
-        var index = 0
-        if !pending.isEmpty {
-            let take = min(64 - pending.count, bytes.count)
-            pending.append(contentsOf: bytes[0..<take])
-            index = take
-            guard pending.count == 64 else { return }
-            pending.withUnsafeBytes { compress(UnsafeRawBufferPointer(rebasing: $0[0..<64])) }
-            pending.removeAll(keepingCapacity: true)
-        }
-        while bytes.count - index >= 64 {
-            compress(UnsafeRawBufferPointer(rebasing: bytes[index..<index + 64]))
-            index += 64
-        }
-        pending.append(contentsOf: bytes[index...])
+        hasher.update(bufferPointer: bytes)
     }
 
     /// Feeds a byte sequence into the hash.
@@ -47,19 +18,9 @@ struct SHA256 {
         array.withUnsafeBytes { update($0) }
     }
 
-    /// Applies the final padding and returns the 32-byte digest.
+    /// The 32-byte digest.
     consuming func finalize() -> [UInt8] {
-        let bitLength = totalLength &* 8
-        var tail: [UInt8] = [0x80]
-        let padZeros = (64 + 56 - (pending.count + 1) % 64) % 64
-        tail.append(contentsOf: repeatElement(0, count: padZeros))
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        let savedLength = totalLength
-        update(tail)
-        totalLength = savedLength
-        precondition(pending.isEmpty)
-        let words = [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7]
-        return words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
+        Array(hasher.finalize())
     }
 
     /// Convenience: lowercase hex of the digest of `bytes`.
@@ -77,35 +38,4 @@ struct SHA256 {
         for byte in digest { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0xF)]) }
         return String(decoding: out, as: UTF8.self)
     }
-
-    /// Processes one 64-byte block.
-    private mutating func compress(_ block: UnsafeRawBufferPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            for i in 0..<16 {
-                w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16
-                    | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
-            }
-            for i in 16..<64 {
-                let s0 = w[i - 15].rotr(7) ^ w[i - 15].rotr(18) ^ (w[i - 15] >> 3)
-                let s1 = w[i - 2].rotr(17) ^ w[i - 2].rotr(19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = h
-            for i in 0..<64 {
-                let s1 = e.rotr(6) ^ e.rotr(11) ^ e.rotr(25)
-                let ch = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ ch &+ SHA256.k[i] &+ w[i]
-                let s0 = a.rotr(2) ^ a.rotr(13) ^ a.rotr(22)
-                let maj = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ maj
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
-        }
-    }
-}
-
-extension UInt32 {
-    /// Rotate right by `n` bits (0 < n < 32).
-    @inline(__always) fileprivate func rotr(_ n: UInt32) -> UInt32 { (self >> n) | (self << (32 - n)) }
 }

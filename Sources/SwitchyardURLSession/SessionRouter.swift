@@ -54,6 +54,13 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         exchange(for: dataTask)?.didReceive(data, task: dataTask)
     }
 
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        exchange(for: task)?.noteProgress()  // an upload in progress is not idle
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let route = routes.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         route?.exchange.didComplete(error: error)

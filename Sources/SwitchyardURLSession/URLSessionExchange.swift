@@ -42,8 +42,14 @@ final class URLSessionExchange: Sendable {
     private let state: Mutex<State>
     private let progressCount = Atomic<Int>(0)
 
-    /// How many events URLSession delivered so far (head, body chunks): the idle watchdog's signal.
+    /// How many events URLSession delivered so far (head, body chunks, sent body bytes): the idle
+    /// watchdog's signal.
     var progress: Int { progressCount.load(ordering: .relaxed) }
+
+    /// Counts an event that shows the exchange is moving (e.g. request body bytes sent).
+    func noteProgress() {
+        progressCount.add(1, ordering: .relaxed)
+    }
 
     init(request: Request, context: ExchangeContext, memoryLimit: Int, pausesTask: Bool) {
         self.request = request
