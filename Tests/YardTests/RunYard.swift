@@ -9,7 +9,18 @@ import Glibc
 /// It spawns the child with `posix_spawn` (see `CSpawn`) rather than `Foundation.Process`: on Linux,
 /// `Process.run()` of Swift 6.3 intermittently crashes the parent with an over-read while it lists
 /// `/proc/self/fd` (swift-corelibs-foundation pull request 5472), which took down whole test runs.
-func runYard(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+///
+/// The child is run and waited for on a thread of its own, never on one of the few threads of the
+/// Swift concurrency pool: blocking those while a child runs on a busy machine starved every other
+/// test in the process until their time limits expired.
+func runYard(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try runYardBlocking(arguments) }) }
+        thread.start()
+    }
+}
+
+private func runYardBlocking(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("yard").path
     let child = try SpawnedProcess(executable: executable, arguments: arguments)

@@ -6,8 +6,8 @@ import Testing
 struct YardBenchTests {
     static let small = ["--requests", "50", "--warmup", "5"]
 
-    @Test func jsonHasOneObjectPerCellWithTheDocumentedKeys() throws {
-        let run = try runYard(["bench", "--transport", "all", "--chain", "all", "--concurrency", "1,4", "--json"] + Self.small)
+    @Test func jsonHasOneObjectPerCellWithTheDocumentedKeys() async throws {
+        let run = try await runYard(["bench", "--transport", "all", "--chain", "all", "--concurrency", "1,4", "--json"] + Self.small)
         #expect(run.status == 0, "\(run.stderr)")
         let results = try #require(try jsonObject(run.stdout)["results"] as? [[String: Any]])
         #expect(results.count == 3 * 2 * 2)
@@ -23,8 +23,8 @@ struct YardBenchTests {
         #expect(Set(results.compactMap { $0["transport"] as? String }) == ["curl", "urlsession", "ahc"])
     }
 
-    @Test func resultLinesMatchTheAnchorsFormat() throws {
-        let run = try runYard(["bench", "--transport", "curl", "--chain", "all", "--result-line"] + Self.small)
+    @Test func resultLinesMatchTheAnchorsFormat() async throws {
+        let run = try await runYard(["bench", "--transport", "curl", "--chain", "all", "--result-line"] + Self.small)
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 2)
         for (line, client) in zip(lines, ["yardcurl", "yardcurldefault"]) {
@@ -35,20 +35,20 @@ struct YardBenchTests {
         }
     }
 
-    @Test func bothLoadShapesIssueExactlyTheRequestedCount() throws {
+    @Test func bothLoadShapesIssueExactlyTheRequestedCount() async throws {
         for shape in [[], ["--task-per-request"]] {
-            let run = try runYard(["bench", "--transport", "curl", "--concurrency", "7", "--result-line"] + shape + Self.small)
+            let run = try await runYard(["bench", "--transport", "curl", "--concurrency", "7", "--result-line"] + shape + Self.small)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.contains("c=7 ok=50 errors=0"), "\(shape): \(run.stdout)")
         }
     }
 
-    @Test func csvAndChartAreWritten() throws {
+    @Test func csvAndChartAreWritten() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("yard-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let csv = directory.appendingPathComponent("bench.csv").path, chart = directory.appendingPathComponent("bench.svg").path
-        let run = try runYard(["bench", "--concurrency", "1,2", "--payload", "small,64k", "--csv", csv, "--chart", chart] + Self.small)
+        let run = try await runYard(["bench", "--concurrency", "1,2", "--payload", "small,64k", "--csv", csv, "--chart", chart] + Self.small)
         #expect(run.status == 0)
         #expect(run.stdout.contains("req/s"))
         let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
@@ -60,8 +60,8 @@ struct YardBenchTests {
         #expect(svg.hasSuffix("</svg>\n"))
     }
 
-    @Test func scaleModeHoldsRequestsInFlightAndCompletesThem() throws {
-        let run = try runYard(["bench", "--scale", "--in-flight", "50", "--delay-ms", "200", "--transport", "all", "--json"])
+    @Test func scaleModeHoldsRequestsInFlightAndCompletesThem() async throws {
+        let run = try await runYard(["bench", "--scale", "--in-flight", "50", "--delay-ms", "200", "--transport", "all", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let rows = try #require(try jsonObject(run.stdout)["scale"] as? [[String: Any]])
         #expect(rows.count == 3)

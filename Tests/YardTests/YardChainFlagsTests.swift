@@ -13,7 +13,7 @@ struct YardChainFlagsTests {
     @Test func retriesAreCountedAndEachIsAnEvent() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let json = try jsonObject(try runYard(
+        let json = try jsonObject(try await runYard(
             ["request", server.url("/flaky/yard/2?status=503"), "--retries", "3", "--json"]).stdout)
         #expect(json["status"] as? Int == 200)
         #expect(json["attempts"] as? Int == 3)
@@ -24,7 +24,7 @@ struct YardChainFlagsTests {
     @Test func withoutRetriesAFailingStatusIsReturnedAfterOneAttempt() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let json = try jsonObject(try runYard(["request", server.url("/flaky/once/2?status=503"), "--json"]).stdout)
+        let json = try jsonObject(try await runYard(["request", server.url("/flaky/once/2?status=503"), "--json"]).stdout)
         #expect(json["status"] as? Int == 503)
         #expect(json["attempts"] as? Int == 1)
         #expect(server.flakyArrivals(key: "once").count == 1)
@@ -33,16 +33,16 @@ struct YardChainFlagsTests {
     @Test func redirectsAreFollowedOnlyWhenAsked() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let returned = try jsonObject(try runYard(["request", server.url("/redirect/2"), "--json"]).stdout)
+        let returned = try jsonObject(try await runYard(["request", server.url("/redirect/2"), "--json"]).stdout)
         #expect(returned["status"] as? Int == 302)
         #expect(returned["redirects"] as? Int == 0)
-        let followed = try jsonObject(try runYard(
+        let followed = try jsonObject(try await runYard(
             ["request", server.url("/redirect/2"), "--max-redirects", "5", "--json"]).stdout)
         #expect(followed["status"] as? Int == 200)
         #expect(followed["redirects"] as? Int == 2)
         #expect(followed["attempts"] as? Int == 3)
         #expect(Self.kinds(followed) == ["started", "redirected", "redirected", "succeeded"])
-        let limited = try runYard(["request", server.url("/redirect/3"), "--max-redirects", "1", "--json"])
+        let limited = try await runYard(["request", server.url("/redirect/3"), "--max-redirects", "1", "--json"])
         #expect(limited.status == 1)
         #expect((try jsonObject(limited.stdout)["error"] as? [String: Any])?["kind"] as? String == "tooManyRedirects")
     }
@@ -50,7 +50,7 @@ struct YardChainFlagsTests {
     @Test func failTurnsAnErrorStatusIntoAnHTTPStatusError() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try runYard(["request", server.url("/status/404"), "--fail", "--json"])
+        let run = try await runYard(["request", server.url("/status/404"), "--fail", "--json"])
         #expect(run.status == 1)
         let json = try jsonObject(run.stdout)
         #expect((json["error"] as? [String: Any])?["kind"] as? String == "httpStatus")
@@ -60,7 +60,7 @@ struct YardChainFlagsTests {
     @Test func verboseDrawsAWaterfallOnStandardError() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try runYard(["request", server.url("/small"), "-v"])
+        let run = try await runYard(["request", server.url("/small"), "-v"])
         #expect(run.status == 0)
         #expect(run.stderr.contains("started"))
         #expect(run.stderr.contains("succeeded"))
@@ -77,7 +77,7 @@ struct YardHARTests {
         defer { Task { try? await server.shutdown() } }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("yard-\(UUID().uuidString).har").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try runYard(["request", server.url("/flaky/har/1"), "--retries", "2", "--har", path,
+        let run = try await runYard(["request", server.url("/flaky/har/1"), "--retries", "2", "--har", path,
                                "-H", "Authorization: Bearer har-secret"])
         #expect(run.status == 0)
         let text = try String(contentsOfFile: path, encoding: .utf8)

@@ -4,8 +4,8 @@ import Testing
 /// `yard demo` tours every transport and shows each part of the chain doing its job.
 @Suite(.timeLimit(.minutes(2)))
 struct YardDemoTests {
-    @Test func theDemoShowsTheChainAtWorkOnEveryTransport() throws {
-        let run = try runYard(["demo"])
+    @Test func theDemoShowsTheChainAtWorkOnEveryTransport() async throws {
+        let run = try await runYard(["demo"])
         #expect(run.status == 0, "\(run.stderr)")
         let tours = run.stdout.components(separatedBy: "══ Switchyard demo — transport: ").dropFirst()
         #expect(tours.map { String($0.prefix { $0 != "," }) } == ["curl", "urlsession", "ahc"])

@@ -20,7 +20,7 @@ struct YardPlatformTrapTests {
     func thePlatformStillTraps(_ index: Int) async throws {
         let trap = Self.traps[index]
         let server = try await LoopbackServer.start()
-        let run = try runYard(["request", server.url(trap.path), "--transport", trap.transport, "--json"])
+        let run = try await runYard(["request", server.url(trap.path), "--transport", trap.transport, "--json"])
         try await server.shutdown()
         #expect(run.status > 128, """
             yard survived \(trap.path) on \(trap.transport) (exit \(run.status)): \(trap.upstream) seems fixed; \

@@ -9,7 +9,7 @@ import Testing
         defer { Task { try? await server.shutdown() } }
         let har = FileManager.default.temporaryDirectory.appendingPathComponent("yard-redaction-\(UUID().uuidString).har")
         defer { try? FileManager.default.removeItem(at: har) }
-        let run = try runYard(["request", server.url("/status/200?token=abc&page=2"), "-v", "--har", har.path])
+        let run = try await runYard(["request", server.url("/status/200?token=abc&page=2"), "-v", "--har", har.path])
         #expect(run.status == 0)
         let output = run.stdout + run.stderr
         #expect(!output.contains("abc"), "\(output)")
@@ -23,7 +23,7 @@ import Testing
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
         let url = "http://ada:pw-SECRET@127.0.0.1:\(server.port)/echo"
-        let run = try runYard(["request", url, "-v"])
+        let run = try await runYard(["request", url, "-v"])
         #expect(run.status == 0)
         // The echoed request carries the credentials encoded, never as typed.
         #expect(run.stdout.contains("Basic " + Data("ada:pw-SECRET".utf8).base64EncodedString()), "\(run.stdout)")

@@ -11,7 +11,7 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     @Test func jsonContractForASuccessfulRequest() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try runYard(["request", server.url("/small"), "--json"])
+        let run = try await runYard(["request", server.url("/small"), "--json"])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -40,7 +40,7 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     @Test func anErrorStatusIsStillExitZero() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try runYard(["request", server.url("/status/503"), "--json"])
+        let run = try await runYard(["request", server.url("/status/503"), "--json"])
         #expect(run.status == 0)
         #expect(try jsonObject(run.stdout)["status"] as? Int == 503)
     }
@@ -49,7 +49,7 @@ func jsonObject(_ text: String) throws -> [String: Any] {
         let server = try await LoopbackServer.start()
         let url = server.url("/small")
         try await server.shutdown()
-        let run = try runYard(["request", url, "--json"])
+        let run = try await runYard(["request", url, "--json"])
         #expect(run.status == 1)
         let json = try jsonObject(run.stdout)
         #expect(json["ok"] as? Bool == false)
@@ -62,7 +62,7 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     @Test func aHeaderWithCRLFExitsOneAndSendsNothing() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try runYard(["request", server.url("/echo"), "-H", "X-Evil: a\r\nInjected: yes", "--json"])
+        let run = try await runYard(["request", server.url("/echo"), "-H", "X-Evil: a\r\nInjected: yes", "--json"])
         #expect(run.status == 1)
         let error = try #require(try jsonObject(run.stdout)["error"] as? [String: Any])
         #expect(error["kind"] as? String == "invalidRequest")
@@ -70,8 +70,8 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     }
 
     @Test func badUsageExits64() throws {
-        #expect(try runYard(["request"]).status == 64)
-        #expect(try runYard(["request", "http://127.0.0.1:1/", "--timeout", "-3"]).status == 64)
+        #expect(try await runYard(["request"]).status == 64)
+        #expect(try await runYard(["request", "http://127.0.0.1:1/", "--timeout", "-3"]).status == 64)
     }
 
     @Test func outputStreamsTheBodyToAFile() async throws {
@@ -79,7 +79,7 @@ func jsonObject(_ text: String) throws -> [String: Any] {
         defer { Task { try? await server.shutdown() } }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("yard-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try runYard(["request", server.url("/bytes/3000000?framing=chunked"), "--output", path, "--json"])
+        let run = try await runYard(["request", server.url("/bytes/3000000?framing=chunked"), "--output", path, "--json"])
         #expect(run.status == 0)
         let written = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(written.count == 3_000_000)
@@ -91,7 +91,7 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     func maxBodyBytesIsEnforcedWhateverTheFraming(framing: String) async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try runYard(["request", server.url("/bytes/5000000?framing=\(framing)"),
+        let run = try await runYard(["request", server.url("/bytes/5000000?framing=\(framing)"),
                                "--max-body-bytes", "100000", "--json"])
         #expect(run.status == 1)
         let json = try jsonObject(run.stdout)
@@ -103,7 +103,7 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     @Test func postWithDataEchoes() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try runYard(["request", server.url("/echo/body"), "-d", "hello yard", "-H", "Content-Type: text/plain"])
+        let run = try await runYard(["request", server.url("/echo/body"), "-d", "hello yard", "-H", "Content-Type: text/plain"])
         #expect(run.status == 0)
         #expect(run.stdout.contains("HTTP 200"))
         #expect(run.stdout.contains("hello yard"))

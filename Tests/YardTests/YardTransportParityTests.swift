@@ -51,10 +51,10 @@ struct YardTransportParityTests {
         }
     }
 
-    static func observe(_ arguments: [String], transport: String, server: LoopbackServer) throws -> Observation {
+    static func observe(_ arguments: [String], transport: String, server: LoopbackServer) async throws -> Observation {
         var arguments = arguments
         let url = server.url(arguments.removeFirst())
-        let run = try runYard(["request", url, "--json", "--transport", transport] + arguments)
+        let run = try await runYard(["request", url, "--json", "--transport", transport] + arguments)
         let json = try jsonObject(run.stdout)
         let headers = (json["headers"] as? [[String]] ?? []).filter { !hopByHop.contains($0.first ?? "") }
         // A failed exchange may or may not have delivered its head before failing, depending on
@@ -70,9 +70,9 @@ struct YardTransportParityTests {
     func sameOutcomeOnEveryTransport(_ arguments: [String]) async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let reference = try Self.observe(arguments, transport: "curl", server: server)
+        let reference = try await Self.observe(arguments, transport: "curl", server: server)
         for transport in Self.transports.dropFirst() {
-            var observed = try Self.observe(arguments, transport: transport, server: server)
+            var observed = try await Self.observe(arguments, transport: transport, server: server)
             var expected = reference
             if Self.unorderedHeaders.contains(transport) {
                 observed.headers.sort { $0.lexicographicallyPrecedes($1) }
@@ -87,7 +87,7 @@ struct YardTransportParityTests {
         let url = server.url("/small")
         try await server.shutdown()
         for transport in Self.transports {
-            let json = try jsonObject(try runYard(["request", url, "--json", "--transport", transport]).stdout)
+            let json = try jsonObject(try await runYard(["request", url, "--json", "--transport", transport]).stdout)
             #expect((json["error"] as? [String: Any])?["kind"] as? String == "connectionFailed", "\(transport)")
         }
     }
