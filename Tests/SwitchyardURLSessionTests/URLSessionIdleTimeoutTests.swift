@@ -1,23 +1,15 @@
 import Switchyard
 import SwitchyardURLSession
-import SwitchyardTestServer
+import SwitchyardTesting
 import Testing
 
-/// The idle timeout (issue: a server that accepts and never answers held a request forever): with no
-/// deadline, an exchange in which the server sends nothing for the idle timeout ends with `timeout`.
+/// With no deadline, an exchange in which the server sends nothing for the idle timeout ends with
+/// `timeout`, before the head and mid-body.
 @Suite(.timeLimit(.minutes(2))) struct URLSessionIdleTimeoutTests {
-    @Test(arguments: ["/stall", "/stall-body?bytes=1024"])
+    @Test(arguments: SilentServerProbe.paths)
     func aSilentServerEndsTheExchangeWithoutADeadline(_ path: String) async throws {
         try await withURLSessionClient(transport: URLSessionTransport(configuration: .init(idleTimeout: .seconds(1)))) { client, server in
-            let request = try Request(url: server.url(path))
-            let error: SwitchyardError? = await {
-                do {
-                    for try await _ in try await client.stream(request).body {}  // the body never ends
-                    return nil
-                } catch {
-                    return error as? SwitchyardError
-                }
-            }()
+            let error = await SilentServerProbe.error(client: client, server: server, path: path)
             #expect(error?.kind == .timeout)
             #expect(error?.message.contains("idle timeout") == true, "\(String(describing: error))")
         }

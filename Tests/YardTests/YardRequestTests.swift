@@ -69,7 +69,7 @@ func jsonObject(_ text: String) throws -> [String: Any] {
         #expect(server.requestCount(path: "/echo") == 0)
     }
 
-    @Test func badUsageExits64() throws {
+    @Test func badUsageExits64() async throws {
         #expect(try await runYard(["request"]).status == 64)
         #expect(try await runYard(["request", "http://127.0.0.1:1/", "--timeout", "-3"]).status == 64)
     }

@@ -27,12 +27,3 @@ extension HTTPResponse {
         return head
     }
 }
-
-extension String {
-    /// The text without leading and trailing spaces and tabs (HTTP optional whitespace).
-    func trimmingSpaces() -> Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return self[first...last]
-    }
-}
