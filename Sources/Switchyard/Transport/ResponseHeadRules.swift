@@ -55,22 +55,46 @@ public enum ResponseHeadRules {
     /// - Throws: ``SwitchyardError/Kind/protocolViolation`` for differing, malformed or oversized values.
     public static func declaredLength(_ fields: HTTPFields, host: String) throws(SwitchyardError) -> Int64? {
         var length: Int64?
-        for value in fields[values: .contentLength] {
-            for item in value.split(separator: ",", omittingEmptySubsequences: false) {
-                let text = item.trimmingSpaces()
-                guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                    let parsed = Int64(text)
-                else {
-                    throw .protocolViolation("\(host) sent an invalid Content-Length '\(value.prefix(40))': not a"
-                        + " decimal number that fits in 63 bits. The body's end cannot be known, so it was refused.")
-                }
-                if let length, length != parsed {
-                    throw .protocolViolation("\(host) sent conflicting Content-Length values (\(length) and \(parsed));"
+        for field in fields where field.name == .contentLength {
+            // Parsed byte by byte: no array or substring per response on the hot path.
+            var value: Int64 = 0
+            var digits = 0
+            var spacesAfterDigits = false
+            func item() throws(SwitchyardError) {
+                guard digits > 0 else { throw invalidLength(field.value, host: host) }
+                if let length, length != value {
+                    throw .protocolViolation("\(host) sent conflicting Content-Length values (\(length) and \(value));"
                         + " the body's end is ambiguous (a request-smuggling pattern), so it was refused.")
                 }
-                length = parsed
+                length = value
+                value = 0
+                digits = 0
+                spacesAfterDigits = false
             }
+            for byte in field.value.utf8 {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    guard !spacesAfterDigits else { throw invalidLength(field.value, host: host) }
+                    let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+                    let (sum, overflow2) = times10.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+                    guard !overflow1, !overflow2 else { throw invalidLength(field.value, host: host) }
+                    value = sum
+                    digits += 1
+                case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                    if digits > 0 { spacesAfterDigits = true }
+                case UInt8(ascii: ","):
+                    try item()
+                default:
+                    throw invalidLength(field.value, host: host)
+                }
+            }
+            try item()
         }
         return length
+    }
+
+    private static func invalidLength(_ value: String, host: String) -> SwitchyardError {
+        .protocolViolation("\(host) sent an invalid Content-Length '\(value.prefix(40))': not a decimal number that"
+            + " fits in 63 bits. The body's end cannot be known, so it was refused.")
     }
 }

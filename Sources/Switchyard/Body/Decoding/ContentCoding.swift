@@ -22,9 +22,10 @@ package enum ContentCoding: Sendable, Hashable {
     ///   with its `Content-Encoding` intact, so nothing is silently altered.
     /// - Throws: ``SwitchyardError/Kind/protocolViolation`` for more than ``maxLayers`` codings.
     package static func codings(of fields: HTTPFields) throws(SwitchyardError) -> [ContentCoding]? {
+        guard fields.contains(where: { $0.name == .contentEncoding }) else { return [] }  // the common case, no allocation
         var codings: [ContentCoding] = []
-        for value in fields[values: .contentEncoding] {
-            for item in value.split(separator: ",") {
+        for field in fields where field.name == .contentEncoding {
+            for item in field.value.split(separator: ",") {
                 switch item.trimmingSpaces().lowercased() {
                 case "", "identity": continue
                 case "gzip", "x-gzip": codings.append(.gzip)
