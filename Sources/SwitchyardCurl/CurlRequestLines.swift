@@ -36,10 +36,13 @@ final class CurlRequestLines: @unchecked Sendable {
         // Bodies are decoded in Swift (`Response.decodingContent`), not by libcurl, so the size
         // limit counts decoded bytes and an unfinished stream is caught; libcurl passes them raw.
         if decodesContentEncoding, fields[.acceptEncoding] == nil {
-            add("Accept-Encoding: \(CurlTransport.Configuration.defaultAcceptEncoding)")
+            add(Self.acceptEncodingLine)
         }
         headers = list
     }
+
+    /// The `Accept-Encoding` line added when the request has none, built once.
+    private static let acceptEncodingLine = "Accept-Encoding: \(CurlTransport.Configuration.defaultAcceptEncoding)"
 
     deinit {
         curl_slist_free_all(headers)
