@@ -17,7 +17,7 @@ enum RequestMapping {
         guard let scheme = head.scheme, let authority = head.authority,
               let url = URL(string: "\(scheme)://\(authority)\(head.path ?? "/")") else {
             throw .invalidRequest("The request's URL could not be formed from scheme '\(head.scheme ?? "")',"
-                + " host '\(head.authority ?? "")' and path '\(head.path ?? "")'.")
+                + " host '\(head.authority ?? "")' and path '\(QueryRedaction.standard.redact(head.path ?? ""))'.")
         }
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         urlRequest.httpMethod = head.method.rawValue
