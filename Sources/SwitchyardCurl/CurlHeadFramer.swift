@@ -16,14 +16,16 @@ struct CurlHeadFramer {
     /// Adds one line (with its line ending).
     /// - Parameters:
     ///   - line: The raw bytes libcurl handed to the header callback.
-    ///   - host: The server's name, for errors.
+    ///   - host: The server's name, evaluated only for an error (this runs for every header line).
     /// - Returns: The complete final block once `line` ended it, otherwise `nil`.
     /// - Throws: ``SwitchyardError/Kind/protocolViolation`` past ``ResponseHeadRules``' limits.
-    mutating func consume(_ line: UnsafeRawBufferPointer, host: String = "the server") throws(SwitchyardError) -> [UInt8]? {
+    mutating func consume(
+        _ line: UnsafeRawBufferPointer, host: @autoclosure () -> String = "the server"
+    ) throws(SwitchyardError) -> [UInt8]? {
         let startsBlock = block.isEmpty
         if startsBlock { block.reserveCapacity(512) }
         guard block.count + line.count <= ResponseHeadRules.maxHeadBytes else {
-            throw ResponseHeadRules.headTooLarge(host: host)
+            throw ResponseHeadRules.headTooLarge(host: host())
         }
         block.append(contentsOf: line)
         if startsBlock {
@@ -34,7 +36,7 @@ struct CurlHeadFramer {
         if interim {
             interimCount += 1
             guard interimCount <= ResponseHeadRules.maxInterimResponses else {
-                throw ResponseHeadRules.tooManyInterimResponses(host: host)
+                throw ResponseHeadRules.tooManyInterimResponses(host: host())
             }
             block.removeAll(keepingCapacity: true)
             return nil

@@ -176,6 +176,7 @@ final class URLSessionExchange: Sendable {
         context.recordTimings { $0.firstByte = elapsed }
         let received = ResponseHeadMapping.head(of: response)
         do {
+            try ResponseHeadRules.validateSize(received, host: host)
             try ResponseHeadRules.validate(received, host: host)
         } catch {
             fail(error)

@@ -33,7 +33,7 @@ import Testing
     @Test func aHeadOverTheLimitIsRefusedNamingIt() {
         let fields: HTTPFields = [HTTPField.Name("X-Giant")!: String(repeating: "a", count: ResponseHeadRules.maxHeadBytes)]
         do {
-            try ResponseHeadRules.validate(Self.head(200, fields), host: "h")
+            try ResponseHeadRules.validateSize(Self.head(200, fields), host: "h")
             Issue.record("accepted a head over the limit")
         } catch {
             #expect(error.kind == .protocolViolation)

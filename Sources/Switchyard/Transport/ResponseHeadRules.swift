@@ -9,7 +9,8 @@ public import HTTPTypes
 ///   is the same decimal number that fits in 63 bits. Anything else is how request smuggling
 ///   starts, so it is a ``SwitchyardError/Kind/protocolViolation``, never "the last one wins".
 /// - The head is at most ``maxHeadBytes`` and at most ``maxInterimResponses`` interim (1xx)
-///   responses precede it.
+///   responses precede it. Each transport enforces these where its stack reads the head (curl's
+///   framer, SwiftNIO's parser, ``validateSize(_:host:)`` for URLSession), not again afterwards.
 public enum ResponseHeadRules {
     /// The largest response head accepted, in bytes (names, values and line overhead): 80 KiB,
     /// SwiftNIO's parser limit, so every transport refuses at the same size.
@@ -33,10 +34,17 @@ public enum ResponseHeadRules {
             throw .protocolViolation("\(host) answered 101 Switching Protocols, but the request asked for no protocol"
                 + " upgrade and Switchyard does not hand connections over; the response was refused.")
         }
+        return try declaredLength(head.headerFields, host: host)
+    }
+
+    /// Checks the size of a head that arrived already parsed, from a stack that does not stop at
+    /// ``maxHeadBytes`` while reading (URLSession). curl's framer and SwiftNIO's parser refuse a
+    /// larger head as it arrives, so their transports do not pay for this walk.
+    /// - Throws: ``SwitchyardError/Kind/protocolViolation`` for a head over ``maxHeadBytes``.
+    public static func validateSize(_ head: HTTPResponse, host: String) throws(SwitchyardError) {
         var size = 0
         for field in head.headerFields { size += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
         if size > maxHeadBytes { throw headTooLarge(host: host) }
-        return try declaredLength(head.headerFields, host: host)
     }
 
     /// The error for a head over ``maxHeadBytes``.
