@@ -8,10 +8,11 @@ import SwitchyardTestServer
 func withCurlClient<T>(
     interceptors: [any Interceptor] = [],
     configuration: CurlTransport.Configuration = .init(),
+    events: EventBus? = nil,
     _ body: (Client, LoopbackServer) async throws -> T
 ) async throws -> T {
     let server = try await LoopbackServer.start()
-    let client = Client(transport: CurlTransport(configuration: configuration), interceptors: interceptors)
+    let client = Client(transport: CurlTransport(configuration: configuration), interceptors: interceptors, events: events)
     do {
         let result = try await body(client, server)
         try await server.shutdown()

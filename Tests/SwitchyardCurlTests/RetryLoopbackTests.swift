@@ -50,11 +50,7 @@ private func singleUseBody(_ text: String) -> HTTPBody {
     @Test func cancellingDuringTheBackoffStopsTheLoop() async throws {
         let bus = EventBus()
         let events = bus.subscribe()
-        let attachBus = ClosureInterceptor { request, context, next in
-            context.eventBus = bus
-            return try await next(request)
-        }
-        try await withCurlClient(interceptors: [attachBus, promptRetry(maxAttempts: 5, maxRetryAfter: .seconds(600))]) { client, server in
+        try await withCurlClient(interceptors: [promptRetry(maxAttempts: 5, maxRetryAfter: .seconds(600))], events: bus) { client, server in
             let task = Task { try await client.send(try Request(url: server.url("/flaky/cancel/100?retry-after=300"))) }
             for await event in events where event.kind.name == "retrying" { break }
             task.cancel()

@@ -169,13 +169,7 @@ private func send(_ stub: StubTransport, _ request: Request, policy: RedirectPol
             let hop = Int(request.head.path?.dropFirst() ?? "") ?? 0
             return hop < 2 ? redirect(301 + hop * 6, to: "/\(hop + 1)") : Response(status: .ok)
         }
-        let client = Client(transport: stub, interceptors: [
-            ClosureInterceptor { request, context, next in
-                context.eventBus = bus
-                return try await next(request)
-            },
-            RedirectInterceptor(),
-        ])
+        let client = Client(transport: stub, interceptors: [RedirectInterceptor()], events: bus)
         _ = try await client.send(try Request(url: "http://a.test/0"))
         var seen: [String] = []
         for await event in events {

@@ -15,14 +15,6 @@ private func quickPolicy(maxAttempts: Int = 3) -> RetryPolicy {
     RetryPolicy(maxAttempts: maxAttempts, backoff: RetryBackoff(random: { 0 }))
 }
 
-/// Puts `bus` on every exchange, so the test can observe retry events.
-private func publishing(to bus: EventBus) -> ClosureInterceptor {
-    ClosureInterceptor { request, context, next in
-        context.eventBus = bus
-        return try await next(request)
-    }
-}
-
 @Suite struct RetryInterceptorTests {
     @Test func retriesARetryableStatusUntilSuccess() async throws {
         let stub = sequencedStub { $0 < 3 ? Response(status: .serviceUnavailable, body: Array("busy".utf8)) : Response(status: .ok) }
@@ -30,13 +22,12 @@ private func publishing(to bus: EventBus) -> ClosureInterceptor {
         let bus = EventBus()
         let events = bus.subscribe()
         let client = Client(transport: stub, interceptors: [
-            publishing(to: bus),
             RetryInterceptor(policy: RetryPolicy(backoff: RetryBackoff(base: .milliseconds(4), random: { 0.5 }))),
             ClosureInterceptor { request, context, next in
                 attempts.withLock { $0.append(context.attempt) }
                 return try await next(request)
             },
-        ])
+        ], events: bus)
         let response = try await client.send(try Request(url: "http://a.test/"))
         #expect(response.head.status == .ok)
         #expect(stub.callCount == 3)
@@ -167,7 +158,7 @@ private func publishing(to bus: EventBus) -> ClosureInterceptor {
         let bus = EventBus()
         let events = bus.subscribe()
         let slow = RetryPolicy(backoff: RetryBackoff(base: .seconds(3600), cap: .seconds(3600), random: { 1 }))
-        let client = Client(transport: stub, interceptors: [publishing(to: bus), RetryInterceptor(policy: slow)])
+        let client = Client(transport: stub, interceptors: [RetryInterceptor(policy: slow)], events: bus)
         let task = Task { try await client.send(try Request(url: "http://a.test/")) }
         for await event in events where event.kind.name == "retrying" { break }
         task.cancel()

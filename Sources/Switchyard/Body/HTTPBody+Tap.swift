@@ -15,8 +15,9 @@ public protocol BodyTap: Sendable {
     func received(_ chunk: ArraySlice<UInt8>) throws
     /// The body ended normally. Throwing here fails the reader's last `next()`.
     func ended() throws
-    /// The body failed with `error` (the reader sees the same error).
-    func failed(_ error: any Error)
+    /// The body failed with `error` (the reader sees the same error, converted to a
+    /// ``SwitchyardError`` once, here).
+    func failed(_ error: SwitchyardError)
 }
 
 extension BodyTap {
@@ -25,7 +26,7 @@ extension BodyTap {
     /// Does nothing.
     public func ended() throws {}
     /// Does nothing.
-    public func failed(_ error: any Error) {}
+    public func failed(_ error: SwitchyardError) {}
 }
 
 extension HTTPBody {
@@ -59,8 +60,9 @@ private struct TappedChunks<Tap: BodyTap>: AsyncSequence, Sendable {
                 chunk = try await base.next()
             } catch {
                 finished = true
-                tap.failed(error)
-                throw error
+                let failure = SwitchyardError.wrapping(error)
+                tap.failed(failure)
+                throw failure
             }
             guard let chunk else {
                 finished = true

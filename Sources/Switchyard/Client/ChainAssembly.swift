@@ -4,6 +4,11 @@ struct ChainAssembly {
     private(set) var links: [ChainLink] = []
     /// Header rules of the app and the plugins that change the same field for overlapping scopes.
     private(set) var headerConflicts: [HeaderConflict] = []
+    /// The plugins' event observers, each limited to its plugin's scope.
+    private(set) var observers: [Plugin.Observer] = []
+    /// The bus events go to: the configuration's, or a new one when plugins observe events and the
+    /// configuration has none (observers are never dropped silently).
+    private(set) var events: EventBus?
 
     /// Assembles `configuration` in front of `transport`.
     /// - Throws: ``PluginConfigurationError`` for duplicate plugin names or impossible placements.
@@ -16,8 +21,9 @@ struct ChainAssembly {
         let attemptPlugins = try PluginOrder.sorted(
             configuration.plugins.filter { $0.position == .attempt }, position: .attempt)
 
-        if let bus = configuration.events {
-            for observer in Self.observers(of: configuration.plugins) { bus.addObserver(observer) }
+        observers = Self.observers(of: configuration.plugins)
+        events = configuration.events ?? (observers.isEmpty ? nil : EventBus())
+        if let bus = events {
             append(EventsInterceptor(bus: bus, popUps: configuration.popUps), .call, .builtIn)
         }
         if let stats = configuration.timingStats {

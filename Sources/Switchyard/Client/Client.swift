@@ -17,35 +17,50 @@ public import HTTPTypes
 /// Replacing the framework underneath is a one-line change: pass another ``Transport``.
 /// Cancelling the calling task, or passing the request's deadline, stops the exchange on the
 /// wire; each call ends exactly once, with a response or with a ``SwitchyardError``.
+///
+/// ### Plugins on a live client
+///
+/// A department that loads late can add its plugin to a running client, and remove it again:
+///
+/// ```swift
+/// try client.register(PaymentsPlugin.make())
+/// try client.unregister(pluginNamed: "payments")
+/// ```
+///
+/// The client swaps in a newly assembled chain; calls already in flight finish with the chain they
+/// started with. A call pays one atomic load for this, nothing more.
 public struct Client: Sendable {
     /// The largest body ``send(_:)`` buffers when the request sets no ``RequestOptions/maxResponseBytes``.
     public static let defaultMaxBufferedResponseBytes: Int64 = 256 << 20
 
-    /// Where this client publishes its events (`nil` for a client made from bare interceptors);
-    /// subscribe to show pop-ups or follow exchanges.
-    public let events: EventBus?
+    private let chains: ChainHolder
 
-    /// The chain this client runs.
-    public let pipeline: Pipeline
+    /// Where this client publishes its events (`nil` when it has no bus); subscribe to show pop-ups
+    /// or follow exchanges. Every exchange's ``ExchangeContext/eventBus`` is this bus.
+    public var events: EventBus? { chains.chain.events }
+
+    /// The chain this client runs now.
+    public var pipeline: Pipeline { chains.chain.pipeline }
 
     /// The assembled chain, outermost first, ending with the transport: for inspection.
-    public let chain: [ChainLink]
+    public var chain: [ChainLink] { chains.chain.links }
 
     /// Header rules (of ``ClientConfiguration/headers`` and of plugins) from different owners that
     /// change the same field for requests both could match, with the one that wins. Empty for a
     /// client made from bare interceptors.
-    public let headerConflicts: [HeaderConflict]
+    public var headerConflicts: [HeaderConflict] { chains.chain.headerConflicts }
 
     /// Creates a client with exactly these interceptors and no built-ins.
+    ///
+    /// Links below the last ``RedirectInterceptor`` or ``RetryInterceptor`` are listed in ``chain``
+    /// as attempt links, the others as call links.
     /// - Parameters:
     ///   - transport: The transport that performs the I/O.
     ///   - interceptors: The interceptors, outermost first (see ``Pipeline`` for the order).
-    public init(transport: any Transport, interceptors: [any Interceptor] = []) {
-        self.pipeline = Pipeline(interceptors: interceptors, transport: transport)
-        self.events = nil
-        self.headerConflicts = []
-        self.chain = interceptors.map { ChainLink(name: Pipeline.name(of: $0), position: .call, origin: .app) }
-            + [ChainLink(name: String(describing: type(of: transport)), position: .attempt, origin: .transport)]
+    ///   - events: The bus every exchange publishes on; by default the bus of the first
+    ///     ``EventsInterceptor`` among `interceptors`, if any.
+    public init(transport: any Transport, interceptors: [any Interceptor] = [], events: EventBus? = nil) {
+        self.chains = ChainHolder(AssembledChain(transport: transport, interceptors: interceptors, events: events))
     }
 
     /// Creates a client whose chain is assembled from built-ins, plugins and the app's interceptors
@@ -59,11 +74,38 @@ public struct Client: Sendable {
     ///   - configuration: The built-ins' settings, plugins and app interceptors.
     /// - Throws: ``PluginConfigurationError`` when plugin names repeat or placements cannot be met.
     public init(transport: any Transport, configuration: ClientConfiguration) throws(PluginConfigurationError) {
-        let assembly = try ChainAssembly(configuration, transport: transport)
-        self.pipeline = Pipeline(interceptors: assembly.interceptors, transport: transport)
-        self.chain = assembly.links
-        self.headerConflicts = assembly.headerConflicts
-        self.events = configuration.events
+        self.chains = ChainHolder(try AssembledChain(transport: transport, configuration: configuration))
+    }
+
+    /// Adds a plugin to this client (and every copy of it); calls in flight keep their chain.
+    ///
+    /// A client made from bare interceptors keeps them as its app call interceptors, with the plugin
+    /// placed after them (see ``ClientConfiguration`` for the order).
+    /// - Parameter plugin: The plugin.
+    /// - Throws: ``PluginConfigurationError`` when its name is taken or its placement cannot be met;
+    ///   the chain is then unchanged.
+    public func register(_ plugin: Plugin) throws(PluginConfigurationError) {
+        try chains.replace { (chain) throws(PluginConfigurationError) in
+            let configuration = try chain.configuration { (plugins) throws(PluginConfigurationError) in
+                plugins.append(plugin)
+            }
+            return try AssembledChain(transport: chain.pipeline.transport, configuration: configuration)
+        }
+    }
+
+    /// Removes the plugin with this name; calls in flight keep their chain.
+    /// - Parameter name: The plugin's ``Plugin/name``.
+    /// - Throws: ``PluginConfigurationError/unknownPlugin(_:)`` when no plugin has that name, or
+    ///   ``PluginConfigurationError/unknownPlacementTarget(plugin:target:position:)`` when another
+    ///   plugin is placed relative to it; the chain is then unchanged.
+    public func unregister(pluginNamed name: String) throws(PluginConfigurationError) {
+        try chains.replace { (chain) throws(PluginConfigurationError) in
+            let configuration = try chain.configuration { (plugins) throws(PluginConfigurationError) in
+                guard let index = plugins.firstIndex(where: { $0.name == name }) else { throw .unknownPlugin(name) }
+                plugins.remove(at: index)
+            }
+            return try AssembledChain(transport: chain.pipeline.transport, configuration: configuration)
+        }
     }
 
     /// Sends a request and returns as soon as the response head arrives; the body streams.
@@ -74,8 +116,9 @@ public struct Client: Sendable {
     /// - Returns: The response head, a streaming body and the exchange context.
     /// - Throws: A ``SwitchyardError``.
     public func stream(_ request: Request) async throws(SwitchyardError) -> StreamedResponse {
-        let context = ExchangeContext(options: request.options)
-        let response = try await run(request, context: context)
+        let chain = chains.chain
+        let context = chain.makeContext(for: request)
+        let response = try await run(request, chain: chain, context: context)
         return StreamedResponse(head: response.head, body: response.body ?? HTTPBody([]), context: context)
     }
 
@@ -85,31 +128,27 @@ public struct Client: Sendable {
     /// - Throws: A ``SwitchyardError``; ``SwitchyardError/Kind/responseTooLarge`` when the body is
     ///   bigger than ``RequestOptions/maxResponseBytes`` (default ``defaultMaxBufferedResponseBytes``).
     public func send(_ request: Request) async throws(SwitchyardError) -> BufferedResponse {
-        let context = ExchangeContext(options: request.options)
-        let response = try await run(request, context: context)
+        let chain = chains.chain
+        let context = chain.makeContext(for: request)
+        let response = try await run(request, chain: chain, context: context)
         let limit = request.options.maxResponseBytes ?? Self.defaultMaxBufferedResponseBytes
         do {
             let bytes = try await response.body?.collect(upTo: limit) ?? []
             try context.checkLiveness()
             return BufferedResponse(head: response.head, body: bytes, context: context)
         } catch {
-            var wrapped = SwitchyardError.wrapping(error)
-            if wrapped.request == nil { wrapped.request = request.head }
-            if wrapped.response == nil { wrapped.response = response.head }
-            throw wrapped
+            throw .sealing(error, request: request.head, response: response.head)
         }
     }
 
-    private func run(_ request: Request, context: ExchangeContext) async throws(SwitchyardError) -> Response {
-        do {
-            try RequestValidator.validate(request.head)
+    private func run(_ request: Request, chain: AssembledChain, context: ExchangeContext) async throws(SwitchyardError) -> Response {
+        do throws(SwitchyardError) {
+            if !request.isValidated { try RequestValidator.validate(request.head) }
             try context.checkLiveness()
-            return try await pipeline.run(request, context: context, from: 0)
         } catch {
-            var wrapped = SwitchyardError.wrapping(error)
-            if wrapped.request == nil { wrapped.request = request.head }
-            throw wrapped
+            throw .sealing(error, request: request.head)
         }
+        return try await chain.pipeline.run(request, context: context, from: 0)
     }
 }
 

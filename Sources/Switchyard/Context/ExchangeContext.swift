@@ -13,6 +13,11 @@ import Synchronization
 /// ```
 ///
 /// The context is a reference shared by the whole exchange and is safe to use from any task.
+///
+/// ### Events
+///
+/// ``eventBus`` is the client's bus, fixed when the exchange starts: every link publishes on it
+/// (``publish(_:request:popUp:)``), whether or not an ``EventsInterceptor`` is in the chain.
 public final class ExchangeContext: Sendable {
     /// A process-unique identifier of the exchange, increasing with each new exchange.
     public let id: UInt64
@@ -22,66 +27,51 @@ public final class ExchangeContext: Sendable {
     public let deadline: ContinuousClock.Instant?
     /// The options of the request as the client received it.
     public let options: RequestOptions
+    /// The bus this exchange publishes its events on: the client's, or `nil` when it has none.
+    public let eventBus: EventBus?
+    /// The chain's plugin observers, each already limited to its plugin's scope.
+    let observers: [Plugin.Observer]
+    /// Whether the chain records where this exchange spent its time in each link (set by the
+    /// pipeline when a link reads stage timings, e.g. ``TimingStatsInterceptor``).
+    let profilesChain: Bool
 
     private struct State {
         var attempt = 1
         var attemptStartedAt: ContinuousClock.Instant?
         var timings = TransferTimings()
         var pipelineTimings = PipelineTimings()
-        /// Per chain link index (the transport is the last index), summed over runs: its inclusive
-        /// time, and its own time not yet folded into `pipelineTimings.interceptors`. Kept by position
-        /// so the hot path neither hashes names nor grows a dictionary.
-        var linkTimes: [LinkTime] = []
-        /// The interceptors' names, by index (the pipeline's array, shared).
-        var linkNames: [String] = []
-
-        /// The stage timings with the per-link own times folded in by name.
-        func foldedPipelineTimings() -> PipelineTimings {
-            var timings = pipelineTimings
-            timings.interceptors = Dictionary(interceptorTimes(), uniquingKeysWith: +)
-            return timings
-        }
-
-        /// Time inside each interceptor, by name, in chain order (recorded links, then any times
-        /// recorded by name through ``ExchangeContext/recordPipelineTimings(_:)``).
-        func interceptorTimes() -> [(name: String, duration: Duration)] {
-            var times: [(name: String, duration: Duration)] = []
-            times.reserveCapacity(linkNames.count + pipelineTimings.interceptors.count)
-            func add(_ name: String, _ duration: Duration) {
-                if let existing = times.firstIndex(where: { $0.name == name }) {
-                    times[existing].duration += duration
-                } else {
-                    times.append((name, duration))
-                }
-            }
-            for (index, name) in linkNames.enumerated() where linkTimes[index].own != .zero {
-                add(name, linkTimes[index].own)
-            }
-            for (name, duration) in pipelineTimings.interceptors { add(name, duration) }
-            return times
-        }
+        var profile: ChainProfile?
         var storage: [ObjectIdentifier: any Sendable] = [:]
     }
 
-    /// The time one chain link took, summed over its runs.
-    private struct LinkTime {
-        var inclusive = Duration.zero
-        var own = Duration.zero
-    }
-
-    private let state = Mutex(State())
-    private let recordsStages = Atomic<Bool>(false)
+    private let state: Mutex<State>
     private static let nextID = Atomic<UInt64>(1)
 
     /// Creates the context of a new exchange.
     /// - Parameters:
     ///   - options: The request's options; the deadline is derived from them.
     ///   - startedAt: When the exchange started.
-    public init(options: RequestOptions = RequestOptions(), startedAt: ContinuousClock.Instant = .now) {
+    ///   - eventBus: Where the exchange's events go (a ``Client`` passes its own).
+    public convenience init(
+        options: RequestOptions = RequestOptions(), startedAt: ContinuousClock.Instant = .now, eventBus: EventBus? = nil
+    ) {
+        self.init(options: options, startedAt: startedAt, eventBus: eventBus, observers: [], profiledLinks: nil)
+    }
+
+    /// Creates the context of a new exchange that publishes to `eventBus` and `observers`, and whose
+    /// chain of `profiledLinks` names (the transport last) records its stage timings (`nil`: none).
+    init(
+        options: RequestOptions, startedAt: ContinuousClock.Instant, eventBus: EventBus?, observers: [Plugin.Observer],
+        profiledLinks: [String]?
+    ) {
+        self.observers = observers
         self.id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.startedAt = startedAt
         self.options = options
         self.deadline = options.effectiveDeadline(from: startedAt)
+        self.eventBus = eventBus
+        self.profilesChain = profiledLinks != nil
+        self.state = Mutex(State(profile: profiledLinks.map { ChainProfile(names: $0, startedAt: startedAt) }))
     }
 
     /// The current attempt, starting at 1; retry interceptors advance it.
@@ -109,62 +99,47 @@ public final class ExchangeContext: Sendable {
         state.withLock { update(&$0.timings) }
     }
 
-    /// Whether the chain records ``pipelineTimings`` for queueing and each interceptor (off by
-    /// default: it costs two clock reads and two locks per link). A timing statistics link turns it on.
-    public var recordsPipelineStages: Bool {
-        get { recordsStages.load(ordering: .relaxed) }
-        set { recordsStages.store(newValue, ordering: .relaxed) }
-    }
-
-    /// The inclusive time recorded for chain link `index` so far.
-    func linkTime(_ index: Int) -> Duration {
-        state.withLock { index < $0.linkTimes.count ? $0.linkTimes[index].inclusive : .zero }
-    }
-
-    /// Adds one run of link `index` that began at `started`: its inclusive time, and its own time
-    /// (inclusive minus what link `index + 1` spent since `nextSpentBefore`) under its name.
-    /// - Parameter names: The pipeline's interceptor names; index `names.count` is the transport.
-    func recordLinkTime(_ index: Int, started: ContinuousClock.Instant, nextSpentBefore: Duration, names: [String]) {
-        let inclusive = started.duration(to: .now)
-        state.withLock { state in
-            if state.linkTimes.count <= names.count {
-                state.linkTimes += repeatElement(LinkTime(), count: names.count + 1 - state.linkTimes.count)
-                state.linkNames = names
-            }
-            state.linkTimes[index].inclusive += inclusive
-            guard index < names.count else { return }
-            let nextSpent = state.linkTimes[index + 1].inclusive - nextSpentBefore
-            state.linkTimes[index].own += inclusive - nextSpent
-        }
-    }
-
     /// The chain's own stages recorded so far: queueing, interceptors, back-off waits, decoding.
+    /// Queueing and interceptor times are recorded only in a chain that reads them (one with a
+    /// ``TimingStatsInterceptor``).
     public var pipelineTimings: PipelineTimings {
-        state.withLock { $0.foldedPipelineTimings() }
-    }
-
-    /// Queueing, back-off waits and decoding recorded so far, without folding in the interceptors'
-    /// times (which costs a dictionary): for readers that need only those.
-    var pipelineStagesExcludingInterceptors: PipelineTimings {
-        state.withLock { $0.pipelineTimings }
-    }
-
-    /// Time inside each interceptor so far, by name, in chain order: ``PipelineTimings/interceptors``
-    /// without building a dictionary (the timing statistics read it on every call).
-    var interceptorTimes: [(name: String, duration: Duration)] {
-        state.withLock { $0.interceptorTimes() }
+        state.withLock { state in
+            var timings = state.pipelineTimings
+            timings.queued = state.profile?.queued ?? timings.queued
+            for (name, duration) in state.profile?.ownTimes() ?? [] { timings.interceptors[name, default: .zero] += duration }
+            return timings
+        }
     }
 
     /// Updates the chain's stage timings in place, atomically.
     /// - Parameter update: Changes the recorded stage timings.
     public func recordPipelineTimings(_ update: (inout PipelineTimings) -> Void) {
+        state.withLock { update(&$0.pipelineTimings) }
+    }
+
+    /// The stage timings without the interceptors' times, and the interceptors' own times by name
+    /// in chain order: what timing statistics read, without building a dictionary.
+    var stageTimings: (stages: PipelineTimings, interceptors: [(name: String, duration: Duration)]) {
         state.withLock { state in
-            if state.linkTimes.contains(where: { $0.own != .zero }) {
-                state.pipelineTimings = state.foldedPipelineTimings()
-                for index in state.linkTimes.indices { state.linkTimes[index].own = .zero }
-            }
-            update(&state.pipelineTimings)
+            var stages = state.pipelineTimings
+            stages.queued = state.profile?.queued ?? stages.queued
+            var interceptors = state.profile?.ownTimes() ?? []
+            for (name, duration) in stages.interceptors { interceptors.append((name, duration)) }
+            stages.interceptors = [:]
+            return (stages, interceptors)
         }
+    }
+
+    /// The chain entered link `index` (the transport is the last index): one clock reading per crossing.
+    func enterLink(_ index: Int) {
+        let now = ContinuousClock.now
+        state.withLock { $0.profile?.enter(index, at: now) }
+    }
+
+    /// The chain left link `index`, back to the link that called it.
+    func leaveLink(_ index: Int) {
+        let now = ContinuousClock.now
+        state.withLock { $0.profile?.leave(index, at: now) }
     }
 
     /// The time left until the deadline (never negative), or `nil` when there is no deadline.

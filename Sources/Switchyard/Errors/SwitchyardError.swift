@@ -28,34 +28,72 @@ public import HTTPTypes
 /// fields, and AsyncHTTPClient 1.37 on a status code below 100. Use `CurlTransport` for servers you
 /// do not trust.
 public struct SwitchyardError: Error, CustomStringConvertible {
-    /// The small set of failure categories a caller can switch over.
+    /// The category of a failure: a small, open set a caller can switch over.
+    ///
+    /// `Kind` is a struct with static members rather than an enum, so that new categories (added by
+    /// later versions or by plugins) never break a caller's `switch`. Match the kinds you handle and
+    /// keep a `default:` for the rest:
+    ///
+    /// ```swift
+    /// switch error.kind {
+    /// case .timeout, .connectionFailed: showOfflineBanner()
+    /// case .cancelled: break
+    /// default: log(error.description)
+    /// }
+    /// ```
+    ///
+    /// A plugin defines its own kind the same way Switchyard does:
+    ///
+    /// ```swift
+    /// extension SwitchyardError.Kind {
+    ///     static let quotaExceeded = Self(rawValue: "quotaExceeded")
+    /// }
+    /// ```
     ///
     /// The raw values are stable: they appear in `yard request --json` and are safe as metric labels.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public struct Kind: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The kind's stable name, e.g. `timeout`.
+        public let rawValue: String
+
+        /// Creates a kind with this stable name; two kinds with the same name are equal.
+        /// - Parameter rawValue: The name, e.g. `quotaExceeded`.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// The kind's stable name.
+        public var description: String { rawValue }
+
         /// The request could not be sent as given: a bad URL, an illegal header, an unsupported scheme,
         /// or a single-use body that was asked to be sent twice.
-        case invalidRequest
+        public static let invalidRequest = Self(rawValue: "invalidRequest")
         /// The caller cancelled the exchange (task cancellation or an explicit cancel).
-        case cancelled
+        public static let cancelled = Self(rawValue: "cancelled")
         /// The exchange's deadline or timeout expired before it finished.
-        case timeout
+        public static let timeout = Self(rawValue: "timeout")
         /// No connection could be made or kept: refused, reset, unreachable, name not resolved.
-        case connectionFailed
+        public static let connectionFailed = Self(rawValue: "connectionFailed")
         /// The TLS handshake or certificate verification failed.
-        case tls
+        public static let tls = Self(rawValue: "tls")
         /// The server broke HTTP: a malformed status or header line, bad chunk framing, a body
         /// shorter than its declared length, or content that fails to decode (e.g. broken gzip).
-        case protocolViolation
+        public static let protocolViolation = Self(rawValue: "protocolViolation")
         /// The response body exceeded the configured maximum size.
-        case responseTooLarge
+        public static let responseTooLarge = Self(rawValue: "responseTooLarge")
         /// More redirects than the configured limit.
-        case tooManyRedirects
+        public static let tooManyRedirects = Self(rawValue: "tooManyRedirects")
         /// The response status was not accepted by validation.
-        case httpStatus
+        public static let httpStatus = Self(rawValue: "httpStatus")
         /// The response body could not be decoded into the expected model.
-        case decoding
+        public static let decoding = Self(rawValue: "decoding")
         /// Any other failure reported by the transport.
-        case transport
+        public static let transport = Self(rawValue: "transport")
+
+        /// The kinds Switchyard itself reports (kinds defined elsewhere are not listed).
+        public static let allCases: [Self] = [
+            .invalidRequest, .cancelled, .timeout, .connectionFailed, .tls, .protocolViolation,
+            .responseTooLarge, .tooManyRedirects, .httpStatus, .decoding, .transport,
+        ]
     }
 
     /// The category of the failure.
@@ -131,6 +169,26 @@ extension SwitchyardError {
             + " Raise the limit, or stream the body instead of buffering it.")
     }
 
+    /// The TLS handshake or certificate verification failed.
+    public static func tls(_ message: String, underlyingError: (any Error)? = nil) -> Self {
+        Self(.tls, message, underlyingError: underlyingError)
+    }
+
+    /// More redirects were met than the policy allows; `message` names the locations.
+    public static func tooManyRedirects(_ message: String) -> Self { Self(.tooManyRedirects, message) }
+
+    /// Validation refused the response's status; the response head is attached.
+    public static func httpStatus(_ message: String, response: HTTPResponse) -> Self {
+        var error = Self(.httpStatus, message)
+        error.response = response
+        return error
+    }
+
+    /// The response body could not be decoded into the expected model.
+    public static func decoding(_ message: String, underlyingError: (any Error)? = nil) -> Self {
+        Self(.decoding, message, underlyingError: underlyingError)
+    }
+
     /// Any other transport failure.
     public static func transportFailed(_ message: String, underlyingError: (any Error)? = nil) -> Self {
         Self(.transport, message, underlyingError: underlyingError)
@@ -152,5 +210,32 @@ extension SwitchyardError {
         case is CancellationError: return .cancelled
         default: return .transportFailed("The request failed: \(error)", underlyingError: error)
         }
+    }
+}
+
+// MARK: - The boundary
+
+extension SwitchyardError {
+    /// `error` as it leaves a chain link or a response body: converted once (see ``wrapping(_:)``),
+    /// with the request, response and attempt filled in where it does not carry them yet.
+    /// - Parameters:
+    ///   - error: What the link threw.
+    ///   - request: The request the link was handling.
+    ///   - response: The response head, when the failure came after it.
+    ///   - attempt: The attempt the link was running.
+    ///   - thrownBy: The interceptor whose own code threw an error of another type, if one did.
+    static func sealing(
+        _ error: any Error, request: HTTPRequest, response: HTTPResponse? = nil, attempt: Int? = nil,
+        thrownBy interceptor: String? = nil
+    ) -> Self {
+        var sealed = wrapping(error)
+        if let interceptor, !(error is CancellationError) {
+            sealed.interceptorName = interceptor
+            sealed.message = "Interceptor \(interceptor) failed: \(error)"
+        }
+        if sealed.request == nil { sealed.request = request }
+        if sealed.response == nil { sealed.response = response }
+        if sealed.attempt == nil { sealed.attempt = attempt }
+        return sealed
     }
 }

@@ -19,17 +19,27 @@ public final class EventBus: Sendable {
     public static let defaultBufferSize = 256
 
     private struct Subscriber {
+        let id: UInt64
         let continuation: AsyncStream<ExchangeEvent>.Continuation
     }
 
     private struct State {
-        var subscribers: [UInt64: Subscriber] = [:]
+        /// An array rather than a dictionary: publishing copies it, which is a retain, not an allocation.
+        var subscribers: [Subscriber] = []
         var observers: [@Sendable (ExchangeEvent) -> Void] = []
         var nextID: UInt64 = 0
         var dropped = 0
+
+        var hasListeners: Bool { !subscribers.isEmpty || !observers.isEmpty }
     }
 
     private let state = Mutex(State())
+    /// Whether anyone listens: read without the lock, so that an exchange publishing to nobody
+    /// builds no event at all.
+    private let listening = Atomic<Bool>(false)
+
+    /// Whether the bus has a subscriber or an observer; publishing to a bus without either does nothing.
+    public var hasListeners: Bool { listening.load(ordering: .relaxed) }
 
     /// Creates a bus with no subscribers.
     public init() {}
@@ -43,11 +53,16 @@ public final class EventBus: Sendable {
         let (stream, continuation) = AsyncStream<ExchangeEvent>.makeStream(bufferingPolicy: .bufferingNewest(max(1, bufferSize)))
         let id = state.withLock { state in
             defer { state.nextID += 1 }
-            state.subscribers[state.nextID] = Subscriber(continuation: continuation)
+            state.subscribers.append(Subscriber(id: state.nextID, continuation: continuation))
+            listening.store(true, ordering: .relaxed)
             return state.nextID
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+            guard let self else { return }
+            state.withLock { state in
+                state.subscribers.removeAll { $0.id == id }
+                listening.store(state.hasListeners, ordering: .relaxed)
+            }
         }
         return stream
     }
@@ -57,13 +72,16 @@ public final class EventBus: Sendable {
     /// watch their own requests).
     /// - Parameter observer: The observer.
     public func addObserver(_ observer: @escaping @Sendable (ExchangeEvent) -> Void) {
-        state.withLock { $0.observers.append(observer) }
+        state.withLock { state in
+            state.observers.append(observer)
+            listening.store(true, ordering: .relaxed)
+        }
     }
 
     /// Hands `event` to every observer and subscriber without waiting.
     /// - Parameter event: The event.
     public func publish(_ event: ExchangeEvent) {
-        let (subscribers, observers) = state.withLock { (Array($0.subscribers.values), $0.observers) }
+        let (subscribers, observers) = state.withLock { ($0.subscribers, $0.observers) }
         for observer in observers { observer(event) }
         var dropped = 0
         for subscriber in subscribers {
@@ -80,25 +98,19 @@ public final class EventBus: Sendable {
 }
 
 extension ExchangeContext {
-    private enum EventBusKey: ExchangeContextKey {
-        typealias Value = EventBus
-    }
-
-    /// The bus this exchange publishes its events on, if the client has one.
-    public var eventBus: EventBus? {
-        get { self[EventBusKey.self] }
-        set { self[EventBusKey.self] = newValue }
-    }
-
-    /// Publishes an event of this kind about this exchange (its id, attempt and the given request),
-    /// if the exchange has an ``eventBus``; does nothing otherwise.
+    /// Publishes an event of this kind about this exchange (its id, attempt and the given request)
+    /// to the chain's plugin observers and the client's ``eventBus``. Costs nothing (no event is
+    /// built) when nobody listens.
     /// - Parameters:
     ///   - kind: What happened.
     ///   - request: The request the event is about.
     ///   - popUp: A user-presentable message, for failures worth telling the user about.
-    public func publish(_ kind: ExchangeEvent.Kind, request: Request, popUp: PopUp? = nil) {
-        guard let bus = eventBus else { return }
-        bus.publish(ExchangeEvent(kind: kind, exchangeID: id, request: request.head, tags: request.options.tags,
-                                  attempt: attempt, popUp: popUp))
+    public func publish(_ kind: @autoclosure () -> ExchangeEvent.Kind, request: Request, popUp: @autoclosure () -> PopUp? = nil) {
+        let bus = eventBus.flatMap { $0.hasListeners ? $0 : nil }
+        guard bus != nil || !observers.isEmpty else { return }
+        let event = ExchangeEvent(kind: kind(), exchangeID: id, request: request.head, tags: request.options.tags,
+                                  attempt: attempt, popUp: popUp())
+        for observer in observers { observer(event) }
+        bus?.publish(event)
     }
 }

@@ -1,18 +1,22 @@
 import HTTPTypes
 
-/// Publishes an exchange's lifecycle on an ``EventBus``: `started`, then `succeeded`, `failed` (with
-/// a ``PopUp`` from the ``PopUpPolicy``) or `cancelled`. Inner links (retry, redirects) publish on the
-/// same bus through ``ExchangeContext/publish(_:request:popUp:)``.
+/// Publishes an exchange's lifecycle: `started`, then `succeeded`, `failed` (with a ``PopUp`` from
+/// the ``PopUpPolicy``) or `cancelled`, on the exchange's ``ExchangeContext/eventBus`` (the client's),
+/// like every other link (retry, redirects) through ``ExchangeContext/publish(_:request:popUp:)``.
+/// Nothing is built when nobody listens.
 ///
 /// The outermost link of an assembled chain (``ClientConfiguration/events``); it runs once per call.
 /// A request with ``RequestOptions/isSilent`` still publishes its failure, but without a pop-up.
+///
+/// A client made from bare interceptors adopts the bus of its first `EventsInterceptor` when it is
+/// given none:
 ///
 /// ```swift
 /// let bus = EventBus()
 /// let client = Client(transport: CurlTransport(), interceptors: [EventsInterceptor(bus: bus)])
 /// ```
 public struct EventsInterceptor: Interceptor {
-    /// Where events go.
+    /// The bus a client made from bare interceptors adopts as its own (see the type's documentation).
     public let bus: EventBus
     /// How failures become pop-ups.
     public let popUps: PopUpPolicy
@@ -30,20 +34,17 @@ public struct EventsInterceptor: Interceptor {
 
     /// Publishes the call's start and end around the rest of the chain.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
-        context.eventBus = bus
         context.publish(.started, request: request)
         do {
             let response = try await next(request)
             context.publish(.succeeded(status: response.head.status.code), request: request)
             return response
         } catch {
-            let failure = SwitchyardError.wrapping(error)
-            if failure.kind == .cancelled {
+            if error.kind == .cancelled {
                 context.publish(.cancelled, request: request)
             } else {
-                let popUp = request.options.isSilent
-                    ? nil : popUps.popUp(for: failure, request: request).map { coalescer.coalesce($0) }
-                context.publish(.failed(failure), request: request, popUp: popUp)
+                context.publish(.failed(error), request: request, popUp: request.options.isSilent
+                    ? nil : popUps.popUp(for: error, request: request).map { coalescer.coalesce($0) })
             }
             throw error
         }

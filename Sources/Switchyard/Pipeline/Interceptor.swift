@@ -63,9 +63,9 @@ public struct Next: Sendable {
     /// Sends `request` through the remaining interceptors and the transport.
     /// - Parameter request: The request to send.
     /// - Returns: The response from further down the chain.
-    /// - Throws: A ``SwitchyardError`` from further down the chain.
+    /// - Throws: A ``SwitchyardError`` from further down the chain (never any other error).
     @inlinable
-    public func callAsFunction(_ request: Request) async throws -> Response {
+    public func callAsFunction(_ request: Request) async throws(SwitchyardError) -> Response {
         try await pipeline.run(request, context: context, from: index)
     }
 }

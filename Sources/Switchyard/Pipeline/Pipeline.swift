@@ -22,16 +22,20 @@
 /// way up. An interceptor that does not call `next` stops the descent: the links below it and the
 /// transport never see the request.
 ///
-/// Errors are converted into ``SwitchyardError`` once: an error thrown by an interceptor's own code
-/// is wrapped with that interceptor's name; an error that is already a `SwitchyardError` passes
-/// through untouched.
+/// Errors are converted into ``SwitchyardError`` once, where they leave a link: an error thrown by
+/// an interceptor's own code is wrapped with that interceptor's name, one thrown by the transport
+/// is wrapped as the transport's; an error that is already a `SwitchyardError` passes through, with
+/// the request and attempt filled in where it lacks them. Links above see only `SwitchyardError`s.
+///
+/// Stage timings (time inside each interceptor, queueing) are recorded only by a pipeline that
+/// has a link reading them (``TimingStatsInterceptor``); other pipelines do no timing work.
 public final class Pipeline: Sendable {
     /// The interceptors, outermost first.
     public let interceptors: [any Interceptor]
     /// The transport at the end of the chain.
     public let transport: any Transport
-    /// The interceptors' names, for stage timings.
-    private let names: [String]
+    /// The links' names, the transport last, when the chain records stage timings; `nil` otherwise.
+    let profiledLinks: [String]?
 
     /// Creates a pipeline.
     /// - Parameters:
@@ -40,7 +44,8 @@ public final class Pipeline: Sendable {
     public init(interceptors: [any Interceptor], transport: any Transport) {
         self.interceptors = interceptors
         self.transport = transport
-        self.names = interceptors.map(Self.name(of:))
+        let readsStages = interceptors.contains { Self.unwrapped($0) is any ReadsStageTimings }
+        self.profiledLinks = readsStages ? interceptors.map(Self.name(of:)) + [String(describing: type(of: transport))] : nil
     }
 
     /// Sends a request from position `index` of the chain onwards.
@@ -51,29 +56,23 @@ public final class Pipeline: Sendable {
     /// - Returns: The response.
     /// - Throws: A ``SwitchyardError``.
     @usableFromInline
-    func run(_ request: Request, context: ExchangeContext, from index: Int) async throws -> Response {
-        guard context.recordsPipelineStages else { return try await step(request, context: context, from: index) }
-        // Stage timings: this link's inclusive time, minus what the next link spent, is its own.
-        let started = ContinuousClock.now
-        if index == interceptors.count {
-            context.recordPipelineTimings { $0.queued = $0.queued ?? context.startedAt.duration(to: started) }
-        }
-        let nextSpentBefore = index < interceptors.count ? context.linkTime(index + 1) : .zero
-        defer { context.recordLinkTime(index, started: started, nextSpentBefore: nextSpentBefore, names: names) }
+    func run(_ request: Request, context: ExchangeContext, from index: Int) async throws(SwitchyardError) -> Response {
+        guard context.profilesChain else { return try await step(request, context: context, from: index) }
+        context.enterLink(index)
+        defer { context.leaveLink(index) }
         return try await step(request, context: context, from: index)
     }
 
     /// Runs link `index`: an interceptor, or the transport past the last one.
-    private func step(_ request: Request, context: ExchangeContext, from index: Int) async throws -> Response {
+    private func step(_ request: Request, context: ExchangeContext, from index: Int) async throws(SwitchyardError) -> Response {
         if index < interceptors.count {
             let interceptor = interceptors[index]
             do {
                 return try await interceptor.intercept(
                     request, context: context, next: Next(pipeline: self, index: index + 1, context: context))
-            } catch let error as SwitchyardError {
-                throw error
             } catch {
-                throw Self.attribute(error, to: interceptor, request: request, context: context)
+                throw .sealing(error, request: request.head, attempt: context.attempt,
+                               thrownBy: error is SwitchyardError ? nil : Self.name(of: interceptor))
             }
         }
         try context.checkLiveness()
@@ -81,34 +80,23 @@ public final class Pipeline: Sendable {
         do {
             return try await transport.send(request, context: context)
         } catch {
-            var wrapped = SwitchyardError.wrapping(error)
-            if wrapped.request == nil { wrapped.request = request.head }
-            if wrapped.attempt == nil { wrapped.attempt = context.attempt }
-            throw wrapped
+            throw .sealing(error, request: request.head, attempt: context.attempt)
         }
-    }
-
-    private static func attribute(
-        _ error: any Error, to interceptor: any Interceptor, request: Request, context: ExchangeContext
-    ) -> SwitchyardError {
-        var wrapped = SwitchyardError.wrapping(error)
-        if !(error is CancellationError) {
-            let name = Self.name(of: interceptor)
-            wrapped.interceptorName = name
-            wrapped.message = "Interceptor \(name) failed: \(error)"
-        }
-        wrapped.request = request.head
-        wrapped.attempt = context.attempt
-        return wrapped
     }
 
     /// The name reports and chain listings use for an interceptor: a ``ClosureInterceptor``'s
     /// name, the wrapped interceptor's name for a ``ScopedInterceptor``, otherwise the type name.
     static func name(of interceptor: any Interceptor) -> String {
-        switch interceptor {
-        case let closure as ClosureInterceptor: closure.name
-        case let scoped as ScopedInterceptor: name(of: scoped.wrapped)
-        default: String(describing: type(of: interceptor))
-        }
+        let link = unwrapped(interceptor)
+        return (link as? ClosureInterceptor)?.name ?? String(describing: type(of: link))
+    }
+
+    /// The interceptor a ``ScopedInterceptor`` wraps, or the interceptor itself.
+    static func unwrapped(_ interceptor: any Interceptor) -> any Interceptor {
+        (interceptor as? ScopedInterceptor).map { unwrapped($0.wrapped) } ?? interceptor
     }
 }
+
+/// A link that reads the chain's stage timings (``ExchangeContext/pipelineTimings``): its presence
+/// makes the pipeline record them.
+protocol ReadsStageTimings {}

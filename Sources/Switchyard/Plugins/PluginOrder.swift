@@ -6,6 +6,8 @@ public enum PluginConfigurationError: Error, Hashable, CustomStringConvertible {
     case unknownPlacementTarget(plugin: String, target: String, position: ChainPosition)
     /// Placements contradict each other (e.g. A before B and B before A).
     case placementCycle([String])
+    /// No registered plugin has this name (``Client/unregister(pluginNamed:)``).
+    case unknownPlugin(String)
 
     /// What went wrong and how to fix it.
     public var description: String {
@@ -18,6 +20,8 @@ public enum PluginConfigurationError: Error, Hashable, CustomStringConvertible {
         case .placementCycle(let names):
             "The placements of plugins \(names.joined(separator: ", ")) contradict each other;"
                 + " remove one of their before/after constraints."
+        case .unknownPlugin(let name):
+            "No plugin named '\(name)' is registered on this client; check the name (client.chain lists the plugins)."
         }
     }
 }

@@ -16,7 +16,13 @@ import Foundation
 /// ```
 public struct Request: Sendable {
     /// Method, scheme, authority, path and header fields.
-    public var head: HTTPRequest
+    public var head: HTTPRequest {
+        // Without `oldValue` the setter stays an in-place modification (no copy of the head).
+        didSet { isValidated = false }
+    }
+    /// Whether ``head`` passed ``RequestValidator`` and has not been changed since, so that a
+    /// client does not validate a request a second time.
+    private(set) var isValidated = false
     /// The request body, or `nil` for none.
     public var body: HTTPBody?
     /// Timeout, deadline, tags and other per-request settings.
@@ -69,6 +75,7 @@ public struct Request: Sendable {
         }
         self.init(HTTPRequest(method: method, url: parsed, headerFields: fields), body: body, options: options)
         try RequestValidator.validate(head)
+        isValidated = true
     }
 }
 

@@ -108,7 +108,7 @@ final class ExchangeRecorder: Sendable {
             recorder.state.withLock { $0.requestBodyComplete = true }
         }
 
-        func failed(_ error: any Error) {}
+        func failed(_ error: SwitchyardError) {}
     }
 
     private struct ResponseTap: BodyTap {
@@ -128,7 +128,7 @@ final class ExchangeRecorder: Sendable {
             try recorder.finish(.completed, error: nil)
         }
 
-        func failed(_ error: any Error) {
+        func failed(_ error: SwitchyardError) {
             try? recorder.finish(.failed, error: error)
         }
     }

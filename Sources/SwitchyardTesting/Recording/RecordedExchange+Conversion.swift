@@ -134,6 +134,6 @@ extension RecordedError {
 
     /// The error to replay: the same kind (``SwitchyardError/Kind/transport`` if the kind is unknown) and message.
     public var switchyardError: SwitchyardError {
-        SwitchyardError(SwitchyardError.Kind(rawValue: kind) ?? .transport, message)
+        SwitchyardError(SwitchyardError.Kind(rawValue: kind), message)
     }
 }

@@ -91,7 +91,7 @@ struct HARInterceptor: Interceptor {
         do {
             response = try await next(request)
         } catch {
-            entry.error = SwitchyardError.wrapping(error).kind.rawValue
+            entry.error = error.kind.rawValue
             entry.finish(timings: context.timings, elapsed: Date().timeIntervalSince(started))
             recorder.add(entry)
             throw error
@@ -128,8 +128,8 @@ final class HARBodyTap: BodyTap {
 
     func ended() throws { finish() }
 
-    func failed(_ error: any Error) {
-        state.withLock { $0.entry.error = SwitchyardError.wrapping(error).kind.rawValue }
+    func failed(_ error: SwitchyardError) {
+        state.withLock { $0.entry.error = error.kind.rawValue }
         finish()
     }
 

@@ -32,7 +32,7 @@ final class BodyPreview: BodyTap {
 
     func ended() throws { finish("complete") }
 
-    func failed(_ error: any Error) { finish("failed: \(SwitchyardError.wrapping(error).kind.rawValue)") }
+    func failed(_ error: SwitchyardError) { finish("failed: \(error.kind.rawValue)") }
 
     private func finish(_ outcome: String) {
         let snapshot = state.withLock { state -> (preview: [UInt8], total: Int)? in

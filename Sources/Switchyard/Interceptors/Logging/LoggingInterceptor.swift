@@ -61,8 +61,7 @@ public struct LoggingInterceptor: Interceptor {
         do {
             response = try await next(request)
         } catch {
-            let failure = SwitchyardError.wrapping(error)
-            logger.info("\(line) → \(failure.kind.rawValue) after \(Self.milliseconds(since: started)) (attempt \(context.attempt)): \(redactor.masking(failure.message))", metadata: metadata)
+            logger.info("\(line) → \(error.kind.rawValue) after \(Self.milliseconds(since: started)) (attempt \(context.attempt)): \(redactor.masking(error.message))", metadata: metadata)
             throw error
         }
         logger.info("\(line) → \(response.head.status.code) in \(Self.milliseconds(since: started)) (attempt \(context.attempt))", metadata: metadata)

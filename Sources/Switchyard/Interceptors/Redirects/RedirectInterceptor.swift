@@ -58,12 +58,13 @@ public struct RedirectInterceptor: Interceptor {
     ///   refused `https` → `http` redirect, or any error from further down the chain.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         var current = request
-        var visited = [request.head.redactedLocation]
+        var visited: [String] = []  // the locations so far, built from the first redirect on
         while true {
             let response = try await next(current)
             guard let step = RedirectStep(
                 response: response.head, request: current.head, strippedHeaders: policy.crossOriginStrippedHeaders)
             else { return response }
+            if visited.isEmpty { visited.append(request.head.redactedLocation) }
             let location = step.head.redactedLocation
             if visited.count > policy.maxRedirects {
                 await response.body?.discard()

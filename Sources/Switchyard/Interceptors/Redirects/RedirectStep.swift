@@ -30,7 +30,7 @@ struct RedirectStep {
     ///   - strippedHeaders: Headers removed when the origin changes.
     init?(response: HTTPResponse, request: HTTPRequest, strippedHeaders: Set<HTTPField.Name>) {
         status = response.status.code
-        guard Self.followedStatuses.contains(status), let location = response.headerFields[.location],
+        guard (300...308).contains(status), Self.followedStatuses.contains(status), let location = response.headerFields[.location],
             let target = Self.resolve(location, against: request)
         else { return nil }
         keepsBody = status == 307 || status == 308

@@ -92,9 +92,7 @@ public struct RetryInterceptor: Interceptor {
         do {
             return .success(try await next(request))
         } catch {
-            var failure = SwitchyardError.wrapping(error)
-            if failure.attempt == nil { failure.attempt = number }
-            return .failure(failure)
+            return .failure(error)  // already sealed with its attempt by the link it came from
         }
     }
 

@@ -2,8 +2,10 @@ import HTTPTypes
 import Synchronization
 
 /// Records each call into a ``TimingStats`` (and optionally swift-metrics) once it is over: when its
-/// response body ends, fails or is dropped, or when the call throws. It switches on the chain's stage
-/// timings (``ExchangeContext/recordsPipelineStages``) for the calls it sees.
+/// response body ends, fails or is dropped, or when the call throws.
+///
+/// A pipeline that holds this link records its stage timings (one clock reading per link boundary);
+/// a pipeline without it records none.
 ///
 /// Phases: `call` (start of the call to end of the body), `queued`, `dns`, `connect`, `tls`, `ttfb`,
 /// `transfer` (first byte to end of transfer, as the transport reports it), `backoff` (all retry
@@ -12,7 +14,7 @@ import Synchronization
 /// 500 or more.
 ///
 /// In an assembled client (``ClientConfiguration/timingStats``) it is the call link right after events.
-public struct TimingStatsInterceptor: Interceptor {
+public struct TimingStatsInterceptor: Interceptor, ReadsStageTimings {
     /// Where calls are aggregated.
     public let stats: TimingStats
     /// Where calls are also exported, if anywhere.
@@ -29,7 +31,6 @@ public struct TimingStatsInterceptor: Interceptor {
 
     /// Times the call around the rest of the chain.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
-        context.recordsPipelineStages = true
         let recorder = CallRecorder(stats: stats, exporter: exporter, key: stats.key(for: request.head), context: context)
         var response: Response
         do {
@@ -40,7 +41,7 @@ public struct TimingStatsInterceptor: Interceptor {
         }
         let serverError = response.head.status.code >= 500
         if let body = response.body {
-            recorder.status = serverError
+            recorder.isServerError = serverError
             response.body = body.tapped(by: recorder)
         } else {
             recorder.finish(failed: serverError)
@@ -69,22 +70,22 @@ final class CallRecorder: BodyTap {
         finish(failed: serverError.load(ordering: .relaxed))
     }
 
-    /// Whether the response's status counts as an error.
-    var status: Bool {
+    /// Whether the response's status (500 or more) makes the call count as an error.
+    var isServerError: Bool {
         get { serverError.load(ordering: .relaxed) }
         set { serverError.store(newValue, ordering: .relaxed) }
     }
 
     func received(_ chunk: ArraySlice<UInt8>) {}
 
-    func ended() throws { finish(failed: status) }
+    func ended() throws { finish(failed: isServerError) }
 
-    func failed(_ error: any Error) { finish(failed: true) }
+    func failed(_ error: SwitchyardError) { finish(failed: true) }
 
     func finish(failed: Bool) {
         guard !done.exchange(true, ordering: .relaxed) else { return }
-        let phases = Self.phases(context)
-        let interceptors = context.interceptorTimes
+        let (stages, interceptors) = context.stageTimings
+        let phases = Self.phases(context, stages: stages)
         stats.record(key, phases: phases, interceptors: interceptors, failed: failed)
         if let exporter {
             exporter.export(key, phases: phases + interceptors.sorted { $0.name < $1.name }.map { ("interceptor:\($0.name)", $0.duration) },
@@ -92,9 +93,8 @@ final class CallRecorder: BodyTap {
         }
     }
 
-    static func phases(_ context: ExchangeContext) -> [(String, Duration)] {
+    static func phases(_ context: ExchangeContext, stages pipeline: PipelineTimings) -> [(String, Duration)] {
         let transport = context.timings
-        let pipeline = context.pipelineStagesExcludingInterceptors
         var phases: [(String, Duration)] = []
         phases.reserveCapacity(9)
         func add(_ name: String, _ value: Duration?) {
