@@ -27,11 +27,14 @@ public import Logging
 public struct LoggingInterceptor: Interceptor {
     /// What and where to log.
     public let configuration: LoggingConfiguration
+    /// The query redaction of ``configuration``, built once rather than per request.
+    private let queryRedaction: QueryRedaction
 
     /// Creates the interceptor.
     /// - Parameter configuration: What and where to log.
     public init(configuration: LoggingConfiguration) {
         self.configuration = configuration
+        self.queryRedaction = QueryRedaction(parameterNames: configuration.redactedQueryParameters)
     }
 
     /// Logs the attempt around the rest of the chain.
@@ -43,7 +46,7 @@ public struct LoggingInterceptor: Interceptor {
         var metadata: Logger.Metadata = ["exchange": .stringConvertible(context.id),
                                          "attempt": .stringConvertible(context.attempt)]
         if !request.options.tags.isEmpty { metadata["tags"] = "\(request.options.tags.sorted().joined(separator: ","))" }
-        var redactor = Redactor(configuration: configuration, request: request.head)
+        var redactor = Redactor(configuration: configuration, queryRedaction: queryRedaction, request: request.head)
         let line = "\(request.head.method) \(redactor.url(of: request.head))"
         let isDebug = logger.logLevel <= .debug
         var request = request

@@ -14,9 +14,9 @@ struct Redactor: Sendable {
     /// The secret values of this exchange, longest first so overlapping values mask fully.
     private(set) var secrets: [String] = []
 
-    init(configuration: LoggingConfiguration, request: HTTPRequest) {
+    init(configuration: LoggingConfiguration, queryRedaction: QueryRedaction, request: HTTPRequest) {
         self.configuration = configuration
-        self.queryRedaction = QueryRedaction(parameterNames: configuration.redactedQueryParameters)
+        self.queryRedaction = queryRedaction
         learnSecrets(from: request.headerFields)
         for (name, value) in QueryRedaction.queryItems(of: request.path ?? "")
         where value.count >= Self.shortestHuntedQueryValue && queryRedaction.isRedacted(name) {

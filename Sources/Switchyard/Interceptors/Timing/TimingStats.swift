@@ -62,6 +62,15 @@ public final class TimingStats: Sendable {
         var interceptorNames: [String] = []
         var interceptorPhases: [String] = []
 
+        /// The endpoint template `rawPath` counts under, cached by path.
+        mutating func template(for rawPath: String) -> String {
+            if let cached = templateCache[rawPath] { return cached }
+            let template = templates.template(for: rawPath)
+            if templateCache.count >= 4_096 { templateCache = [:] }
+            templateCache[rawPath] = template
+            return template
+        }
+
         mutating func interceptorPhase(_ name: String, hint: Int) -> String {
             if let found = interceptorNames.index(of: name, hint: hint) { return interceptorPhases[found] }
             interceptorNames.append(name)
@@ -89,34 +98,23 @@ public final class TimingStats: Sendable {
         }
     }
 
-    /// The endpoint a request counts under.
-    func key(for head: HTTPRequest) -> Key {
-        let rawPath = head.path ?? "/"
-        let path = state.withLock { state in
-            if let cached = state.templateCache[rawPath] { return cached }
-            let template = state.templates.template(for: rawPath)
-            if state.templateCache.count >= 4_096 { state.templateCache = [:] }
-            state.templateCache[rawPath] = template
-            return template
-        }
-        return Key(method: head.method.rawValue, host: head.authority ?? "", path: path)
-    }
-
-    /// Records one finished call.
+    /// Records one finished call under its endpoint, in one critical section.
     /// - Parameters:
-    ///   - key: Its endpoint.
+    ///   - head: The call's request; its path is matched to an endpoint template.
     ///   - phases: Phase name → duration (absent phases are not recorded).
     ///   - interceptors: Interceptor name → time inside it, recorded as `interceptor:<name>`.
     ///   - failed: Whether it counts as an error.
-    func record(_ key: Key, phases: [(String, Duration)], interceptors: [(name: String, duration: Duration)] = [],
-                failed: Bool) {
+    /// - Returns: The endpoint it counted under.
+    @discardableResult
+    func record(_ head: HTTPRequest, phases: [(String, Duration)], interceptors: [(name: String, duration: Duration)] = [],
+                failed: Bool) -> Key {
         state.withLock { state in
+            var key = Key(method: head.method.rawValue, host: head.authority ?? "", path: state.template(for: head.path ?? "/"))
             var phases = phases
             phases.reserveCapacity(phases.count + interceptors.count)
             for (position, (name, duration)) in interceptors.enumerated() {
                 phases.append((state.interceptorPhase(name, hint: position), duration))
             }
-            var key = key
             var index = state.endpoints.index(forKey: key)
             if index == nil {
                 if state.endpoints.count >= maxEndpoints { key.path = "other" }
@@ -126,7 +124,7 @@ public final class TimingStats: Sendable {
                     index = state.endpoints.index(forKey: key)
                 }
             }
-            guard let index else { return }
+            guard let index else { return key }
             // Mutate in place, found once: a histogram holds thousands of counters, and copying one
             // out of the dictionary and back would copy them all on every call.
             state.endpoints.values[index].count += 1
@@ -135,6 +133,7 @@ public final class TimingStats: Sendable {
                 let microseconds = UInt64(max(1, min(Self.highestMicroseconds, (duration.milliseconds * 1000).rounded())))
                 state.endpoints.values[index].record(microseconds, phase: name, hint: position)
             }
+            return key
         }
     }
 

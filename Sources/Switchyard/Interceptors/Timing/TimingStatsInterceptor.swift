@@ -31,7 +31,7 @@ public struct TimingStatsInterceptor: Interceptor, ReadsStageTimings {
 
     /// Times the call around the rest of the chain.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
-        let recorder = CallRecorder(stats: stats, exporter: exporter, key: stats.key(for: request.head), context: context)
+        let recorder = CallRecorder(stats: stats, exporter: exporter, request: request.head, context: context)
         var response: Response
         do {
             response = try await next(request)
@@ -54,15 +54,15 @@ public struct TimingStatsInterceptor: Interceptor, ReadsStageTimings {
 final class CallRecorder: BodyTap {
     private let stats: TimingStats
     private let exporter: TimingMetricsExporter?
-    private let key: TimingStats.Key
+    private let request: HTTPRequest
     private let context: ExchangeContext
     private let done = Atomic<Bool>(false)
     private let serverError = Atomic<Bool>(false)
 
-    init(stats: TimingStats, exporter: TimingMetricsExporter?, key: TimingStats.Key, context: ExchangeContext) {
+    init(stats: TimingStats, exporter: TimingMetricsExporter?, request: HTTPRequest, context: ExchangeContext) {
         self.stats = stats
         self.exporter = exporter
-        self.key = key
+        self.request = request
         self.context = context
     }
 
@@ -86,7 +86,7 @@ final class CallRecorder: BodyTap {
         guard !done.exchange(true, ordering: .relaxed) else { return }
         let (stages, interceptors) = context.stageTimings
         let phases = Self.phases(context, stages: stages)
-        stats.record(key, phases: phases, interceptors: interceptors, failed: failed)
+        let key = stats.record(request, phases: phases, interceptors: interceptors, failed: failed)
         if let exporter {
             exporter.export(key, phases: phases + interceptors.sorted { $0.name < $1.name }.map { ("interceptor:\($0.name)", $0.duration) },
                             failed: failed)
