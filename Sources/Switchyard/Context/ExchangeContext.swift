@@ -36,7 +36,6 @@ public final class ExchangeContext: Sendable {
     let profilesChain: Bool
 
     private struct State {
-        var attempt = 1
         var attemptStartedAt: ContinuousClock.Instant?
         var timings = TransferTimings()
         var pipelineTimings = PipelineTimings()
@@ -45,6 +44,7 @@ public final class ExchangeContext: Sendable {
     }
 
     private let state: Mutex<State>
+    private let currentAttempt = Atomic<Int>(1)
     private static let nextID = Atomic<UInt64>(1)
 
     /// Creates the context of a new exchange.
@@ -76,8 +76,8 @@ public final class ExchangeContext: Sendable {
 
     /// The current attempt, starting at 1; retry interceptors advance it.
     public var attempt: Int {
-        get { state.withLock { $0.attempt } }
-        set { state.withLock { $0.attempt = newValue } }
+        get { currentAttempt.load(ordering: .relaxed) }
+        set { currentAttempt.store(newValue, ordering: .relaxed) }
     }
 
     /// When the chain handed the current attempt to the transport (the start of the exchange until

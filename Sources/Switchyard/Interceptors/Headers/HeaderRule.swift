@@ -34,14 +34,21 @@ public struct HeaderRule: Sendable {
     /// What the rule does.
     public let operation: Operation
     private let provider: Provider?
+    /// The parsed field name, or `nil` when `name` is not a valid one (the rule then fails the call).
+    private let fieldName: HTTPField.Name?
+    /// A static value checked once, here, rather than on every request; `nil` for computed values
+    /// and for a static value that is not a valid field value (checked, and refused, per request).
+    private let checkedValue: String?
 
     /// The field name in lower case, for comparisons.
     var canonicalName: String { name.lowercased() }
 
-    private init(_ name: String, _ operation: Operation, _ provider: Provider?) {
+    private init(_ name: String, _ operation: Operation, _ provider: Provider?, staticValue: String? = nil) {
         self.name = name
         self.operation = operation
         self.provider = provider
+        self.fieldName = HTTPField.Name(name)
+        self.checkedValue = staticValue.flatMap { HTTPField.isValidValue($0) ? $0 : nil }
     }
 
     /// Replaces the field's values with `value`.
@@ -50,7 +57,7 @@ public struct HeaderRule: Sendable {
     ///   - value: The value.
     /// - Returns: The rule.
     public static func set(_ name: String, _ value: String) -> HeaderRule {
-        HeaderRule(name, .set) { _, _ in value }
+        HeaderRule(name, .set, { _, _ in value }, staticValue: value)
     }
 
     /// Replaces the field's values with a computed value.
@@ -68,7 +75,7 @@ public struct HeaderRule: Sendable {
     ///   - value: The value.
     /// - Returns: The rule.
     public static func append(_ name: String, _ value: String) -> HeaderRule {
-        HeaderRule(name, .append) { _, _ in value }
+        HeaderRule(name, .append, { _, _ in value }, staticValue: value)
     }
 
     /// Adds a computed value after the field's existing values.
@@ -91,12 +98,20 @@ public struct HeaderRule: Sendable {
     /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when the provider fails or its value is not
     ///   a valid field value.
     func apply(to fields: inout HTTPFields, request: Request, context: ExchangeContext, owner: String) async throws {
-        guard let fieldName = HTTPField.Name(name) else {
+        guard let fieldName else {
             throw SwitchyardError.invalidRequest("The header rule of '\(owner)' names '\(name)', which is not a valid"
                 + " header name: use letters, digits and !#$%&'*+-.^_`|~ only.")
         }
         guard let provider else {
             fields[fieldName] = nil
+            return
+        }
+        if let checkedValue {
+            if operation == .append {
+                fields.append(HTTPField(name: fieldName, value: checkedValue))
+            } else {
+                fields[fieldName] = checkedValue
+            }
             return
         }
         let value: String

@@ -43,8 +43,9 @@ public struct QueryRedaction: Sendable, Hashable {
     /// - Parameter url: An absolute URL (`https://host/path?query`) or a request target (`/path?query`).
     /// - Returns: The text safe to log or record; unchanged when there is nothing to hide.
     public func redact(_ url: String) -> String {
+        // Byte scans, not Character scans: this runs for every logged request.
         let text = Self.removingUserInformation(url)
-        guard !parameterNames.isEmpty, let question = text.firstIndex(of: "?") else { return String(text) }
+        guard !parameterNames.isEmpty, let question = text.utf8.firstIndex(of: UInt8(ascii: "?")) else { return String(text) }
         let queryEnd = text[question...].firstIndex(of: "#") ?? text.endIndex
         let query = text[text.index(after: question)..<queryEnd]
         var changed = false
@@ -71,7 +72,7 @@ public struct QueryRedaction: Sendable, Hashable {
     /// - Returns: The pairs; empty when there is no query.
     public static func queryItems(of target: some StringProtocol) -> [(name: Substring, value: Substring)] {
         let target = Substring(target)
-        guard let question = target.firstIndex(of: "?") else { return [] }
+        guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return [] }
         let queryEnd = target[question...].firstIndex(of: "#") ?? target.endIndex
         return target[target.index(after: question)..<queryEnd].split(separator: "&").map { item in
             guard let equals = item.firstIndex(of: "=") else { return (item, item[item.endIndex...]) }
@@ -82,7 +83,7 @@ public struct QueryRedaction: Sendable, Hashable {
     /// An absolute URL without the user information of its authority; anything else unchanged.
     private static func removingUserInformation(_ url: String) -> Substring {
         let text = Substring(url)
-        guard text.contains("@"), let separator = text.firstRange(of: "://"),
+        guard text.utf8.contains(UInt8(ascii: "@")), let separator = text.firstRange(of: "://"),
               !text[..<separator.lowerBound].isEmpty,
               !text[..<separator.lowerBound].contains(where: { "/?#".contains($0) })
         else { return text }

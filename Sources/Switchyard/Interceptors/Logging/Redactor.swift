@@ -54,7 +54,11 @@ struct Redactor: Sendable {
     /// The request's URL with redacted query values masked and no user info.
     func url(of head: HTTPRequest) -> String {
         let target = masking(queryRedaction.redact(head.path ?? "/"))
-        return "\(head.scheme ?? "http")://\(RequestOrigin.hostAndPort(of: head.authority))\(target)"
+        var url = head.scheme ?? "http"
+        url += "://"
+        url += RequestOrigin.hostAndPort(of: head.authority)
+        url += target
+        return url
     }
 }
 

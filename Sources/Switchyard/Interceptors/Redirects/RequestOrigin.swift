@@ -51,7 +51,7 @@ extension RequestOrigin {
     /// The authority without user information (`user:secret@host:8080` → `host:8080`).
     static func hostAndPort(of authority: String?) -> Substring {
         let authority = Substring(authority ?? "")
-        guard let at = authority.lastIndex(of: "@") else { return authority }
+        guard let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) else { return authority }
         return authority[authority.index(after: at)...]
     }
 }

@@ -98,43 +98,84 @@ public final class TimingStats: Sendable {
         }
     }
 
-    /// Records one finished call under its endpoint, in one critical section.
-    /// - Parameters:
-    ///   - head: The call's request; its path is matched to an endpoint template.
-    ///   - phases: Phase name → duration (absent phases are not recorded).
-    ///   - interceptors: Interceptor name → time inside it, recorded as `interceptor:<name>`.
-    ///   - failed: Whether it counts as an error.
+    /// A finished call waiting in a shard to be folded into the histograms.
+    struct PendingCall: Sendable {
+        var head: HTTPRequest
+        var phases: [(String, Duration)]
+        var interceptors: [(name: String, duration: Duration)]
+        var failed: Bool
+    }
+
+    /// Calls recorded but not folded yet, in one of a few shards: a call takes a shard's lock just
+    /// long enough to append, and only every ``foldBatch``-th call takes the histograms' lock, so
+    /// concurrent calls rarely wait for each other.
+    private final class Shard: Sendable {
+        let calls = Mutex<[PendingCall]>([])
+    }
+
+    static let foldBatch = 32
+    private let shards = (0..<4).map { _ in Shard() }
+
+    /// Records one finished call; `shard` spreads concurrent calls (e.g. the exchange id). The call
+    /// shows in the next ``snapshot()``.
+    func enqueue(_ call: PendingCall, shard: UInt64) {
+        let full: [PendingCall]? = shards[Int(shard % UInt64(shards.count))].calls.withLock { calls in
+            calls.append(call)
+            guard calls.count >= Self.foldBatch else { return nil }
+            defer { calls = [] }
+            return calls
+        }
+        if let full { state.withLock { state in for call in full { fold(call, into: &state) } } }
+    }
+
+    /// Records one finished call now, under its endpoint.
     /// - Returns: The endpoint it counted under.
     @discardableResult
-    func record(_ head: HTTPRequest, phases: [(String, Duration)], interceptors: [(name: String, duration: Duration)] = [],
-                failed: Bool) -> Key {
-        state.withLock { state in
-            var key = Key(method: head.method.rawValue, host: head.authority ?? "", path: state.template(for: head.path ?? "/"))
-            var phases = phases
-            phases.reserveCapacity(phases.count + interceptors.count)
-            for (position, (name, duration)) in interceptors.enumerated() {
-                phases.append((state.interceptorPhase(name, hint: position), duration))
+    func record(_ call: PendingCall) -> Key {
+        state.withLock { fold(call, into: &$0) }
+    }
+
+    /// Folds every call waiting in a shard into the histograms.
+    private func flush() {
+        for shard in shards {
+            let waiting = shard.calls.withLock { calls in
+                defer { calls = [] }
+                return calls
             }
-            var index = state.endpoints.index(forKey: key)
-            if index == nil {
-                if state.endpoints.count >= maxEndpoints { key.path = "other" }
-                index = state.endpoints.index(forKey: key)
-                if index == nil {
-                    state.endpoints[key] = Aggregate()
-                    index = state.endpoints.index(forKey: key)
-                }
-            }
-            guard let index else { return key }
-            // Mutate in place, found once: a histogram holds thousands of counters, and copying one
-            // out of the dictionary and back would copy them all on every call.
-            state.endpoints.values[index].count += 1
-            if failed { state.endpoints.values[index].errors += 1 }
-            for (position, (name, duration)) in phases.enumerated() {
-                let microseconds = UInt64(max(1, min(Self.highestMicroseconds, (duration.milliseconds * 1000).rounded())))
-                state.endpoints.values[index].record(microseconds, phase: name, hint: position)
-            }
-            return key
+            if !waiting.isEmpty { state.withLock { state in for call in waiting { fold(call, into: &state) } } }
         }
+    }
+
+    private func fold(_ call: PendingCall, into state: inout State) -> Key {
+        let head = call.head
+        var key = Key(method: head.method.rawValue, host: head.authority ?? "", path: state.template(for: head.path ?? "/"))
+        var index = state.endpoints.index(forKey: key)
+        if index == nil {
+            if state.endpoints.count >= maxEndpoints { key.path = "other" }
+            index = state.endpoints.index(forKey: key)
+            if index == nil {
+                state.endpoints[key] = Aggregate()
+                index = state.endpoints.index(forKey: key)
+            }
+        }
+        guard let index else { return key }
+        // Mutate in place, found once: a histogram holds thousands of counters, and copying one
+        // out of the dictionary and back would copy them all on every call.
+        state.endpoints.values[index].count += 1
+        if call.failed { state.endpoints.values[index].errors += 1 }
+        for (position, (name, duration)) in call.phases.enumerated() {
+            state.endpoints.values[index].record(Self.microseconds(duration), phase: name, hint: position)
+        }
+        let offset = call.phases.count
+        for (position, (name, duration)) in call.interceptors.enumerated() {
+            let phase = state.interceptorPhase(name, hint: position)
+            state.endpoints.values[index].record(Self.microseconds(duration), phase: phase, hint: offset + position)
+        }
+        return key
+    }
+
+    private static func microseconds(_ duration: Duration) -> UInt64 {
+        UInt64(max(1, min(highestMicroseconds, (duration.milliseconds * 1000).rounded())))
     }
 
     private static let highestMicroseconds: Double = 3_600_000_000
@@ -144,6 +185,7 @@ public final class TimingStats: Sendable {
     /// The figures so far.
     /// - Returns: Every endpoint, sorted by method, host and path.
     public func snapshot() -> TimingSnapshot {
+        flush()
         let endpoints = state.withLock { $0.endpoints }
         let rows = endpoints.map { key, aggregate in
             let names = Self.phaseOrder.filter { aggregate.phaseNames.contains($0) }
@@ -163,6 +205,7 @@ public final class TimingStats: Sendable {
 
     /// Forgets everything recorded (templates stay).
     public func reset() {
+        flush()
         state.withLock { $0.endpoints = [:] }
     }
 }

@@ -86,11 +86,11 @@ final class CallRecorder: BodyTap {
         guard !done.exchange(true, ordering: .relaxed) else { return }
         let (stages, interceptors) = context.stageTimings
         let phases = Self.phases(context, stages: stages)
-        let key = stats.record(request, phases: phases, interceptors: interceptors, failed: failed)
-        if let exporter {
-            exporter.export(key, phases: phases + interceptors.sorted { $0.name < $1.name }.map { ("interceptor:\($0.name)", $0.duration) },
-                            failed: failed)
-        }
+        let call = TimingStats.PendingCall(head: request, phases: phases, interceptors: interceptors, failed: failed)
+        guard let exporter else { return stats.enqueue(call, shard: context.id) }
+        let key = stats.record(call)
+        exporter.export(key, phases: phases + interceptors.sorted { $0.name < $1.name }.map { ("interceptor:\($0.name)", $0.duration) },
+                        failed: failed)
     }
 
     static func phases(_ context: ExchangeContext, stages pipeline: PipelineTimings) -> [(String, Duration)] {
