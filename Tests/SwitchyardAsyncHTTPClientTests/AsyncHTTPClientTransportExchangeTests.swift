@@ -7,17 +7,13 @@ import SwitchyardTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct AsyncHTTPClientTransportExchangeTests {
-    @Test func getReturnsStatusHeadersBodyAndTimings() async throws {
+    /// Status, body and first-byte/total timings are the conformance checks `get` and `timings`; what is
+    /// particular to AsyncHTTPClient is the reason phrase it keeps and the connection phases it cannot see.
+    @Test func theReasonPhraseIsKeptAndConnectionPhasesAreNotMeasured() async throws {
         try await withAHCClient { client, server in
             let response = try await client.send(try Request(url: server.url("/small")))
-            #expect(response.head.status == .ok)
             #expect(response.head.status.reasonPhrase == "OK")
-            #expect(response.text == "hello, world\n")
-            #expect(response.head.headerFields[.contentLength] == "13")
             let timings = response.timings
-            #expect(timings.firstByte != nil)
-            #expect(timings.total != nil)
-            #expect((timings.firstByte ?? .zero) <= (timings.total ?? .zero))
             #expect(timings.dns == nil && timings.connect == nil && timings.tls == nil)
         }
     }
