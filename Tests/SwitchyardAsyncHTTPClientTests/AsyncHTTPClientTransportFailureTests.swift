@@ -28,22 +28,6 @@ import Testing
         }
     }
 
-    @Test func aDeadlineExpiresWhileTheBodyStalls() async throws {
-        try await withAHCClient { client, server in
-            var request = try Request(url: server.url("/stall-body?tag=body-deadline&bytes=2048"))
-            request.options.timeout = .milliseconds(500)
-            let response = try await client.stream(request)
-            var received = 0
-            let error = await #expect(throws: SwitchyardError.self) {
-                for try await chunk in response.body { received += chunk.count }
-            }
-            #expect(error?.kind == .timeout)
-            #expect(received <= 2048)
-            #expect(response.context.timings.total != nil)
-            #expect(await server.waitForDisconnect(tag: "body-deadline", timeout: .seconds(60)))
-        }
-    }
-
     @Test func aDeadlineAlreadyPassedSendsNothing() async throws {
         try await withAHCClient { client, server in
             var request = try Request(url: server.url("/echo"))
