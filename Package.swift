@@ -132,31 +132,46 @@ let package = Package(
         ),
 
         // MARK: - Tests
+        // Helpers shared by the test targets (scoped servers and clients, echo decoding, captured logs
+        // and events, process figures); a regular target because test targets cannot depend on each other.
+        .target(
+            name: "SwitchyardTestSupport",
+            dependencies: [
+                "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/SwitchyardTestSupport"
+        ),
+        // The core and its built-in interceptors: over in-memory transports, and over curl and the
+        // loopback server where the wire matters.
         .testTarget(
             name: "SwitchyardTests",
-            dependencies: ["Switchyard", "SwitchyardTesting", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: [
+                "Switchyard", "SwitchyardTesting", "SwitchyardTestSupport", "SwitchyardCurl", "SwitchyardTestServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
         ),
         .testTarget(
             name: "SwitchyardCurlTests",
             dependencies: [
-                "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTesting",
+                "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         .testTarget(
             name: "SwitchyardURLSessionTests",
             dependencies: [
-                "Switchyard", "SwitchyardURLSession", "SwitchyardTestServer", "SwitchyardTesting",
+                "Switchyard", "SwitchyardURLSession", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(
             name: "SwitchyardAsyncHTTPClientTests",
             dependencies: [
-                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardTestServer", "SwitchyardTesting",
+                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
@@ -164,7 +179,7 @@ let package = Package(
         .testTarget(
             name: "SwitchyardTestingTests",
             dependencies: [
-                "Switchyard", "SwitchyardTesting", "SwitchyardTestServer",
+                "Switchyard", "SwitchyardTesting", "SwitchyardTestServer", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -186,7 +201,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardTestServerTests",
-            dependencies: ["SwitchyardTestServer"]
+            dependencies: ["SwitchyardTestServer", "SwitchyardTestSupport"]
         ),
         .testTarget(
             name: "YardTests",

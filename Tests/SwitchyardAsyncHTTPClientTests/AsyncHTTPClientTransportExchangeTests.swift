@@ -2,20 +2,18 @@ import HTTPTypes
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardTestServer
+import SwitchyardTestSupport
+import SwitchyardTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct AsyncHTTPClientTransportExchangeTests {
-    @Test func getReturnsStatusHeadersBodyAndTimings() async throws {
+    /// Status, body and first-byte/total timings are the conformance checks `get` and `timings`; what is
+    /// particular to AsyncHTTPClient is the reason phrase it keeps and the connection phases it cannot see.
+    @Test func theReasonPhraseIsKeptAndConnectionPhasesAreNotMeasured() async throws {
         try await withAHCClient { client, server in
             let response = try await client.send(try Request(url: server.url("/small")))
-            #expect(response.head.status == .ok)
             #expect(response.head.status.reasonPhrase == "OK")
-            #expect(response.text == "hello, world\n")
-            #expect(response.head.headerFields[.contentLength] == "13")
             let timings = response.timings
-            #expect(timings.firstByte != nil)
-            #expect(timings.total != nil)
-            #expect((timings.firstByte ?? .zero) <= (timings.total ?? .zero))
             #expect(timings.dns == nil && timings.connect == nil && timings.tls == nil)
         }
     }
@@ -25,8 +23,8 @@ import Testing
             let payload = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
             let request = try Request(method: .post, url: server.url("/echo"), body: HTTPBody(payload))
             let echo = try EchoReport(try await client.send(request))
-            #expect(echo.body_length == payload.count)
-            #expect(echo.body_sha256 == sha256Hex(payload))
+            #expect(echo.bodyLength == payload.count)
+            #expect(echo.bodySHA256 == sha256Hex(payload))
         }
     }
 
@@ -36,7 +34,7 @@ import Testing
                 let echo = try EchoReport(try await client.send(try Request(method: method, url: server.url("/echo"))))
                 print("AHC request headers for \(method.rawValue) without body: \(echo.headers)")
                 #expect(echo.method == method.rawValue)
-                #expect(echo.body_length == 0)
+                #expect(echo.bodyLength == 0)
                 #expect(echo.values(of: "Host") == ["127.0.0.1:\(server.port)"])
                 #expect(echo.values(of: "Accept-Encoding") == [AsyncHTTPClientTransport.defaultAcceptEncoding])
                 #expect(echo.values(of: "Content-Length") == (method == .post ? ["0"] : []))
@@ -47,40 +45,6 @@ import Testing
                 #expect(echo.values(of: "Connection").isEmpty)
                 #expect(echo.values(of: "User-Agent").isEmpty)
             }
-        }
-    }
-
-    @Test func streamedUploadOfUnknownLengthIsSentChunked() async throws {
-        try await withAHCClient { client, server in
-            let chunkCount = 40
-            let chunks = AsyncStream<ArraySlice<UInt8>> { continuation in
-                for index in 0..<chunkCount {
-                    continuation.yield(ArraySlice(repeating: UInt8(index), count: 50_000))
-                }
-                continuation.finish()
-            }
-            let expected = sha256Hex((0..<chunkCount).flatMap { [UInt8](repeating: UInt8($0), count: 50_000) })
-            let request = try Request(method: .post, url: server.url("/echo"), body: HTTPBody(chunks))
-            let echo = try EchoReport(try await client.send(request))
-            #expect(echo.body_length == chunkCount * 50_000)
-            #expect(echo.body_sha256 == expected)
-            #expect(echo.values(of: "Transfer-Encoding") == ["chunked"])
-            #expect(echo.values(of: "Content-Length").isEmpty)
-        }
-    }
-
-    @Test func streamedUploadOfKnownLengthSendsContentLength() async throws {
-        try await withAHCClient { client, server in
-            let chunks = AsyncStream<ArraySlice<UInt8>> { continuation in
-                for index in 0..<10 { continuation.yield(ArraySlice(repeating: UInt8(index), count: 1_000)) }
-                continuation.finish()
-            }
-            let request = try Request(method: .put, url: server.url("/echo"),
-                                      body: HTTPBody(chunks, length: .known(10_000)))
-            let echo = try EchoReport(try await client.send(request))
-            #expect(echo.body_length == 10_000)
-            #expect(echo.values(of: "Content-Length") == ["10000"])
-            #expect(echo.values(of: "Transfer-Encoding").isEmpty)
         }
     }
 
@@ -104,7 +68,7 @@ import Testing
                 continuation.finish()
             })
             let first = try await client.send(try Request(method: .post, url: server.url("/echo"), body: body))
-            #expect(try EchoReport(first).body_length == 4)
+            #expect(try EchoReport(first).bodyLength == 4)
             let error = await failure(of: client, try Request(method: .post, url: server.url("/echo"), body: body))
             #expect(error?.kind == .invalidRequest, "\(String(describing: error))")
         }

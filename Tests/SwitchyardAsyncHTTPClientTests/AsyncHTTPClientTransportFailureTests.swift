@@ -2,6 +2,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardTestServer
+import SwitchyardTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct AsyncHTTPClientTransportFailureTests {
@@ -14,19 +15,6 @@ import Testing
         try await transport.shutdown()
     }
 
-    @Test(arguments: [
-        "/malformed/status-line", "/malformed/garbage", "/malformed/header-line",
-        "/malformed/truncated-length", "/malformed/truncated-chunked", "/malformed/bad-chunk",
-        "/malformed/content-length-mismatch", "/gzip/broken",
-    ])
-    func brokenResponsesAreProtocolViolations(path: String) async throws {
-        try await withAHCClient { client, server in
-            let error = await failure(of: client, try Request(url: server.url(path)))
-            print("AHC \(path): \(String(describing: error))")
-            #expect(error?.kind == .protocolViolation, "\(path): \(String(describing: error))")
-        }
-    }
-
     @Test(arguments: ["/malformed/truncated-length", "/malformed/truncated-chunked"])
     func aTruncatedStreamedBodyEndsInAnErrorNotAShortBody(path: String) async throws {
         try await withAHCClient { client, server in
@@ -37,40 +25,6 @@ import Testing
             }
             #expect(error?.kind == .protocolViolation)
             #expect(received <= 50)
-        }
-    }
-
-    @Test func aServerThatClosesWithoutAnsweringIsConnectionFailed() async throws {
-        try await withAHCClient { client, server in
-            let error = await failure(of: client, try Request(url: server.url("/malformed/empty")))
-            print("AHC /malformed/empty: \(String(describing: error))")
-            #expect(error?.kind == .connectionFailed)
-        }
-    }
-
-    @Test func aDeadlineExpiresWhileTheServerStalls() async throws {
-        try await withAHCClient { client, server in
-            var request = try Request(url: server.url("/stall?tag=deadline"))
-            request.options.timeout = .milliseconds(200)
-            let error = await failure(of: client, request)
-            #expect(error?.kind == .timeout)
-            #expect(await server.waitForDisconnect(tag: "deadline", timeout: .seconds(60)))
-        }
-    }
-
-    @Test func aDeadlineExpiresWhileTheBodyStalls() async throws {
-        try await withAHCClient { client, server in
-            var request = try Request(url: server.url("/stall-body?tag=body-deadline&bytes=2048"))
-            request.options.timeout = .milliseconds(500)
-            let response = try await client.stream(request)
-            var received = 0
-            let error = await #expect(throws: SwitchyardError.self) {
-                for try await chunk in response.body { received += chunk.count }
-            }
-            #expect(error?.kind == .timeout)
-            #expect(received <= 2048)
-            #expect(response.context.timings.total != nil)
-            #expect(await server.waitForDisconnect(tag: "body-deadline", timeout: .seconds(60)))
         }
     }
 

@@ -2,6 +2,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardTestServer
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 

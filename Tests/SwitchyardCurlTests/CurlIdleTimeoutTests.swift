@@ -1,5 +1,6 @@
 import Switchyard
 import SwitchyardCurl
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 

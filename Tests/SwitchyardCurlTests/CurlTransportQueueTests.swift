@@ -2,6 +2,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
+import SwitchyardTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct CurlTransportQueueTests {

@@ -2,8 +2,9 @@ import HTTPTypes
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
-import Synchronization
+import SwitchyardTestSupport
 import SwitchyardTesting
+import Synchronization
 import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(2))) struct CurlTransportScaleTests {

@@ -1,10 +1,11 @@
+import SwitchyardTestSupport
 import Testing
 import SwitchyardTestServer
 
 @Suite("LoopbackServer basic routes")
 struct BasicRouteTests {
     @Test func startReportsPortAndURLs() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             #expect(server.port > 0)
             #expect(server.baseURL == "http://127.0.0.1:\(server.port)")
             #expect(server.url("/small?x=1") == "http://127.0.0.1:\(server.port)/small?x=1")
@@ -12,7 +13,7 @@ struct BasicRouteTests {
     }
 
     @Test func smallIsByteExact() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("GET /small HTTP/1.1\r\nHost: x\r\n\r\n")
             let expected = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nhello, world\n"
@@ -22,7 +23,7 @@ struct BasicRouteTests {
     }
 
     @Test func keepAliveThenConnectionClose() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             for _ in 0..<3 {
                 let response = try connection.request("GET", "/small")
@@ -40,7 +41,7 @@ struct BasicRouteTests {
     }
 
     @Test func http10ClosesUnlessKeepAlive() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let keepAlive = try RawConnection(port: server.port)
             try keepAlive.send("GET /small HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
             let first = try keepAlive.readResponse()
@@ -54,7 +55,7 @@ struct BasicRouteTests {
     }
 
     @Test func pipelinedRequestsAnsweredInOrder() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send(
                 "GET /delay/30 HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -73,7 +74,7 @@ struct BasicRouteTests {
     }
 
     @Test func headHasHeadersButNoBody() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let small = try connection.request("HEAD", "/small")
             #expect(small.value("Content-Length") == "13")
@@ -90,7 +91,7 @@ struct BasicRouteTests {
     }
 
     @Test func statusCodes() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let notFound = try connection.request("GET", "/status/404")
             #expect(notFound.statusLine == "HTTP/1.1 404 Not Found")
@@ -112,7 +113,7 @@ struct BasicRouteTests {
     }
 
     @Test func notFound() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let response = try connection.request("GET", "/nope?tag=x")
             #expect(response.status == 404)
@@ -123,7 +124,7 @@ struct BasicRouteTests {
     }
 
     @Test func delay() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let response = try connection.request("GET", "/delay/15")
             #expect(response.status == 200)
@@ -132,7 +133,7 @@ struct BasicRouteTests {
     }
 
     @Test func flakyCountsPerKey() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let first = try connection.request("GET", "/flaky/k1/2")
             #expect(first.status == 503)
@@ -151,7 +152,7 @@ struct BasicRouteTests {
     }
 
     @Test func flakyStatusRetryAfterAndArrivals() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let first = try connection.request("POST", "/flaky/k/2?status=429&retry-after=7")
             #expect(first.status == 429)
@@ -171,7 +172,7 @@ struct BasicRouteTests {
     }
 
     @Test func retryAfter() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let response = try connection.request("GET", "/retry-after/7")
             #expect(response.status == 503)
@@ -180,7 +181,7 @@ struct BasicRouteTests {
     }
 
     @Test func redirects() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let hop = try connection.request("GET", "/redirect/2")
             #expect(hop.status == 302)
@@ -200,7 +201,7 @@ struct BasicRouteTests {
     }
 
     @Test func manyHeaders() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let response = try connection.request("GET", "/headers/many?count=5")
             let names = response.headers.map(\.name)
@@ -217,7 +218,7 @@ struct BasicRouteTests {
     }
 
     @Test func giantHeader() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let response = try connection.request("GET", "/headers/giant?bytes=1000")
             #expect(response.value("X-Giant") == String(repeating: "a", count: 1000))
@@ -227,7 +228,7 @@ struct BasicRouteTests {
     }
 
     @Test func compressedBodies() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let gzip = try connection.request("GET", "/gzip")
             #expect(gzip.value("Content-Encoding") == "gzip")
@@ -244,7 +245,7 @@ struct BasicRouteTests {
     }
 
     @Test func badRequestGets400AndClose() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("THIS IS NOT HTTP\r\n\r\n")
             let response = try connection.readResponse()

@@ -1,3 +1,4 @@
+import SwitchyardTestSupport
 import Testing
 import SwitchyardTestServer
 
@@ -6,7 +7,7 @@ import SwitchyardTestServer
 @Suite("LoopbackServer conformance routes")
 struct ConformanceRouteTests {
     @Test func earlyHintsPrecedeTheFinalResponse() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("GET /early-hints HTTP/1.1\r\nHost: x\r\n\r\n")
             let interim = try connection.readResponse(bodiless: true)
@@ -19,7 +20,7 @@ struct ConformanceRouteTests {
     }
 
     @Test func http10BodyEndsAtClose() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("GET /http10?bytes=70000 HTTP/1.1\r\nHost: x\r\n\r\n")
             let received = try connection.readUntilClose()
@@ -30,7 +31,7 @@ struct ConformanceRouteTests {
     }
 
     @Test func resetWithoutAnswer() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("GET /reset?tag=r HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(throws: (any Error).self) { _ = try connection.readUntilClose() }
@@ -39,7 +40,7 @@ struct ConformanceRouteTests {
     }
 
     @Test func resetAfterPartOfTheBody() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("GET /reset?bytes=1000 HTTP/1.1\r\nHost: x\r\n\r\n")
             let head = try connection.readLine()
@@ -49,7 +50,7 @@ struct ConformanceRouteTests {
     }
 
     @Test func bodyProgressStopsWhenTheClientDoesNotRead() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("GET /bytes/67108864?tag=slow HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await eventually { server.bodyBytesSent(tag: "slow") > 0 })

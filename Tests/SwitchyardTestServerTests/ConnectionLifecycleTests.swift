@@ -1,10 +1,11 @@
+import SwitchyardTestSupport
 import Testing
 import SwitchyardTestServer
 
 @Suite("LoopbackServer connections and disconnects")
 struct ConnectionLifecycleTests {
     @Test func stallRecordsDisconnectAfterClientCloses() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("GET /stall?tag=stalled HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await eventually { server.requestCount(path: "/stall") == 1 })
@@ -16,7 +17,7 @@ struct ConnectionLifecycleTests {
     }
 
     @Test func clientAbandoningDelayIsRecorded() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("GET /delay/600000?tag=abandoned HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await eventually { server.requestCount(path: "/delay/600000") == 1 })
@@ -26,7 +27,7 @@ struct ConnectionLifecycleTests {
     }
 
     @Test func clientAbandoningHugeBodyIsRecorded() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("GET /bytes/1073741824?tag=huge HTTP/1.1\r\nHost: x\r\n\r\n")
             _ = try connection.read(exactly: 100_000)
@@ -37,14 +38,14 @@ struct ConnectionLifecycleTests {
     }
 
     @Test func unknownTagNeverDisconnects() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             #expect(!server.hasDisconnected(tag: "never-seen"))
             #expect(await server.waitForDisconnect(tag: "never-seen", timeout: .milliseconds(20)) == false)
         }
     }
 
     @Test func tagOnKeepAliveConnectionIsOpenUntilClosed() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             #expect(try connection.request("GET", "/small?tag=ka").status == 200)
             #expect(!server.hasDisconnected(tag: "ka"))
@@ -54,7 +55,7 @@ struct ConnectionLifecycleTests {
     }
 
     @Test func openConnectionsTracksClients() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             var connections: [RawConnection] = []
             for _ in 0..<3 {
                 let connection = try RawConnection(port: server.port)
@@ -68,7 +69,7 @@ struct ConnectionLifecycleTests {
     }
 
     @Test func manyConcurrentConnections() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             var connections: [RawConnection] = []
             for _ in 0..<300 {
                 let connection = try RawConnection(port: server.port)
@@ -86,7 +87,7 @@ struct ConnectionLifecycleTests {
     }
 
     @Test func multiThreadedServer() async throws {
-        try await withServer(.init(threads: 0)) { server in
+        try await withLoopbackServer(.init(threads: 0)) { server in
             for _ in 0..<8 {
                 let connection = try RawConnection(port: server.port)
                 #expect(try connection.request("GET", "/small").bodyText == "hello, world\n")

@@ -1,11 +1,12 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 @testable import SwitchyardTestServer
 
 @Suite("LoopbackServer echo routes")
 struct EchoTests {
     @Test func echoReportsHeadersInOrderWithOriginalCase() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send(
                 "POST /echo?x=1 HTTP/1.1\r\nHost: here\r\nX-First: 1\r\nx-lower: two\r\nX-First: again\r\n"
@@ -31,7 +32,7 @@ struct EchoTests {
     }
 
     @Test func echoHashesLargeChunkedBody() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let body = patternBytes(count: 100_000)
             var request = Array("PUT /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
@@ -50,7 +51,7 @@ struct EchoTests {
     }
 
     @Test func echoBodyReturnsBodyAndContentType() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let body = patternBytes(count: 300_000, from: 7)
             let response = try connection.request(
@@ -65,7 +66,7 @@ struct EchoTests {
     }
 
     @Test func expectContinueIsAnswered() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("POST /echo/body HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
             let interim = try connection.readResponse()

@@ -1,3 +1,4 @@
+import SwitchyardTestSupport
 import Testing
 import SwitchyardTestServer
 
@@ -28,7 +29,7 @@ struct MalformedResponseTests {
     @Test(arguments: cases.map(\.path))
     func bytesAreExactAndConnectionCloses(path: String) async throws {
         let expected = Self.cases.first { $0.path == path }!.bytes
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("GET \(path)?tag=m HTTP/1.1\r\nHost: x\r\n\r\n")
             let received = try connection.readUntilClose()
@@ -38,7 +39,7 @@ struct MalformedResponseTests {
     }
 
     @Test func unknownMalformedKindIs404() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             #expect(try connection.request("GET", "/malformed/nope").status == 404)
         }

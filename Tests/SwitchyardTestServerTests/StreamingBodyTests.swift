@@ -1,3 +1,4 @@
+import SwitchyardTestSupport
 import Testing
 import SwitchyardTestServer
 
@@ -6,7 +7,7 @@ struct StreamingBodyTests {
     static let size = 300_001  // several 64 KiB pieces plus a remainder
 
     @Test func contentLengthFraming() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let response = try connection.request("GET", "/bytes/\(Self.size)")
             #expect(response.status == 200)
@@ -19,7 +20,7 @@ struct StreamingBodyTests {
     }
 
     @Test func chunkedFraming() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let response = try connection.request("GET", "/bytes/\(Self.size)?framing=chunked")
             #expect(response.value("Transfer-Encoding") == "chunked")
@@ -32,7 +33,7 @@ struct StreamingBodyTests {
     }
 
     @Test func closeDelimitedFraming() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let response = try connection.request("GET", "/bytes/\(Self.size)?framing=close&tag=close-framed")
             #expect(response.value("Connection") == "close")
@@ -44,7 +45,7 @@ struct StreamingBodyTests {
     }
 
     @Test func delayedBytes() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             let response = try connection.request("GET", "/bytes/10?delay_ms=10")
             #expect(response.body == patternBytes(count: 10))
@@ -54,7 +55,7 @@ struct StreamingBodyTests {
 
     @Test func largeBodyStreamsWithBackPressure() async throws {
         // 8 MiB read in small steps (slowly, in debug builds) exercises the writability-driven pump.
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("GET /bytes/8388608 HTTP/1.1\r\nHost: x\r\n\r\n")
             let head = try connection.readResponse(bodiless: true)
@@ -72,7 +73,7 @@ struct StreamingBodyTests {
     }
 
     @Test func stallBodySendsPrefixThenNothing() async throws {
-        try await withServer { server in
+        try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
             try connection.send("GET /stall-body?tag=sb&bytes=2048 HTTP/1.1\r\nHost: x\r\n\r\n")
             let head = try connection.readResponse(bodiless: true)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 

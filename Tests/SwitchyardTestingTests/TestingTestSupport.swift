@@ -12,23 +12,6 @@ func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> 
     return try await body(url)
 }
 
-/// Sends `request` and returns the `SwitchyardError` it failed with, or `nil` if it succeeded.
-func failure(of client: Client, _ request: Request) async -> SwitchyardError? {
-    do {
-        _ = try await client.send(request)
-        return nil
-    } catch {
-        return error
-    }
-}
-
-/// Waits (without a time assertion) until `condition` holds, checking every few milliseconds.
-func eventually(_ condition: () -> Bool) async throws {
-    while !condition() {
-        try await Task.sleep(for: .milliseconds(2))
-    }
-}
-
 /// A response body whose chunks are produced on demand, counting how many were pulled.
 final class CountingChunks: AsyncSequence, Sendable {
     typealias Element = [UInt8]

@@ -1,29 +1,11 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
+import SwitchyardTestSupport
 import SwitchyardURLSession
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct URLSessionTransportFailureTests {
-    @Test(arguments: [
-        "/malformed/status-line", "/malformed/garbage", "/malformed/header-line",
-        "/malformed/truncated-length", "/malformed/truncated-chunked", "/malformed/bad-chunk",
-        "/malformed/content-length-mismatch", "/gzip/broken",
-    ])
-    func brokenResponsesAreProtocolViolations(path: String) async throws {
-        try await withURLSessionClient { client, server in
-            let error = await failure(of: client, try Request(url: server.url(path)))
-            #expect(error?.kind == .protocolViolation, "\(path): \(String(describing: error))")
-        }
-    }
-
-    @Test func aServerThatClosesWithoutAnswering() async throws {
-        try await withURLSessionClient { client, server in
-            let error = await failure(of: client, try Request(url: server.url("/malformed/empty")))
-            #expect(error?.kind == .connectionFailed)
-        }
-    }
-
     @Test func aTruncatedStreamedBodyEndsInAnErrorNotAShortBody() async throws {
         try await withURLSessionClient { client, server in
             let response = try await client.stream(try Request(url: server.url("/malformed/truncated-length")))
@@ -33,29 +15,6 @@ import Testing
             }
             #expect(error?.kind == .protocolViolation)
             #expect(received <= 50)
-        }
-    }
-
-    @Test func aDeadlineExpiresWhileTheServerStalls() async throws {
-        try await withURLSessionClient { client, server in
-            var request = try Request(url: server.url("/stall?tag=deadline"))
-            request.options.timeout = .milliseconds(300)
-            let error = await failure(of: client, request)
-            #expect(error?.kind == .timeout)
-            #expect(await server.waitForDisconnect(tag: "deadline", timeout: .seconds(60)))
-        }
-    }
-
-    @Test func aDeadlineCoversTheBody() async throws {
-        try await withURLSessionClient { client, server in
-            var request = try Request(url: server.url("/stall-body?tag=slowbody&bytes=2048"))
-            request.options.timeout = .milliseconds(500)
-            let response = try await client.stream(request)
-            let error = await #expect(throws: SwitchyardError.self) {
-                for try await _ in response.body {}
-            }
-            #expect(error?.kind == .timeout)
-            #expect(await server.waitForDisconnect(tag: "slowbody", timeout: .seconds(60)))
         }
     }
 

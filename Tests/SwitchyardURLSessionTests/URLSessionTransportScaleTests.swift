@@ -1,8 +1,9 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
-import SwitchyardURLSession
+import SwitchyardTestSupport
 import SwitchyardTesting
+import SwitchyardURLSession
 import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(3))) struct URLSessionTransportScaleTests {

@@ -1,40 +1,13 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Logging
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
+import SwitchyardTestSupport
+import SwitchyardTesting
 import Synchronization
 import Testing
-
-/// Collects log lines in memory (never the global logging system).
-final class CapturedLog: Sendable {
-    private let lines = Mutex<[(level: Logger.Level, message: String, metadata: String)]>([])
-
-    struct Handler: LogHandler {
-        let log: CapturedLog
-        var logLevel: Logger.Level
-        var metadata: Logger.Metadata = [:]
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            let rendered = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            log.lines.withLock { $0.append((event.level, "\(event.message)", rendered)) }
-        }
-    }
-
-    func logger(level: Logger.Level) -> Logger {
-        Logger(label: "test") { _ in Handler(log: self, logLevel: level) }
-    }
-
-    var all: [(level: Logger.Level, message: String, metadata: String)] { lines.withLock { $0 } }
-    var text: String { all.map { "\($0.level) \($0.message) \($0.metadata)" }.joined(separator: "\n") }
-    func messages(at level: Logger.Level) -> [String] { all.filter { $0.level == level }.map(\.message) }
-}
 
 @Suite(.timeLimit(.minutes(1)))
 struct LoggingLoopbackTests {
@@ -94,8 +67,8 @@ struct LoggingLoopbackTests {
         }
         let request = try Request(method: .put, url: server.url("/echo"), body: HTTPBody(stream))
         let echo = try EchoReport(try await Self.client(log, level: .debug).send(request))
-        #expect(echo.body_length == 100 * 1024)
-        #expect(echo.body_sha256 == SHA256.hash(data: Array(chunks.joined())).map { String(format: "%02x", $0) }.joined())
+        #expect(echo.bodyLength == 100 * 1024)
+        #expect(echo.bodySHA256 == sha256Hex(chunks.joined()))
         let preview = try #require(log.messages(at: .debug).first { $0.hasPrefix("→ request body") })
         #expect(preview.hasPrefix("→ request body (complete, 102400 bytes): " + String(repeating: "a", count: 64) + "…"))
         #expect(log.messages(at: .debug).contains { $0.hasPrefix("← response body (complete,") })

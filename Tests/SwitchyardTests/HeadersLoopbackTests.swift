@@ -2,6 +2,8 @@ import HTTPTypes
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
+import SwitchyardTestSupport
+import SwitchyardTesting
 import Testing
 
 /// Scoped header rules in an assembled client, as the loopback server receives them.

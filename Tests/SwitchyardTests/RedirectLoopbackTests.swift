@@ -3,6 +3,8 @@ import HTTPTypes
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
+import SwitchyardTestSupport
+import SwitchyardTesting
 import Testing
 
 /// `/redirect-to` on `server`, pointing at `location` with `status`.
@@ -37,7 +39,7 @@ private func redirectTarget(_ server: LoopbackServer, to location: String, statu
                                       headers: ["Content-Type": "text/plain"], body: HTTPBody("payload"))
             let echo = try EchoReport(try await client.send(request))
             #expect(echo.method == "GET")
-            #expect(echo.body_length == 0)
+            #expect(echo.bodyLength == 0)
             #expect(echo.values(of: "Content-Type").isEmpty)
             #expect(echo.values(of: "Content-Length").isEmpty)
         }
@@ -51,8 +53,8 @@ private func redirectTarget(_ server: LoopbackServer, to location: String, statu
                                       headers: ["Content-Type": "text/plain"], body: payload)
             let echo = try EchoReport(try await client.send(request))
             #expect(echo.method == "POST")
-            #expect(echo.body_length == direct.body_length)
-            #expect(echo.body_sha256 == direct.body_sha256)
+            #expect(echo.bodyLength == direct.bodyLength)
+            #expect(echo.bodySHA256 == direct.bodySHA256)
             #expect(echo.values(of: "Content-Type") == ["text/plain"])
         }
     }

@@ -4,6 +4,7 @@ import Logging
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
+import SwitchyardTestSupport
 import Testing
 
 /// Credential query values in log lines, with the default configuration (no names listed by the caller).

@@ -2,21 +2,12 @@ import HTTPTypes
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
-import Synchronization
+import SwitchyardTestSupport
 import Testing
 
 /// Lifecycle and pop-up events of an assembled client, against the loopback server.
 @Suite(.timeLimit(.minutes(1)))
 struct EventsLoopbackTests {
-    /// Every event the bus publishes, collected synchronously.
-    final class Collected: Sendable {
-        private let events = Mutex<[ExchangeEvent]>([])
-        init(_ bus: EventBus) { bus.addObserver { event in self.events.withLock { $0.append(event) } } }
-        var all: [ExchangeEvent] { events.withLock { $0 } }
-        var names: [String] { all.map(\.kind.name) }
-        var worthyPopUps: [PopUp] { all.compactMap(\.popUp).filter(\.isWorthShowing) }
-    }
-
     static func client(_ configuration: ClientConfiguration) throws -> Client {
         try Client(transport: CurlTransport(), configuration: configuration)
     }
@@ -25,7 +16,7 @@ struct EventsLoopbackTests {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
         let bus = EventBus()
-        let events = Collected(bus)
+        let events = CollectedEvents(bus)
         var stream = bus.subscribe().makeAsyncIterator()
         _ = try await Self.client(ClientConfiguration(events: bus)).send(try Request(url: server.url("/small")))
         #expect(events.names == ["started", "succeeded"])
@@ -38,7 +29,7 @@ struct EventsLoopbackTests {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
         let bus = EventBus()
-        let events = Collected(bus)
+        let events = CollectedEvents(bus)
         let client = try Self.client(ClientConfiguration(events: bus, validation: StatusValidation(), retry: nil))
         let error = await #expect(throws: SwitchyardError.self) { try await client.send(try Request(url: server.url("/status/503"))) }
         #expect(error?.kind == .httpStatus)
@@ -51,7 +42,7 @@ struct EventsLoopbackTests {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
         let bus = EventBus()
-        let events = Collected(bus)
+        let events = CollectedEvents(bus)
         let client = try Self.client(ClientConfiguration(events: bus))
         let task = Task { try await client.send(try Request(url: server.url("/stall?tag=events"))) }
         while server.requestCount(path: "/stall") == 0 { try await Task.sleep(for: .milliseconds(5)) }
@@ -66,7 +57,7 @@ struct EventsLoopbackTests {
         let url = server.url("/small")
         try await server.shutdown()
         let bus = EventBus()
-        let events = Collected(bus)
+        let events = CollectedEvents(bus)
         var request = try Request(url: url)
         request.options.isSilent = true
         _ = try? await Self.client(ClientConfiguration(events: bus, retry: nil)).send(request)
@@ -79,7 +70,7 @@ struct EventsLoopbackTests {
         let url = server.url("/small")
         try await server.shutdown()   // nothing listens: every call fails with connectionFailed
         let bus = EventBus()
-        let events = Collected(bus)
+        let events = CollectedEvents(bus)
         let client = try Self.client(ClientConfiguration(events: bus, popUps: PopUpPolicy(coalescingWindow: .seconds(60))))
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<10 { group.addTask { _ = try? await client.send(try Request(url: url)) } }
@@ -96,7 +87,7 @@ struct EventsLoopbackTests {
         popUps.add(RequestScope(pathPrefixes: ["/status"], tags: ["payments"]),
                    PopUpMessages(statuses: [503: "Payments are paused. Your card was not charged."]))
         let bus = EventBus()
-        let events = Collected(bus)
+        let events = CollectedEvents(bus)
         let client = try Self.client(ClientConfiguration(events: bus, popUps: popUps, validation: StatusValidation(), retry: nil))
         var payments = try Request(url: server.url("/status/503"))
         payments.options.tags = ["payments"]

@@ -2,6 +2,8 @@ import Foundation
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
+import SwitchyardTestSupport
+import SwitchyardTesting
 import Testing
 
 /// User information in a request URL, as the server receives it through curl.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
+import SwitchyardTestSupport
 import Testing
 
 /// A retry interceptor that waits only when the server says so (zero jittered back-off).
@@ -50,7 +51,8 @@ private func singleUseBody(_ text: String) -> HTTPBody {
     @Test func cancellingDuringTheBackoffStopsTheLoop() async throws {
         let bus = EventBus()
         let events = bus.subscribe()
-        try await withCurlClient(interceptors: [promptRetry(maxAttempts: 5, maxRetryAfter: .seconds(600))], events: bus) { client, server in
+        let retry = RetryPolicy(maxAttempts: 5, backoff: RetryBackoff(random: { 0 }), maxRetryAfter: .seconds(600))
+        try await withCurlClient(configuration: ClientConfiguration(events: bus, redirects: nil, retry: retry)) { client, server in
             let task = Task { try await client.send(try Request(url: server.url("/flaky/cancel/100?retry-after=300"))) }
             for await event in events where event.kind.name == "retrying" { break }
             task.cancel()
