@@ -99,6 +99,7 @@ final class CurlEasyTransfer {
         transfer = nil
         memoryUpload = nil
         readyHead = nil
+        framer = CurlHeadFramer()  // an unfinished head's bytes are not kept while idle
     }
 
     /// Clears every option and sets the ones every transfer of this transport shares.

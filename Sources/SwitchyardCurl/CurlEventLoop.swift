@@ -26,8 +26,12 @@ final class CurlEventLoop: Sendable {
 
     private let multi: MultiHandle
     private let inbox = Mutex<[Command]>([])
-    /// Whether a `curl_multi_wakeup` was sent that the loop has not yet answered by draining.
+    /// Whether a command was queued that the loop has not yet taken by draining the inbox.
     private let wakeupPending = Atomic<Bool>(false)
+    /// Whether the loop thread is blocked (or about to block) in `curl_multi_poll`. Only then does a
+    /// submitter call `curl_multi_wakeup`: a loop that is awake or busy-polling sees ``wakeupPending``
+    /// on its own, which saves the wake-up's send and the loop's receive per command.
+    private let loopSleeping = Atomic<Bool>(false)
     private let configuration: CurlTransport.Configuration
 
     init(configuration: CurlTransport.Configuration) {
@@ -47,13 +51,30 @@ final class CurlEventLoop: Sendable {
 
     private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
 
-    /// Queues a command for the loop thread and wakes it, unless a wake-up is already on its way:
-    /// under load many commands arrive per loop turn, and one wake-up (a system call) serves them all.
+    /// Queues a command for the loop thread and wakes it if it sleeps, unless a wake-up is already on
+    /// its way: under load many commands arrive per loop turn, and one wake-up (a system call) serves
+    /// them all.
+    ///
+    /// No command is left waiting for an unrelated wake-up: the flag is set before ``loopSleeping`` is
+    /// read here, and the loop sets ``loopSleeping`` before it reads the flag (``sleep(_:)``), both
+    /// sequentially consistent, so at least one side sees the other.
     func submit(_ command: Command) {
         inbox.withLock { $0.append(command) }
-        if !wakeupPending.exchange(true, ordering: .acquiringAndReleasing) {
+        if !wakeupPending.exchange(true, ordering: .sequentiallyConsistent),
+           loopSleeping.load(ordering: .sequentiallyConsistent) {
             curl_multi_wakeup(multi.raw)
         }
+    }
+
+    /// Blocks in `curl_multi_poll` for up to `milliseconds` (loop thread), unless a command is already
+    /// queued.
+    fileprivate func sleep(_ milliseconds: Int32) {
+        loopSleeping.store(true, ordering: .sequentiallyConsistent)
+        if !wakeupPending.load(ordering: .sequentiallyConsistent) {
+            curl_multi_poll(multi.raw, nil, 0, milliseconds, nil)
+        }
+        // A submitter that still reads `true` sends a wake-up that is not needed, which is harmless.
+        loopSleeping.store(false, ordering: .relaxed)
     }
 
     /// Whether a command was queued since the loop last drained the inbox (loop thread).
@@ -126,7 +147,7 @@ private final class CurlLoopThreadState {
                 wait = min(wait, Int32(max(0, untilDeadline.rounded(.up))))
             }
             // Only a turn that moved something polls on before sleeping: an idle timer tick does not.
-            if wait > 0, !(busy && spinUntilSomethingArrives()) { curl_multi_poll(multi, nil, 0, wait, nil) }
+            if wait > 0, !(busy && spinUntilSomethingArrives()) { loop.sleep(wait) }
         }
     }
 
