@@ -1,7 +1,7 @@
 import CCurl
 
-/// One libcurl easy handle and its error buffer, reused across transfers by the event loop.
-/// Confined to the event-loop thread.
+/// One libcurl easy handle and its error buffer, reused across transfers by the event loop
+/// (``CurlEasyTransfer`` configures and resets it). Confined to the event-loop thread.
 final class CurlEasyHandle {
     let raw: UnsafeMutableRawPointer
     let errorBuffer: UnsafeMutablePointer<CChar>
@@ -20,10 +20,4 @@ final class CurlEasyHandle {
 
     /// libcurl's detailed message for the last failure, or `""`.
     var errorMessage: String { String(cString: errorBuffer) }
-
-    /// Clears every option so the handle can serve the next transfer; connections stay pooled in the multi handle.
-    func reset() {
-        curl_easy_reset(raw)
-        errorBuffer[0] = 0
-    }
 }

@@ -2,16 +2,29 @@ import CCurl
 import HTTPTypes
 import Switchyard
 
-/// The event-loop side of one transfer: the easy handle's options, its callbacks and the
-/// parsing of what libcurl delivers. Confined to the event-loop thread; never shared.
+/// The event-loop side of one easy handle and the transfer it is currently running: the handle's
+/// options, its callbacks and the framing of what libcurl delivers. Confined to the event-loop
+/// thread; never shared.
+///
+/// One object lives as long as its handle and serves one transfer after another, so starting a
+/// transfer allocates nothing here: the options that are the same for every transfer of the
+/// transport (callbacks, their user data, timeouts, TLS, HTTP version) are set once, and a plain
+/// `GET` without a body that follows another one on the same handle sets only what differs per
+/// request (URL when it changed, header list, deadline, size limit). Any other request shape, or
+/// any transfer that did not end cleanly (failed, cancelled, paused, uploaded), resets the handle
+/// and configures it from scratch before its next use.
 final class CurlEasyTransfer {
+    /// The request shapes a configured handle can serve again without `curl_easy_reset`.
+    private enum Shape { case plainGet }
+
     let handle: CurlEasyHandle
-    let transfer: CurlTransfer
+    /// The transfer being run, `nil` while the handle is idle (so an idle handle keeps nothing alive).
+    private(set) var transfer: CurlTransfer?
+    private let configuration: CurlTransport.Configuration
     private var framer = CurlHeadFramer()
     private var headDelivered = false
     private var receivedBytes: Int64 = 0
-    private let maxResponseBytes: Int64?
-    private var idleTimeout: Duration?
+    private var maxResponseBytes: Int64?
     private var memoryUpload: ArraySlice<UInt8>?
     private var memoryUploadOffset = 0
     /// A failure detected inside a callback, which then told libcurl to abort.
@@ -19,24 +32,83 @@ final class CurlEasyTransfer {
     /// A complete head block, not yet handed to the caller; see ``flushHead()``.
     private var readyHead: [UInt8]?
     private let onHeadReady: (CurlEasyTransfer) -> Void
+    /// What the handle is configured for; `nil` after a reset (or before the first transfer).
+    private var shape: Shape?
+    /// The URL libcurl holds for this handle, so an unchanged URL is not copied and set again.
+    private var configuredURL: String?
+    /// Whether the last transfer left state behind that only `curl_easy_reset` clears.
+    private var needsReset = false
 
-    /// - Parameter onHeadReady: Called (on the loop thread) when the head is complete; the loop then
+    /// - Parameter onHeadReady: Called (on the loop thread) when a head is complete; the loop then
     ///   calls ``flushHead()`` after the current `curl_multi_perform` pass.
-    init(handle: CurlEasyHandle, transfer: CurlTransfer, onHeadReady: @escaping (CurlEasyTransfer) -> Void) {
+    init(handle: CurlEasyHandle, configuration: CurlTransport.Configuration,
+         onHeadReady: @escaping (CurlEasyTransfer) -> Void) {
         self.handle = handle
-        self.transfer = transfer
+        self.configuration = configuration
         self.onHeadReady = onHeadReady
-        self.maxResponseBytes = transfer.request.options.maxResponseBytes
     }
 
     // MARK: - Configuration
 
-    /// Applies the request to the (freshly reset) easy handle.
-    func configure(_ configuration: CurlTransport.Configuration) throws(SwitchyardError) {
+    /// Takes on `transfer` and applies its request to the handle.
+    func begin(_ transfer: CurlTransfer) throws(SwitchyardError) {
+        self.transfer = transfer
+        framer = CurlHeadFramer()
+        headDelivered = false
+        receivedBytes = 0
+        callbackFailure = nil
+        readyHead = nil
+        memoryUpload = nil
+        memoryUploadOffset = 0
+        maxResponseBytes = transfer.request.options.maxResponseBytes
+        handle.errorBuffer[0] = 0
+
+        let request = transfer.request
+        let plainGet = request.head.method == .get && request.body == nil
+        if needsReset || shape == nil || !(plainGet && shape == .plainGet) {
+            resetHandle()
+        }
         let easy = handle.raw
         let lines = transfer.lines
-        idleTimeout = configuration.idleTimeout
-        try check(ccurl_easy_setopt_string(easy, CURLOPT_URL, lines.url), "URL")
+        if configuredURL != lines.url {
+            configuredURL = nil
+            try check(ccurl_easy_setopt_string(easy, CURLOPT_URL, lines.url), "URL")
+            configuredURL = lines.url
+        }
+        // 0 turns either limit off, so a value left by the previous transfer never lingers.
+        let timeout = transfer.context.remainingTime.map { max(1, Self.milliseconds($0)) } ?? 0
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, timeout)
+        _ = ccurl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxResponseBytes ?? 0))
+        _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, lines.headers)
+        if plainGet {
+            if shape == nil {
+                _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
+                shape = .plainGet
+            }
+        } else {
+            needsReset = true  // the next transfer starts from a reset handle
+            try configureMethodAndBody(request, transfer: transfer)
+        }
+    }
+
+    /// Releases the finished transfer; the handle is idle until the next ``begin(_:)``.
+    /// - Parameter cleanly: Whether the transfer completed normally (no failure, cancellation or pause),
+    ///   so the handle's state can serve the next transfer without a reset.
+    func end(cleanly: Bool) {
+        if !cleanly { needsReset = true }
+        transfer = nil
+        memoryUpload = nil
+        readyHead = nil
+        framer = CurlHeadFramer()  // an unfinished head's bytes are not kept while idle
+    }
+
+    /// Clears every option and sets the ones every transfer of this transport shares.
+    private func resetHandle() {
+        let easy = handle.raw
+        curl_easy_reset(easy)
+        needsReset = false
+        shape = nil
+        configuredURL = nil
         _ = ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_PATH_AS_IS, 1)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
@@ -46,33 +118,22 @@ final class CurlEasyTransfer {
         if configuration.httpVersion == .http1_1 {
             _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
         }
-        let connectTimeout = configuration.connectTimeout
-        _ = ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connectTimeout))
-        if let remaining = transfer.context.remainingTime {
-            _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(remaining)))
-        }
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
         if let idle = configuration.idleTimeout {
             // Fewer than 1 byte per second over the whole window: nothing arrived for that long.
             _ = ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
             _ = ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, IdleTimeout.wholeSeconds(idle))
         }
-        if let maxResponseBytes {
-            _ = ccurl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxResponseBytes))
-        }
-
+        // The callbacks' user data is this object, which lives as long as the handle.
         let userdata = Unmanaged.passUnretained(self).toOpaque()
         _ = ccurl_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata)
         _ = ccurl_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, userdata)
-
-        try configureMethodAndBody(userdata: userdata)
-        configureHeaders(lines)
     }
 
-    private func configureMethodAndBody(userdata: UnsafeMutableRawPointer) throws(SwitchyardError) {
+    private func configureMethodAndBody(_ request: Request, transfer: CurlTransfer) throws(SwitchyardError) {
         let easy = handle.raw
-        let request = transfer.request
         let method = request.head.method
         var body = request.body
         if body == nil, [.post, .put, .patch].contains(method) { body = HTTPBody([]) }
@@ -99,14 +160,11 @@ final class CurlEasyTransfer {
         } else if transfer.upload == nil {
             throw .invalidRequest("The request body stream could not be attached.")
         }
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
         _ = ccurl_easy_setopt_read_callback(easy, curlReadCallback)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_READDATA, userdata)
         _ = ccurl_easy_setopt_seek_callback(easy, curlSeekCallback)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, userdata)
-    }
-
-    private func configureHeaders(_ lines: CurlRequestLines) {
-        _ = ccurl_easy_setopt_slist(handle.raw, CURLOPT_HTTPHEADER, lines.headers)
     }
 
     private func check(_ code: CURLcode, _ what: String) throws(SwitchyardError) {
@@ -123,6 +181,7 @@ final class CurlEasyTransfer {
     // MARK: - Callbacks (event-loop thread)
 
     fileprivate func didReceiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
+        guard let transfer else { return 0 }
         guard !headDelivered else { return line.count }  // trailers: ignored
         let block: [UInt8]?
         do throws(SwitchyardError) {
@@ -141,6 +200,7 @@ final class CurlEasyTransfer {
     }
 
     fileprivate func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard let transfer else { return 0 }
         if let maxResponseBytes, receivedBytes + Int64(bytes.count) > maxResponseBytes {
             callbackFailure = .responseTooLarge(limit: maxResponseBytes)
             return 0
@@ -150,6 +210,7 @@ final class CurlEasyTransfer {
             receivedBytes += Int64(bytes.count)
             return bytes.count
         case .pause:
+            needsReset = true  // a paused handle is reset before it serves another transfer
             return ccurl_write_pause()
         case .abort:
             callbackFailure = .cancelled
@@ -166,7 +227,7 @@ final class CurlEasyTransfer {
             memoryUploadOffset += count
             return count
         }
-        guard let upload = transfer.upload else { return 0 }
+        guard let upload = transfer?.upload else { return 0 }
         switch upload.read(into: buffer) {
         case .bytes(let count): return count
         case .pause: return ccurl_read_pause()
@@ -190,6 +251,7 @@ final class CurlEasyTransfer {
 
     /// Copies libcurl's phase timings into the exchange context.
     func recordTimings(final: Bool) {
+        guard let transfer else { return }
         let easy = handle.raw
         func phase(_ info: CURLINFO) -> Duration? {
             var microseconds: curl_off_t = 0
@@ -216,26 +278,28 @@ final class CurlEasyTransfer {
     /// head, body and end usually arrive in the same turn, so the caller then wakes once and finds
     /// everything ready, instead of being woken for the head and again for the body.
     func flushHead() {
-        guard let block = readyHead else { return }
+        guard let block = readyHead, let transfer else { return }
         readyHead = nil
         transfer.deliverHead(block)
     }
 
     /// Ends the transfer with libcurl's result code.
     func complete(with code: CURLcode) {
+        guard let transfer else { return }
         if code == CURLE_OUT_OF_MEMORY, !headDelivered, callbackFailure == nil {
             // libcurl refuses a header line over 100 KiB this way, before the framer sees it.
             callbackFailure = ResponseHeadRules.headTooLarge(host: transfer.request.head.authority ?? "the server")
         }
         flushHead()
         recordTimings(final: true)
+        if code != CURLE_OK || callbackFailure != nil { needsReset = true }
         if code == CURLE_OK, callbackFailure == nil {
             transfer.finish(.success(()))
         } else {
             transfer.finish(.failure(CurlErrorMapping.error(for: code, detail: handle.errorMessage,
                                                             callbackFailure: callbackFailure,
                                                             request: transfer.request.head,
-                                                            idleTimeout: idleTimeout)))
+                                                            idleTimeout: configuration.idleTimeout)))
         }
     }
 }
@@ -243,8 +307,9 @@ final class CurlEasyTransfer {
 // MARK: - C callbacks
 
 private func easyTransfer(_ userdata: UnsafeMutableRawPointer?) -> CurlEasyTransfer {
-    // The event loop keeps the CurlEasyTransfer alive while its handle is in the multi handle,
-    // and libcurl only calls back while it is: an unretained reference is valid here.
+    // The event loop keeps every CurlEasyTransfer alive as long as its handle exists (it is the
+    // handle's owner), and libcurl only calls back while the handle is in the multi handle: an
+    // unretained reference is valid here.
     Unmanaged<CurlEasyTransfer>.fromOpaque(userdata!).takeUnretainedValue()
 }
 

@@ -26,8 +26,12 @@ final class CurlEventLoop: Sendable {
 
     private let multi: MultiHandle
     private let inbox = Mutex<[Command]>([])
-    /// Whether a `curl_multi_wakeup` was sent that the loop has not yet answered by draining.
+    /// Whether a command was queued that the loop has not yet taken by draining the inbox.
     private let wakeupPending = Atomic<Bool>(false)
+    /// Whether the loop thread is blocked (or about to block) in `curl_multi_poll`. Only then does a
+    /// submitter call `curl_multi_wakeup`: a loop that is awake or busy-polling sees ``wakeupPending``
+    /// on its own, which saves the wake-up's send and the loop's receive per command.
+    private let loopSleeping = Atomic<Bool>(false)
     private let configuration: CurlTransport.Configuration
 
     init(configuration: CurlTransport.Configuration) {
@@ -47,13 +51,30 @@ final class CurlEventLoop: Sendable {
 
     private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
 
-    /// Queues a command for the loop thread and wakes it, unless a wake-up is already on its way:
-    /// under load many commands arrive per loop turn, and one wake-up (a system call) serves them all.
+    /// Queues a command for the loop thread and wakes it if it sleeps, unless a wake-up is already on
+    /// its way: under load many commands arrive per loop turn, and one wake-up (a system call) serves
+    /// them all.
+    ///
+    /// No command is left waiting for an unrelated wake-up: the flag is set before ``loopSleeping`` is
+    /// read here, and the loop sets ``loopSleeping`` before it reads the flag (``sleep(_:)``), both
+    /// sequentially consistent, so at least one side sees the other.
     func submit(_ command: Command) {
         inbox.withLock { $0.append(command) }
-        if !wakeupPending.exchange(true, ordering: .acquiringAndReleasing) {
+        if !wakeupPending.exchange(true, ordering: .sequentiallyConsistent),
+           loopSleeping.load(ordering: .sequentiallyConsistent) {
             curl_multi_wakeup(multi.raw)
         }
+    }
+
+    /// Blocks in `curl_multi_poll` for up to `milliseconds` (loop thread), unless a command is already
+    /// queued.
+    fileprivate func sleep(_ milliseconds: Int32) {
+        loopSleeping.store(true, ordering: .sequentiallyConsistent)
+        if !wakeupPending.load(ordering: .sequentiallyConsistent) {
+            curl_multi_poll(multi.raw, nil, 0, milliseconds, nil)
+        }
+        // A submitter that still reads `true` sends a wake-up that is not needed, which is harmless.
+        loopSleeping.store(false, ordering: .relaxed)
     }
 
     /// Whether a command was queued since the loop last drained the inbox (loop thread).
@@ -78,22 +99,31 @@ private final class CurlLoopThreadState {
     let configuration: CurlTransport.Configuration
     var active: [UnsafeMutableRawPointer: CurlEasyTransfer] = [:]
     var byTransfer: [ObjectIdentifier: CurlEasyTransfer] = [:]
-    var idleHandles: [CurlEasyHandle] = []
+    /// Easy handles (each with its reusable transfer state) waiting for the next transfer.
+    var idleHandles: [CurlEasyTransfer] = []
     var shuttingDown = false
     /// The earliest deadline among active transfers, or `nil`. libcurl does not time out a
     /// transfer still queued for a connection, so the loop enforces deadlines itself.
     var nearestDeadline: ContinuousClock.Instant?
     /// Transfers whose head completed during the current loop turn.
     var headsReady: [CurlEasyTransfer] = []
+    /// How long the next idle moment busy-polls: ``CurlTransport/Configuration/busyPollDuration``
+    /// while polling pays, shorter after polls that came back empty (see ``spinUntilSomethingArrives()``).
+    var spinWindow: Duration
 
     init(loop: CurlEventLoop, multi: UnsafeMutableRawPointer, configuration: CurlTransport.Configuration) {
         self.loop = loop
         self.multi = multi
         self.configuration = configuration
+        self.spinWindow = configuration.busyPollDuration
+        active.reserveCapacity(64)
+        byTransfer.reserveCapacity(64)
+        headsReady.reserveCapacity(64)
     }
 
     func run() {
         var commands: [CurlEventLoop.Command] = []
+        commands.reserveCapacity(64)
         while true {
             loop.drainInbox(into: &commands)
             var busy = !commands.isEmpty
@@ -117,27 +147,37 @@ private final class CurlLoopThreadState {
                 wait = min(wait, Int32(max(0, untilDeadline.rounded(.up))))
             }
             // Only a turn that moved something polls on before sleeping: an idle timer tick does not.
-            if wait > 0, !(busy && spinUntilSomethingArrives()) { curl_multi_poll(multi, nil, 0, wait, nil) }
+            if wait > 0, !(busy && spinUntilSomethingArrives()) { loop.sleep(wait) }
         }
     }
 
-    /// Keeps polling, without sleeping, for ``CurlTransport/Configuration/busyPollDuration`` before
-    /// the loop goes to sleep. Returns `true` as soon as a command or socket event arrives.
+    /// Keeps polling, without sleeping, for up to ``spinWindow`` before the loop goes to sleep (unless
+    /// more than ``CurlTransport/Configuration/busyPollMaxInFlight`` transfers are in flight). Returns
+    /// `true` as soon as a command or socket event arrives.
     ///
-    /// Sleeping in `curl_multi_poll` and being woken costs two context switches, which dominate a
-    /// request's latency on loopback and on virtual machines; the next command or response usually
-    /// arrives within tens of microseconds of the last one.
+    /// Sleeping in `curl_multi_poll` and being woken costs two context switches here and a wake-up
+    /// system call in the task that submits the next command; on loopback and on virtual machines the
+    /// next command or response usually arrives within tens of microseconds.
+    ///
+    /// The window adapts: a spin that comes back empty halves the next window (down to an eighth of
+    /// the configured duration), so an idle transport stops burning CPU on it, and one that catches
+    /// something restores it.
     private func spinUntilSomethingArrives() -> Bool {
-        let spin = configuration.busyPollDuration
-        guard spin > .zero else { return false }
-        let until = ContinuousClock.now + spin
+        let maximum = configuration.busyPollDuration
+        guard maximum > .zero, active.count <= configuration.busyPollMaxInFlight else { return false }
+        let clock = ContinuousClock()
+        let until = clock.now + spinWindow
         var numfds: Int32 = 0
         repeat {
             curl_multi_poll(multi, nil, 0, 0, &numfds)
             // Checked after the poll, which may have consumed a wake-up: a consumed wake-up always
             // has its flag set already, so it is seen here rather than lost before a long sleep.
-            if numfds > 0 || loop.hasPendingWakeup { return true }
-        } while ContinuousClock.now < until
+            if numfds > 0 || loop.hasPendingWakeup {
+                spinWindow = maximum
+                return true
+            }
+        } while clock.now < until
+        spinWindow = max(spinWindow / 2, maximum / 8)
         return false
     }
 
@@ -157,30 +197,36 @@ private final class CurlLoopThreadState {
 
     private func start(_ transfer: CurlTransfer) {
         guard !transfer.isFinished else { return }  // cancelled before the loop saw it
-        guard let handle = idleHandles.popLast() ?? CurlEasyHandle() else {
+        guard let easy = idleHandles.popLast() ?? makeEasyTransfer() else {
             transfer.finish(.failure(.transportFailed("libcurl could not create a transfer handle (out of memory?).")))
             return
         }
-        let easy = CurlEasyTransfer(handle: handle, transfer: transfer) { [unowned self] ready in
-            headsReady.append(ready)
-        }
         do {
-            try easy.configure(configuration)
+            try easy.begin(transfer)
         } catch {
+            easy.end(cleanly: false)
+            recycle(easy)
             transfer.finish(.failure(error))
-            recycle(handle)
             return
         }
-        let code = curl_multi_add_handle(multi, handle.raw)
+        let code = curl_multi_add_handle(multi, easy.handle.raw)
         guard code == CURLM_OK else {
+            easy.end(cleanly: false)
+            recycle(easy)
             transfer.finish(.failure(.transportFailed("libcurl refused the transfer: \(String(cString: curl_multi_strerror(code))).")))
-            recycle(handle)
             return
         }
-        active[handle.raw] = easy
+        active[easy.handle.raw] = easy
         byTransfer[ObjectIdentifier(transfer)] = easy
         if let deadline = transfer.context.deadline {
             nearestDeadline = min(nearestDeadline ?? deadline, deadline)
+        }
+    }
+
+    private func makeEasyTransfer() -> CurlEasyTransfer? {
+        guard let handle = CurlEasyHandle() else { return nil }
+        return CurlEasyTransfer(handle: handle, configuration: configuration) { [unowned self] ready in
+            headsReady.append(ready)
         }
     }
 
@@ -192,10 +238,10 @@ private final class CurlLoopThreadState {
         guard now >= due else { return }
         nearestDeadline = nil
         for easy in Array(active.values) {
-            guard let deadline = easy.transfer.context.deadline else { continue }
+            guard let transfer = easy.transfer, let deadline = transfer.context.deadline else { continue }
             if deadline <= now {
-                remove(easy)
-                easy.transfer.finish(.failure(.timedOut("It was still queued or in flight on the curl transport.")))
+                remove(easy, cleanly: false)
+                transfer.finish(.failure(.timedOut("It was still queued or in flight on the curl transport.")))
             } else {
                 nearestDeadline = min(nearestDeadline ?? deadline, deadline)
             }
@@ -205,7 +251,7 @@ private final class CurlLoopThreadState {
     /// Removes the transfer's handle: libcurl closes its connection, which the server sees.
     private func cancel(_ transfer: CurlTransfer) {
         guard let easy = byTransfer[ObjectIdentifier(transfer)] else { return }
-        remove(easy)
+        remove(easy, cleanly: false)
         transfer.finish(.failure(.cancelled))
     }
 
@@ -217,29 +263,30 @@ private final class CurlLoopThreadState {
             guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
                   let easy = active[raw] else { continue }
             let code = message.pointee.data.result
-            easy.complete(with: code)  // reads timings and the error buffer before the handle is reset
-            remove(easy)
+            easy.complete(with: code)  // reads timings and the error buffer before the handle is reused
+            remove(easy, cleanly: true)  // `complete` marked a failed transfer for a reset already
             any = true
         }
         return any
     }
 
-    private func remove(_ easy: CurlEasyTransfer) {
+    private func remove(_ easy: CurlEasyTransfer, cleanly: Bool) {
         curl_multi_remove_handle(multi, easy.handle.raw)
         active[easy.handle.raw] = nil
-        byTransfer[ObjectIdentifier(easy.transfer)] = nil
-        recycle(easy.handle)
+        if let transfer = easy.transfer { byTransfer[ObjectIdentifier(transfer)] = nil }
+        easy.end(cleanly: cleanly)
+        recycle(easy)
     }
 
-    private func recycle(_ handle: CurlEasyHandle) {
-        handle.reset()
-        if idleHandles.count < configuration.idleHandleLimit { idleHandles.append(handle) }
+    private func recycle(_ easy: CurlEasyTransfer) {
+        if idleHandles.count < configuration.idleHandleLimit { idleHandles.append(easy) }
     }
 
     private func stop() {
         for easy in Array(active.values) {
-            remove(easy)
-            easy.transfer.finish(.failure(.transportFailed("The curl transport was shut down while the request was in flight.")))
+            let transfer = easy.transfer
+            remove(easy, cleanly: false)
+            transfer?.finish(.failure(.transportFailed("The curl transport was shut down while the request was in flight.")))
         }
         idleHandles.removeAll()
         curl_multi_cleanup(multi)

@@ -38,17 +38,18 @@ let benchmarks: @Sendable () -> Void = {
     variant("events") { $0.events = EventBus() }
     variant("timing") { $0.timingStats = TimingStats() }
     variant("headers") { $0.headers = [HeaderRules(owner: "app", rules: [.set("X-Client", "bench/1.0")])] }
-    variant("logging") { $0.logging = BuiltInChain.configuration().logging }
+    variant("logging") { $0.logging = ClientConfiguration.benchmarkingBuiltIns().logging }
     variant("validation") { $0.validation = StatusValidation(); $0.maxResponseBytes = 1 << 20 }
     variant("redirects") { $0.redirects = RedirectPolicy() }
     variant("retry") { $0.retry = RetryPolicy(); $0.retryBudget = RetryBudget() }
-    // Every built-in at its default, over the same in-memory transport, against the bare transport.
-    let builtIns = try! Client(transport: InMemoryTransport(), configuration: BuiltInChain.configuration())
+    // The built-in chain `yard bench --chain default` runs, over the same in-memory transport.
+    let builtIns = try! Client(transport: InMemoryTransport(), configuration: .benchmarkingBuiltIns())
     Benchmark("Client.send-builtins=all") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try await builtIns.send(request))
         }
     }
+    registerConcurrentChainBenchmarks(request: request)
     for count in [0, 1, 5, 20] {
         let client = Client(transport: InMemoryTransport(), interceptors: Array(repeating: PassThrough(), count: count))
         Benchmark("Pipeline.send-interceptors=\(count)") { benchmark in

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchyard
+import SwitchyardCurl
 import SwitchyardTestServer
 
 /// `yard bench`: a matrix of transport × chain × concurrency × payload against the embedded server
@@ -21,17 +22,17 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "An external URL to measure instead of the embedded server (its path is the payload).")
     var url: String?
 
-    @Option(help: "The transports: \(TransportChoice.names), or all.")
-    var transport = "curl"
+    @Option(help: "The transports, comma-separated: \(TransportChoice.names), or all.")
+    var transport = Selection<TransportChoice>([.curl])
 
-    @Option(help: "The chains: bare (the transport alone), default (the built-in chain), or all.")
-    var chain = "bare"
+    @Option(help: "The chains, comma-separated: bare (the transport alone), default (the built-in chain), or all.")
+    var chain = Selection<BenchChain>([.bare])
 
     @Option(help: "Concurrency levels, comma-separated, e.g. 1,16,64.")
-    var concurrency = "1"
+    var concurrency = CommaSeparated<PositiveCount>([PositiveCount(1)])
 
     @Option(help: "Payloads, comma-separated: small, 64k, 1m, or a path on the embedded server.")
-    var payload = "small"
+    var payload = CommaSeparated<String>(["small"])
 
     @Option(help: "Measured requests per cell.")
     var requests = 10_000
@@ -68,7 +69,15 @@ struct BenchCommand: AsyncParsableCommand {
     var scale = false
 
     @Option(name: .customLong("in-flight"), help: "Scale mode: requests held in flight, comma-separated.")
-    var inFlight = "100,1000,10000"
+    var inFlight = CommaSeparated<PositiveCount>([100, 1_000, 10_000].map(PositiveCount.init))
+
+    @Option(name: .customLong("curl-busy-poll-us"),
+            help: "curl: the event loop's busy-poll window in microseconds (CurlTransport.Configuration.busyPollDuration).")
+    var curlBusyPollMicroseconds: Int?
+
+    @Option(name: .customLong("curl-busy-poll-max-in-flight"),
+            help: "curl: busy-poll only while at most this many transfers are in flight (busyPollMaxInFlight).")
+    var curlBusyPollMaxInFlight: Int?
 
     @Option(name: .customLong("delay-ms"), help: "Scale mode: how long the slow endpoint waits.")
     var delayMilliseconds = 2_000
@@ -78,10 +87,10 @@ struct BenchCommand: AsyncParsableCommand {
             throw ValidationError("--requests and --max-seconds must be positive; --warmup, --interceptors and --delay-ms not negative.")
         }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
-        _ = try transports()
-        _ = try chains()
-        guard try levels(concurrency).allSatisfy({ $0 > 0 }), try levels(inFlight).allSatisfy({ $0 > 0 }) else {
-            throw ValidationError("--concurrency and --in-flight take positive whole numbers, e.g. 1,16,64.")
+        for name in payload.values { _ = try Self.path(forPayload: name) }
+        if let curlBusyPollMicroseconds, curlBusyPollMicroseconds < 0 { throw ValidationError("--curl-busy-poll-us must not be negative.") }
+        if let curlBusyPollMaxInFlight, curlBusyPollMaxInFlight < 0 {
+            throw ValidationError("--curl-busy-poll-max-in-flight must not be negative.")
         }
     }
 
@@ -90,7 +99,7 @@ struct BenchCommand: AsyncParsableCommand {
         let server = url == nil ? try await LoopbackServer.start() : nil
         defer { if let server { Task { try? await server.shutdown() } } }
         if scale {
-            try await ScaleRun(transports: try transports(), levels: try levels(inFlight), delayMilliseconds: delayMilliseconds,
+            try await ScaleRun(transports: transport.values, levels: inFlight.values.map(\.value), delayMilliseconds: delayMilliseconds,
                                server: server, url: url, json: json).run()
             return
         }
@@ -130,16 +139,16 @@ struct BenchCommand: AsyncParsableCommand {
 
     private func matrix(server: LoopbackServer?) throws -> [Cell] {
         let payloads: [(String, String)] = try url.map { [(Self.path(of: $0), $0)] }
-            ?? payload.split(separator: ",").map { name in
-                let path = try Self.path(forPayload: String(name))
-                return (String(name), server?.url(path) ?? path)
+            ?? payload.values.map { name in
+                let path = try Self.path(forPayload: name)
+                return (name, server?.url(path) ?? path)
             }
         var cells: [Cell] = []
-        for transport in try transports() {
-            for chain in try chains() {
+        for transport in transport.values {
+            for chain in chain.values {
                 for (name, target) in payloads {
-                    for level in try levels(concurrency) {
-                        cells.append(Cell(transport: transport, chain: chain, concurrency: level, payload: name, url: target))
+                    for level in concurrency.values {
+                        cells.append(Cell(transport: transport, chain: chain, concurrency: level.value, payload: name, url: target))
                     }
                 }
             }
@@ -150,7 +159,7 @@ struct BenchCommand: AsyncParsableCommand {
     private func measure(_ cell: Cell) async throws -> BenchResult {
         let request = try Request(url: cell.url)
         let passThrough: [any Interceptor] = (0..<interceptors).map { _ in PassThroughInterceptor() }
-        return try await cell.transport.withTransport { transport in
+        return try await withTransport(cell.transport) { transport in
             let client = try cell.chain.makeClient(transport, extraInterceptors: passThrough)
             // Bodies stream and are counted, never buffered: a 1 GiB payload measures the transport, not the heap.
             let operation: @Sendable () async throws -> Int = {
@@ -167,44 +176,29 @@ struct BenchCommand: AsyncParsableCommand {
             let limit = duration.map { min(cap, .milliseconds(Int64($0 * 1_000))) } ?? cap
             let threads = ThreadSampler()
             let cpuBefore = ProcessStats.cpuTime
+            let switchesBefore = ProcessStats.contextSwitches
             let run = await LoadLoop(concurrency: cell.concurrency, total: total, maxDuration: limit,
                                      taskPerRequest: taskPerRequest).run(operation)
             let cpu = ProcessStats.cpuTime - cpuBefore
+            let switches = ProcessStats.contextSwitches - switchesBefore
             return BenchResult(transport: cell.transport.rawValue, chain: cell.chain.rawValue, concurrency: cell.concurrency,
-                               payload: cell.payload, url: cell.url, run: run, cpu: cpu,
+                               payload: cell.payload, url: cell.url, run: run, cpu: cpu, contextSwitches: switches,
                                peakResidentBytes: ProcessStats.peakResidentBytes, threads: threads.stop())
         }
     }
 
     // MARK: - Options
 
-    private func transports() throws -> [TransportChoice] {
-        if transport == "all" { return TransportChoice.allCases }
-        return try transport.split(separator: ",").map { name in
-            guard let choice = TransportChoice(rawValue: String(name)) else {
-                throw ValidationError("--transport takes \(TransportChoice.names) or all, not '\(name)'.")
-            }
-            return choice
+    /// A fresh transport of `choice`, with the curl event loop's tuning options applied.
+    private func withTransport<Result>(_ choice: TransportChoice,
+                                       _ body: (any Transport) async throws -> Result) async throws -> Result {
+        guard choice == .curl, curlBusyPollMicroseconds != nil || curlBusyPollMaxInFlight != nil else {
+            return try await choice.withTransport(body)
         }
-    }
-
-    private func chains() throws -> [BenchChain] {
-        if chain == "all" { return BenchChain.allCases }
-        return try chain.split(separator: ",").map { name in
-            guard let choice = BenchChain(rawValue: String(name)) else {
-                throw ValidationError("--chain takes bare, default or all, not '\(name)'.")
-            }
-            return choice
-        }
-    }
-
-    private func levels(_ list: String) throws -> [Int] {
-        try list.split(separator: ",").map { text in
-            guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                throw ValidationError("'\(text)' is not a whole number.")
-            }
-            return value
-        }
+        var configuration = CurlTransport.Configuration()
+        if let curlBusyPollMicroseconds { configuration.busyPollDuration = .microseconds(curlBusyPollMicroseconds) }
+        if let curlBusyPollMaxInFlight { configuration.busyPollMaxInFlight = curlBusyPollMaxInFlight }
+        return try await body(CurlTransport(configuration: configuration))
     }
 
     static func path(forPayload name: String) throws -> String {

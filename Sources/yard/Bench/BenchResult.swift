@@ -11,12 +11,23 @@ struct BenchResult {
     let url: String
     let run: LoadLoop.Result
     let cpu: Duration
+    /// Context switches (voluntary and involuntary) of the whole process during the measured run.
+    let contextSwitches: Int
     let peakResidentBytes: Int
     let threads: Int
 
     var cpuMillisecondsPer1000: Double {
         let requests = run.succeeded + run.errors
         return requests == 0 ? 0 : cpu.milliseconds * 1_000 / Double(requests)
+    }
+
+    /// CPU microseconds per request of the measured run (warm-up excluded).
+    var cpuMicrosecondsPerRequest: Double { cpuMillisecondsPer1000 }
+
+    /// Context switches per request of the measured run (warm-up excluded).
+    var contextSwitchesPerRequest: Double {
+        let requests = run.succeeded + run.errors
+        return requests == 0 ? 0 : Double(contextSwitches) / Double(requests)
     }
 
     private func ms(_ percentile: Double) -> Double { Double(run.microseconds(at: percentile)) / 1_000 }
@@ -34,13 +45,15 @@ struct BenchResult {
         ])
     }
 
-    /// The anchors' `RESULT` line (see ../shared/anchors/README.md).
+    /// The anchors' `RESULT` line (see ../shared/anchors/README.md), followed by the process's CPU
+    /// microseconds and context switches per request over the measured run (`cpu_us`, `csw`).
     var resultLine: String {
         let client = chain == "bare" ? "yard\(transport)" : "yard\(transport)\(chain)"
         return "RESULT client=\(client) url=\(url) c=\(concurrency) ok=\(run.succeeded) errors=\(run.errors) "
             + String(format: "elapsed_s=%.3f rps=%.1f ", run.seconds, run.requestsPerSecond)
             + String(format: "p50_us=%.1f p99_us=%.1f ", Double(run.microseconds(at: 50)), Double(run.microseconds(at: 99)))
-            + "bytes=\(run.bytes) " + String(format: "mb_s=%.1f", run.megabytesPerSecond)
+            + "bytes=\(run.bytes) " + String(format: "mb_s=%.1f ", run.megabytesPerSecond)
+            + String(format: "cpu_us=%.1f csw=%.2f", cpuMicrosecondsPerRequest, contextSwitchesPerRequest)
     }
 
     static let columns = ["transport", "chain", "c", "payload", "requests", "errors", "req/s", "p50 ms", "p90 ms",

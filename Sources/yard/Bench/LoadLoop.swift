@@ -21,11 +21,17 @@ struct LoadLoop {
         var errors = 0
         var elapsed: Duration = .zero
         var firstError: String?
+        /// Latencies (µs) recorded during the run and added to ``latencies`` afterwards (``merge(_:)``),
+        /// so the load loop itself only appends to an array per request, as the C client does.
+        private var pending: [UInt64] = []
 
         var succeeded: Int { Int(latencies.totalCount) }
         var seconds: Double { max(elapsed.milliseconds / 1_000, 1e-9) }
         var requestsPerSecond: Double { Double(succeeded) / seconds }
         var megabytesPerSecond: Double { Double(bytes) / seconds / 1e6 }
+
+        /// Makes room for `count` latencies, so recording does not reallocate during the run.
+        mutating func reserve(_ count: Int) { pending.reserveCapacity(count) }
 
         /// Counts one operation that took `latency` and received `bytes`, or failed with `error`.
         mutating func record(_ latency: Duration, bytes: Int, error: String?) {
@@ -33,17 +39,26 @@ struct LoadLoop {
                 errors += 1
                 if firstError == nil { firstError = error }
             } else {
-                _ = latencies.record(UInt64(max(1, (latency.milliseconds * 1_000).rounded())))
+                let (seconds, attoseconds) = latency.components
+                pending.append(UInt64(max(1, seconds &* 1_000_000 &+ attoseconds / 1_000_000_000_000)))
                 self.bytes += bytes
             }
         }
 
         /// Adds another worker's figures (not its elapsed time).
         mutating func merge(_ other: Result) {
+            flush()
+            for latency in other.pending { _ = latencies.record(latency) }
             latencies.add(other.latencies)
             bytes += other.bytes
             errors += other.errors
             if firstError == nil { firstError = other.firstError }
+        }
+
+        /// Moves the pending latencies into the histogram.
+        mutating func flush() {
+            for latency in pending { _ = latencies.record(latency) }
+            pending.removeAll()
         }
 
         /// The latency at `percentile` in microseconds (0 when nothing succeeded).
@@ -63,25 +78,35 @@ struct LoadLoop {
         let start = clock.now
         let deadline = start + maxDuration
         var result = Result()
+        var elapsedAtEnd: Duration = .zero
         await withTaskGroup(of: Result.self) { group in
             for _ in 0..<max(0, min(concurrency, total)) {
                 group.addTask {
                     var local = Result()
-                    while tickets.take() < total, clock.now < deadline {
-                        let begin = clock.now
+                    local.reserve(min(total, 1 << 20) / max(1, concurrency) + 64)
+                    // One clock reading per request: the end of one request is the start of the next.
+                    var begin = clock.now
+                    while tickets.take() < total, begin < deadline {
                         do {
                             let bytes = try await operation()
-                            local.record(begin.duration(to: clock.now), bytes: bytes, error: nil)
+                            let end = clock.now
+                            local.record(begin.duration(to: end), bytes: bytes, error: nil)
+                            begin = end
                         } catch {
-                            local.record(begin.duration(to: clock.now), bytes: 0, error: "\(error)")
+                            let end = clock.now
+                            local.record(begin.duration(to: end), bytes: 0, error: "\(error)")
+                            begin = end
                         }
                     }
                     return local
                 }
             }
-            for await partial in group { result.merge(partial) }
+            var partials: [Result] = []
+            for await partial in group { partials.append(partial) }
+            elapsedAtEnd = start.duration(to: clock.now)
+            for partial in partials { result.merge(partial) }
         }
-        result.elapsed = start.duration(to: clock.now)
+        result.elapsed = elapsedAtEnd
         return result
     }
 
@@ -115,6 +140,7 @@ struct LoadLoop {
             }
         }
         result.elapsed = start.duration(to: clock.now)
+        result.flush()
         return result
     }
 }

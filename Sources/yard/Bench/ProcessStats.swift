@@ -21,6 +21,13 @@ enum ProcessStats {
         return duration(usage.ru_utime) + duration(usage.ru_stime)
     }
 
+    /// Voluntary plus involuntary context switches of the process so far (all its threads).
+    static var contextSwitches: Int {
+        var usage = rusage()
+        getrusage(this, &usage)
+        return Int(usage.ru_nvcsw) + Int(usage.ru_nivcsw)
+    }
+
     /// The largest resident set size of the process so far, in bytes.
     static var peakResidentBytes: Int {
         var usage = rusage()
