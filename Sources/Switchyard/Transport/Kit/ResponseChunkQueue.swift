@@ -1,0 +1,82 @@
+/// Where a response's body chunks wait between the transport's I/O and the reader.
+///
+/// ``ResponseStreamState`` owns one and applies the water marks to ``memoryBytes``. Most transports
+/// use ``ResponseChunks`` (memory only); a transport whose stack cannot be slowed down may supply a
+/// queue that moves bytes elsewhere (URLSession on Linux spills to a temporary file).
+package protocol ResponseChunkQueue {
+    /// What the transport's I/O hands over: a chunk, or a platform buffer that becomes one.
+    associatedtype Incoming: Sendable
+
+    /// `true` when nothing waits to be read.
+    var isEmpty: Bool { get }
+    /// The bytes waiting in memory: what the water marks are compared with.
+    var memoryBytes: Int { get }
+
+    /// The size of `incoming`, in bytes.
+    static func byteCount(of incoming: Incoming) -> Int
+    /// `incoming` as a chunk for a reader that is already waiting (called outside the lock).
+    static func chunk(from incoming: Incoming) -> ArraySlice<UInt8>
+
+    /// Appends `incoming` at the end.
+    /// - Throws: A ``SwitchyardError`` when the bytes cannot be kept; the exchange then fails with it.
+    mutating func append(_ incoming: Incoming) throws(SwitchyardError)
+    /// Takes the oldest bytes, `nil` when empty.
+    /// - Throws: A ``SwitchyardError`` when kept bytes cannot be read back; the exchange fails with it.
+    mutating func popFirst() throws(SwitchyardError) -> ArraySlice<UInt8>?
+    /// Drops everything (the exchange failed).
+    mutating func removeAll()
+}
+
+/// The in-memory ``ResponseChunkQueue``: chunks in arrival order, each handed out once.
+///
+/// Popping does not shift the array on every chunk: the front index advances and the storage is
+/// compacted only when it drained or 32 chunks were taken, so a steady stream costs no copying.
+package struct ResponseChunks: ResponseChunkQueue {
+    private var chunks: [ArraySlice<UInt8>] = []
+    private var front = 0
+
+    /// The bytes queued.
+    package private(set) var memoryBytes = 0
+
+    /// An empty queue.
+    package init() {}
+
+    /// `true` when no chunk is queued.
+    package var isEmpty: Bool { front == chunks.count }
+
+    /// The chunk's size.
+    package static func byteCount(of incoming: ArraySlice<UInt8>) -> Int { incoming.count }
+
+    /// The chunk itself.
+    package static func chunk(from incoming: ArraySlice<UInt8>) -> ArraySlice<UInt8> { incoming }
+
+    /// Queues `incoming`; never throws.
+    package mutating func append(_ incoming: ArraySlice<UInt8>) {
+        chunks.append(incoming)
+        memoryBytes += incoming.count
+    }
+
+    /// Takes the oldest chunk, releasing the queue's reference to it.
+    package mutating func popFirst() -> ArraySlice<UInt8>? {
+        guard front < chunks.count else { return nil }
+        let chunk = chunks[front]
+        chunks[front] = []
+        front += 1
+        memoryBytes -= chunk.count
+        if front == chunks.count {
+            chunks.removeAll(keepingCapacity: true)
+            front = 0
+        } else if front >= 32 {
+            chunks.removeFirst(front)
+            front = 0
+        }
+        return chunk
+    }
+
+    /// Drops every queued chunk.
+    package mutating func removeAll() {
+        chunks.removeAll()
+        front = 0
+        memoryBytes = 0
+    }
+}
