@@ -45,6 +45,7 @@ extension ResponseStream where Driver == CurlTransferDriver {
     /// What the event loop should tell libcurl about a body chunk.
     typealias ChunkDisposition = Offer
 
+    /// A transfer for `request`, waiting to be handed to `loop` by ``start()``.
     convenience init(request: Request, context: ExchangeContext, upload: CurlUploadPump?, loop: CurlEventLoop,
                      highWaterBytes: Int, decodesContentEncoding: Bool) {
         let driver = CurlTransferDriver(
@@ -55,9 +56,13 @@ extension ResponseStream where Driver == CurlTransferDriver {
                                                overflow: .refuseAndPause))
     }
 
+    /// The request, as the loop configures the easy handle from it.
     var request: Request { driver.request }
+    /// The exchange's context: deadline and timings.
     var context: ExchangeContext { driver.context }
+    /// The streamed request body's pump, if the body streams.
     var upload: CurlUploadPump? { driver.upload }
+    /// The URL and header lines, prepared for libcurl on the caller's task.
     var lines: CurlRequestLines { driver.lines }
 
     // MARK: - Caller side

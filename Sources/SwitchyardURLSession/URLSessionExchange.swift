@@ -45,6 +45,8 @@ struct URLSessionExchangeDriver: ResponseStreamDriver {
 }
 
 extension ResponseStream where Driver == URLSessionExchangeDriver {
+    /// An exchange for `request` keeping up to `memoryLimit` unread bytes in memory; `pausesTask`
+    /// where suspending the task pauses it (Apple), otherwise the excess spills to disk.
     convenience init(request: Request, context: ExchangeContext, memoryLimit: Int, pausesTask: Bool) {
         let host = request.head.authority ?? "the server"
         let driver = URLSessionExchangeDriver(request: request, context: context, host: host,
@@ -56,8 +58,11 @@ extension ResponseStream where Driver == URLSessionExchangeDriver {
                                                byteLimit: request.options.maxResponseBytes))
     }
 
+    /// The request.
     var request: Request { driver.request }
+    /// The exchange's context: deadline and timings.
     var context: ExchangeContext { driver.context }
+    /// The server's name for messages.
     var host: String { driver.host }
 
     /// How many events URLSession delivered so far (head, body chunks, sent body bytes): the idle

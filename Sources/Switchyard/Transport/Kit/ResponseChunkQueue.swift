@@ -32,32 +32,32 @@ package protocol ResponseChunkQueue {
 /// Popping does not shift the array on every chunk: the front index advances and the storage is
 /// compacted only when it drained or 32 chunks were taken, so a steady stream costs no copying.
 package struct ResponseChunks: ResponseChunkQueue {
-    private var chunks: [ArraySlice<UInt8>] = []
-    private var front = 0
+    @usableFromInline var chunks: [ArraySlice<UInt8>] = []
+    @usableFromInline var front = 0
 
     /// The bytes queued.
-    package private(set) var memoryBytes = 0
+    @usableFromInline package internal(set) var memoryBytes = 0
 
     /// An empty queue.
-    package init() {}
+    @inlinable package init() {}
 
     /// `true` when no chunk is queued.
-    package var isEmpty: Bool { front == chunks.count }
+    @inlinable package var isEmpty: Bool { front == chunks.count }
 
     /// The chunk's size.
-    package static func byteCount(of incoming: ArraySlice<UInt8>) -> Int { incoming.count }
+    @inlinable package static func byteCount(of incoming: ArraySlice<UInt8>) -> Int { incoming.count }
 
     /// The chunk itself.
-    package static func chunk(from incoming: ArraySlice<UInt8>) -> ArraySlice<UInt8> { incoming }
+    @inlinable package static func chunk(from incoming: ArraySlice<UInt8>) -> ArraySlice<UInt8> { incoming }
 
     /// Queues `incoming`; never throws.
-    package mutating func append(_ incoming: ArraySlice<UInt8>) {
+    @inlinable package mutating func append(_ incoming: ArraySlice<UInt8>) {
         chunks.append(incoming)
         memoryBytes += incoming.count
     }
 
     /// Takes the oldest chunk, releasing the queue's reference to it.
-    package mutating func popFirst() -> ArraySlice<UInt8>? {
+    @inlinable package mutating func popFirst() -> ArraySlice<UInt8>? {
         guard front < chunks.count else { return nil }
         let chunk = chunks[front]
         chunks[front] = []
@@ -74,7 +74,7 @@ package struct ResponseChunks: ResponseChunkQueue {
     }
 
     /// Drops every queued chunk.
-    package mutating func removeAll() {
+    @inlinable package mutating func removeAll() {
         chunks.removeAll()
         front = 0
         memoryBytes = 0

@@ -1,4 +1,4 @@
-import Synchronization
+package import Synchronization
 
 /// One response in flight, shared by the caller's task and the transport's I/O: the transport kit's
 /// main type. It keeps a ``ResponseStreamState`` under a mutex, parks the head waiter and the reader
@@ -47,22 +47,29 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
         case abort
     }
 
-    private struct Locked {
-        var machine: State
-        var headWaiter: UnsafeContinuation<Driver.Head, any Error>?
-        var reader: UnsafeContinuation<ArraySlice<UInt8>?, any Error>?
+    @usableFromInline struct Locked {
+        @usableFromInline var machine: State
+        @usableFromInline var headWaiter: UnsafeContinuation<Driver.Head, any Error>?
+        @usableFromInline var reader: UnsafeContinuation<ArraySlice<UInt8>?, any Error>?
+        @inlinable init(machine: State) { self.machine = machine }
     }
 
     /// The waiters an ending resumes, taken out of the state under the lock.
-    private struct Waiters: Sendable {
-        var ending: State.Ending
-        var headWaiter: UnsafeContinuation<Driver.Head, any Error>?
-        var reader: UnsafeContinuation<ArraySlice<UInt8>?, any Error>?
+    @usableFromInline struct Waiters: Sendable {
+        @usableFromInline var ending: State.Ending
+        @usableFromInline var headWaiter: UnsafeContinuation<Driver.Head, any Error>?
+        @usableFromInline var reader: UnsafeContinuation<ArraySlice<UInt8>?, any Error>?
+        @inlinable init(ending: State.Ending, headWaiter: UnsafeContinuation<Driver.Head, any Error>?,
+                        reader: UnsafeContinuation<ArraySlice<UInt8>?, any Error>?) {
+            self.ending = ending
+            self.headWaiter = headWaiter
+            self.reader = reader
+        }
     }
 
     /// The transport's I/O hooks, and whatever per-exchange values it keeps.
     package let driver: Driver
-    private let state: Mutex<Locked>
+    @usableFromInline let state: Mutex<Locked>
 
     /// Creates a stream waiting for its head.
     /// - Parameters:
@@ -74,19 +81,19 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     }
 
     /// `true` once the exchange has its outcome.
-    package var isFinished: Bool { state.withLock { $0.machine.isFinished } }
+    @inlinable package var isFinished: Bool { state.withLock { $0.machine.isFinished } }
 
     /// Whether receiving is paused because the reader is behind (the state machine's latest decision).
-    package var isReceivingPaused: Bool { state.withLock { $0.machine.isReceivingPaused } }
+    @inlinable package var isReceivingPaused: Bool { state.withLock { $0.machine.isReceivingPaused } }
 
     /// Whether the response head arrived.
-    package var hasReceivedHead: Bool { state.withLock { $0.machine.hasReceivedHead } }
+    @inlinable package var hasReceivedHead: Bool { state.withLock { $0.machine.hasReceivedHead } }
 
     // MARK: - Caller side
 
     /// Waits for the response head; calls ``ResponseStreamDriver/startReceiving(_:)`` once parked.
     /// - Throws: The exchange's failure; ``SwitchyardError/cancelled`` when the task is cancelled.
-    package func head() async throws -> Driver.Head {
+    @inlinable package func head() async throws -> Driver.Head {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Driver.Head, any Error>) in
                 let request = state.withLock { locked in
@@ -106,7 +113,7 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     }
 
     /// Returns the next body chunk, `nil` at the end, or throws the exchange's failure.
-    package func nextChunk() async throws -> ArraySlice<UInt8>? {
+    @inlinable package func nextChunk() async throws -> ArraySlice<UInt8>? {
         // Fast path: something is ready, so no continuation and no cancellation handler.
         if let ready = try settle(state.withLock { read(&$0, parking: false) }) { return ready }
         return try await withTaskCancellationHandler {
@@ -128,19 +135,23 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     }
 
     /// A reader's request, with the waiters to resume when the pull itself ended the exchange.
-    private struct Read: Sendable {
-        var request: State.ChunkRequest
-        var waiters: Waiters?
+    @usableFromInline struct Read: Sendable {
+        @usableFromInline var request: State.ChunkRequest
+        @usableFromInline var waiters: Waiters?
+        @inlinable init(request: State.ChunkRequest, waiters: Waiters? = nil) {
+            self.request = request
+            self.waiters = waiters
+        }
     }
 
-    private func read(_ locked: inout Locked, parking: Bool) -> Read {
+    @inlinable func read(_ locked: inout Locked, parking: Bool) -> Read {
         let request = locked.machine.readChunk(parking: parking)
         guard case .fail(_, let ending?) = request else { return Read(request: request) }
         return Read(request: request, waiters: take(ending, &locked))
     }
 
     /// Turns a reader's request into its answer: `.none` to park, `.some(nil)` at the end.
-    private func settle(_ read: Read) throws(SwitchyardError) -> ArraySlice<UInt8>?? {
+    @inlinable func settle(_ read: Read) throws(SwitchyardError) -> ArraySlice<UInt8>?? {
         switch read.request {
         case .park:
             return .none
@@ -157,7 +168,7 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
 
     /// Ends the exchange with `error` unless it already ended, and stops the I/O
     /// (``ResponseStreamDriver/stopReceiving(_:)``).
-    package func cancel(_ error: SwitchyardError) {
+    @inlinable package func cancel(_ error: SwitchyardError) {
         guard let waiters = state.withLock({ locked in locked.machine.cancel(error).map { take($0, &locked) } }) else {
             return
         }
@@ -171,7 +182,7 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     ///   - head: The head.
     ///   - declaredBytes: The body length to hold a clean end to (see ``ResponseStreamState/headArrived(_:declaredBytes:)``).
     /// - Returns: What happened to the head.
-    @discardableResult
+    @inlinable @discardableResult
     package func deliverHead(_ head: Driver.Head, declaredBytes: Int64? = nil) -> State.HeadDelivery {
         let (delivery, waiter) = state.withLock { locked in
             let delivery = locked.machine.headArrived(head, declaredBytes: declaredBytes)
@@ -184,7 +195,7 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     }
 
     /// Offers a body chunk (any thread, one at a time).
-    package func offer(_ incoming: Driver.Queue.Incoming) -> Offer {
+    @inlinable package func offer(_ incoming: Driver.Queue.Incoming) -> Offer {
         let (offer, reader, ending): (State.ChunkOffer, UnsafeContinuation<ArraySlice<UInt8>?, any Error>?, Waiters?)
             = state.withLock { locked in
             let offer = locked.machine.chunkOffered(incoming)
@@ -219,7 +230,7 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
 
     /// Records the I/O's outcome, unless the exchange already ended; the end-of-exchange rules of
     /// ``ResponseStreamState/finish(_:host:)`` apply.
-    package func finish(_ result: Result<Void, SwitchyardError>) {
+    @inlinable package func finish(_ result: Result<Void, SwitchyardError>) {
         let waiters = state.withLock { locked in
             locked.machine.finish(result, host: driver.host).map { take($0, &locked) }
         }
@@ -228,7 +239,7 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
 
     // MARK: - Ending
 
-    private func take(_ ending: State.Ending, _ locked: inout Locked) -> Waiters {
+    @inlinable func take(_ ending: State.Ending, _ locked: inout Locked) -> Waiters {
         defer {
             locked.headWaiter = nil
             locked.reader = nil
@@ -240,7 +251,7 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     /// Outside the lock: the driver's end work first (a reader resumed with the end may read the
     /// final timings at once), then the waiters, then stopping the I/O. An unclaimed head is released
     /// here, with `waiters`.
-    private func complete(_ waiters: Waiters, stopReceiving: Bool) {
+    @inlinable func complete(_ waiters: Waiters, stopReceiving: Bool) {
         driver.ended(self, outcome: waiters.ending.outcome)
         switch waiters.ending.outcome {
         case .success:

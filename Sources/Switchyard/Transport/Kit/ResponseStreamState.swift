@@ -87,6 +87,15 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
 
     /// The end of the exchange: its outcome and the waiters to resume with it.
     package struct Ending {
+        /// Creates an ending (the state machine does).
+        @usableFromInline init(outcome: Result<Void, SwitchyardError>, resumeHeadWaiter: Bool, resumeReader: Bool,
+                               unclaimedHead: Head?) {
+            self.outcome = outcome
+            self.resumeHeadWaiter = resumeHeadWaiter
+            self.resumeReader = resumeReader
+            self.unclaimedHead = unclaimedHead
+        }
+
         /// The single outcome.
         package let outcome: Result<Void, SwitchyardError>
         /// Whether a parked head waiter must be resumed (it throws the failure).
@@ -98,23 +107,23 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
         package let unclaimedHead: Head?
     }
 
-    private enum HeadState {
+    @usableFromInline enum HeadState {
         case awaiting(waiterParked: Bool)
         case kept(Head)
         case handedOut
     }
 
-    private var head = HeadState.awaiting(waiterParked: false)
-    private var queue: Queue
-    private var readerParked = false
-    private var receivePaused = false
-    private var outcome: Result<Void, SwitchyardError>?
-    private var receivedBytes: Int64 = 0
-    private var declaredBytes: Int64?
-    private let highWaterBytes: Int
-    private let lowWaterBytes: Int
-    private let overflow: Overflow
-    private let byteLimit: Int64?
+    @usableFromInline var head = HeadState.awaiting(waiterParked: false)
+    @usableFromInline var queue: Queue
+    @usableFromInline var readerParked = false
+    @usableFromInline var receivePaused = false
+    @usableFromInline var outcome: Result<Void, SwitchyardError>?
+    @usableFromInline var receivedBytes: Int64 = 0
+    @usableFromInline var declaredBytes: Int64?
+    @usableFromInline let highWaterBytes: Int
+    @usableFromInline let lowWaterBytes: Int
+    @usableFromInline let overflow: Overflow
+    @usableFromInline let byteLimit: Int64?
 
     /// A stream waiting for its head.
     /// - Parameters:
@@ -123,7 +132,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     ///   - lowWaterBytes: Queued bytes at or below which a pull resumes receiving (default: a quarter).
     ///   - overflow: What a full queue does to the next chunk.
     ///   - byteLimit: The most body bytes accepted (`nil`: the I/O enforces its own limit, or none).
-    package init(queue: Queue, highWaterBytes: Int, lowWaterBytes: Int? = nil, overflow: Overflow,
+    @inlinable package init(queue: Queue, highWaterBytes: Int, lowWaterBytes: Int? = nil, overflow: Overflow,
                  byteLimit: Int64? = nil) {
         self.queue = queue
         self.highWaterBytes = highWaterBytes
@@ -133,13 +142,13 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     }
 
     /// `true` once the exchange has its outcome.
-    package var isFinished: Bool { outcome != nil }
+    @inlinable package var isFinished: Bool { outcome != nil }
 
     /// Whether the I/O is paused because the reader is behind.
-    package var isReceivingPaused: Bool { receivePaused }
+    @inlinable package var isReceivingPaused: Bool { receivePaused }
 
     /// Whether a head arrived (whether or not anyone took it yet).
-    package var hasReceivedHead: Bool {
+    @inlinable package var hasReceivedHead: Bool {
         if case .awaiting = head { return false }
         return true
     }
@@ -147,7 +156,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     // MARK: - Caller side
 
     /// The caller waits for the head. On ``HeadRequest/park`` it must park before releasing the lock.
-    package mutating func waitForHead() -> HeadRequest {
+    @inlinable package mutating func waitForHead() -> HeadRequest {
         if case .kept(let kept) = head {
             head = .handedOut
             return .head(kept)
@@ -160,7 +169,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     /// The reader wants the next chunk.
     /// - Parameter parking: Whether a reader that finds nothing is registered as parked; it must then
     ///   park before releasing the lock. `false` only looks (a fast path that avoids a continuation).
-    package mutating func readChunk(parking: Bool = true) -> ChunkRequest {
+    @inlinable package mutating func readChunk(parking: Bool = true) -> ChunkRequest {
         do throws(SwitchyardError) {
             if let chunk = try queue.popFirst() {
                 let resume = receivePaused && queue.memoryBytes <= lowWaterBytes
@@ -185,7 +194,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     /// - Parameter declaredBytes: The body length the head declares, when the bytes offered are the
     ///   bytes it counts: a clean end short of it is a truncated body. `nil` when the I/O detects
     ///   truncation itself or the length is unknown.
-    package mutating func headArrived(_ arrived: Head, declaredBytes: Int64? = nil) -> HeadDelivery {
+    @inlinable package mutating func headArrived(_ arrived: Head, declaredBytes: Int64? = nil) -> HeadDelivery {
         guard outcome == nil, case .awaiting(let waiterParked) = head else { return .dropped }
         self.declaredBytes = declaredBytes
         if waiterParked {
@@ -197,7 +206,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     }
 
     /// A body chunk arrived.
-    package mutating func chunkOffered(_ incoming: Queue.Incoming) -> ChunkOffer {
+    @inlinable package mutating func chunkOffered(_ incoming: Queue.Incoming) -> ChunkOffer {
         guard outcome == nil else { return .abort }
         let count = Queue.byteCount(of: incoming)
         if let byteLimit, receivedBytes + Int64(count) > byteLimit {
@@ -230,7 +239,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     /// The I/O ended the exchange: `.success` after the last chunk, or its failure.
     /// - Parameter host: The server's name, for the message of a broken rule (evaluated only then).
     /// - Returns: The ending, or `nil` when the exchange had already ended.
-    package mutating func finish(_ result: Result<Void, SwitchyardError>,
+    @inlinable package mutating func finish(_ result: Result<Void, SwitchyardError>,
                                  host: @autoclosure () -> String) -> Ending? {
         guard outcome == nil else { return nil }
         var result = result
@@ -247,14 +256,14 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
 
     /// Either side ends the exchange with `error` (cancelled, deadline, dropped body…).
     /// - Returns: The ending, or `nil` when the exchange had already ended.
-    package mutating func cancel(_ error: SwitchyardError) -> Ending? {
+    @inlinable package mutating func cancel(_ error: SwitchyardError) -> Ending? {
         guard outcome == nil else { return nil }
         return end(.failure(error))
     }
 
     // MARK: - Ending
 
-    private mutating func end(_ result: Result<Void, SwitchyardError>) -> Ending {
+    @inlinable mutating func end(_ result: Result<Void, SwitchyardError>) -> Ending {
         outcome = result
         var resumeHeadWaiter = false
         var unclaimedHead: Head?
