@@ -3,7 +3,7 @@
 /// ``ResponseStreamState`` owns one and applies the water marks to ``memoryBytes``. Most transports
 /// use ``ResponseChunks`` (memory only); a transport whose stack cannot be slowed down may supply a
 /// queue that moves bytes elsewhere (URLSession on Linux spills to a temporary file).
-package protocol ResponseChunkQueue {
+public protocol ResponseChunkQueue {
     /// What the transport's I/O hands over: a chunk, or a platform buffer that becomes one.
     associatedtype Incoming: Sendable
 
@@ -31,38 +31,39 @@ package protocol ResponseChunkQueue {
 ///
 /// Popping does not shift the array on every chunk: the front index advances and the storage is
 /// compacted only when it drained or 32 chunks were taken, so a steady stream costs no copying.
-package struct ResponseChunks: ResponseChunkQueue {
+public struct ResponseChunks: ResponseChunkQueue {
     @usableFromInline var chunks: [ArraySlice<UInt8>] = []
     @usableFromInline var front = 0
 
     /// The bytes queued.
-    @usableFromInline package internal(set) var memoryBytes = 0
+    @inlinable public var memoryBytes: Int { queuedBytes }
+    @usableFromInline var queuedBytes = 0
 
     /// An empty queue.
-    @inlinable package init() {}
+    @inlinable public init() {}
 
     /// `true` when no chunk is queued.
-    @inlinable package var isEmpty: Bool { front == chunks.count }
+    @inlinable public var isEmpty: Bool { front == chunks.count }
 
     /// The chunk's size.
-    @inlinable package static func byteCount(of incoming: ArraySlice<UInt8>) -> Int { incoming.count }
+    @inlinable public static func byteCount(of incoming: ArraySlice<UInt8>) -> Int { incoming.count }
 
     /// The chunk itself.
-    @inlinable package static func chunk(from incoming: ArraySlice<UInt8>) -> ArraySlice<UInt8> { incoming }
+    @inlinable public static func chunk(from incoming: ArraySlice<UInt8>) -> ArraySlice<UInt8> { incoming }
 
     /// Queues `incoming`; never throws.
-    @inlinable package mutating func append(_ incoming: ArraySlice<UInt8>) {
+    @inlinable public mutating func append(_ incoming: ArraySlice<UInt8>) {
         chunks.append(incoming)
-        memoryBytes += incoming.count
+        queuedBytes += incoming.count
     }
 
     /// Takes the oldest chunk, releasing the queue's reference to it.
-    @inlinable package mutating func popFirst() -> ArraySlice<UInt8>? {
+    @inlinable public mutating func popFirst() -> ArraySlice<UInt8>? {
         guard front < chunks.count else { return nil }
         let chunk = chunks[front]
         chunks[front] = []
         front += 1
-        memoryBytes -= chunk.count
+        queuedBytes -= chunk.count
         if front == chunks.count {
             chunks.removeAll(keepingCapacity: true)
             front = 0
@@ -74,9 +75,9 @@ package struct ResponseChunks: ResponseChunkQueue {
     }
 
     /// Drops every queued chunk.
-    @inlinable package mutating func removeAll() {
+    @inlinable public mutating func removeAll() {
         chunks.removeAll()
         front = 0
-        memoryBytes = 0
+        queuedBytes = 0
     }
 }

@@ -1,4 +1,4 @@
-package import Synchronization
+public import Synchronization  // the stream's Mutex is part of its inlinable implementation
 
 /// One response in flight, shared by the caller's task and the transport's I/O: the transport kit's
 /// main type. It keeps a ``ResponseStreamState`` under a mutex, parks the head waiter and the reader
@@ -33,12 +33,12 @@ package import Synchronization
 /// ```
 ///
 /// `Tests/SwitchyardTests/WriteATransportTests.swift` compiles and runs a complete one.
-package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
+public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     /// The state machine this stream drives.
-    package typealias State = ResponseStreamState<Driver.Head, Driver.Queue>
+    public typealias State = ResponseStreamState<Driver.Head, Driver.Queue>
 
     /// What the I/O should do with a chunk it offered.
-    package enum Offer: Sendable {
+    public enum Offer: Sendable {
         /// The chunk was taken.
         case accepted
         /// The chunk was *not* taken: pause receiving and offer it again after ``ResponseStreamDriver/resumeReceiving(_:)``.
@@ -68,32 +68,32 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     }
 
     /// The transport's I/O hooks, and whatever per-exchange values it keeps.
-    package let driver: Driver
+    public let driver: Driver
     @usableFromInline let state: Mutex<Locked>
 
     /// Creates a stream waiting for its head.
     /// - Parameters:
     ///   - driver: The transport's I/O hooks.
     ///   - state: The state machine, configured with its queue, water marks and limits.
-    package init(driver: Driver, state: sending State) {
+    public init(driver: Driver, state: sending State) {
         self.driver = driver
         self.state = Mutex(Locked(machine: state))
     }
 
     /// `true` once the exchange has its outcome.
-    @inlinable package var isFinished: Bool { state.withLock { $0.machine.isFinished } }
+    @inlinable public var isFinished: Bool { state.withLock { $0.machine.isFinished } }
 
     /// Whether receiving is paused because the reader is behind (the state machine's latest decision).
-    @inlinable package var isReceivingPaused: Bool { state.withLock { $0.machine.isReceivingPaused } }
+    @inlinable public var isReceivingPaused: Bool { state.withLock { $0.machine.isReceivingPaused } }
 
     /// Whether the response head arrived.
-    @inlinable package var hasReceivedHead: Bool { state.withLock { $0.machine.hasReceivedHead } }
+    @inlinable public var hasReceivedHead: Bool { state.withLock { $0.machine.hasReceivedHead } }
 
     // MARK: - Caller side
 
     /// Waits for the response head; calls ``ResponseStreamDriver/startReceiving(_:)`` once parked.
     /// - Throws: The exchange's failure; ``SwitchyardError/cancelled`` when the task is cancelled.
-    @inlinable package func head() async throws -> Driver.Head {
+    @inlinable public func head() async throws -> Driver.Head {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Driver.Head, any Error>) in
                 let request = state.withLock { locked in
@@ -113,7 +113,7 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     }
 
     /// Returns the next body chunk, `nil` at the end, or throws the exchange's failure.
-    @inlinable package func nextChunk() async throws -> ArraySlice<UInt8>? {
+    @inlinable public func nextChunk() async throws -> ArraySlice<UInt8>? {
         // Fast path: something is ready, so no continuation and no cancellation handler.
         if let ready = try settle(state.withLock { read(&$0, parking: false) }) { return ready }
         return try await withTaskCancellationHandler {
@@ -168,7 +168,7 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
 
     /// Ends the exchange with `error` unless it already ended, and stops the I/O
     /// (``ResponseStreamDriver/stopReceiving(_:)``).
-    @inlinable package func cancel(_ error: SwitchyardError) {
+    @inlinable public func cancel(_ error: SwitchyardError) {
         guard let waiters = state.withLock({ locked in locked.machine.cancel(error).map { take($0, &locked) } }) else {
             return
         }
@@ -183,7 +183,7 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     ///   - declaredBytes: The body length to hold a clean end to (see ``ResponseStreamState/headArrived(_:declaredBytes:)``).
     /// - Returns: What happened to the head.
     @inlinable @discardableResult
-    package func deliverHead(_ head: Driver.Head, declaredBytes: Int64? = nil) -> State.HeadDelivery {
+    public func deliverHead(_ head: Driver.Head, declaredBytes: Int64? = nil) -> State.HeadDelivery {
         let (delivery, waiter) = state.withLock { locked in
             let delivery = locked.machine.headArrived(head, declaredBytes: declaredBytes)
             guard delivery == .resumeWaiter else { return (delivery, UnsafeContinuation<Driver.Head, any Error>?.none) }
@@ -195,7 +195,7 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     }
 
     /// Offers a body chunk (any thread, one at a time).
-    @inlinable package func offer(_ incoming: Driver.Queue.Incoming) -> Offer {
+    @inlinable public func offer(_ incoming: Driver.Queue.Incoming) -> Offer {
         let (offer, reader, ending): (State.ChunkOffer, UnsafeContinuation<ArraySlice<UInt8>?, any Error>?, Waiters?)
             = state.withLock { locked in
             let offer = locked.machine.chunkOffered(incoming)
@@ -230,7 +230,7 @@ package final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
 
     /// Records the I/O's outcome, unless the exchange already ended; the end-of-exchange rules of
     /// ``ResponseStreamState/finish(_:host:)`` apply.
-    @inlinable package func finish(_ result: Result<Void, SwitchyardError>) {
+    @inlinable public func finish(_ result: Result<Void, SwitchyardError>) {
         let waiters = state.withLock { locked in
             locked.machine.finish(result, host: driver.host).map { take($0, &locked) }
         }

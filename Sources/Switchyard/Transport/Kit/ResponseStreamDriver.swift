@@ -3,7 +3,7 @@
 /// A driver is a small value stored inside its stream (no allocation of its own); the stream calls
 /// it outside its lock, at most once per decision. Everything except ``host`` has a default that
 /// does nothing, so a transport implements only what its stack can do.
-package protocol ResponseStreamDriver: Sendable {
+public protocol ResponseStreamDriver: Sendable {
     /// What the head waiter receives: a parsed ``Response``, or raw bytes parsed on the caller's task.
     associatedtype Head: Sendable
     /// Where body chunks wait for the reader.
@@ -34,13 +34,13 @@ package protocol ResponseStreamDriver: Sendable {
 
 extension ResponseStreamDriver {
     /// Does nothing by default.
-    package func startReceiving(_ stream: ResponseStream<Self>) {}
+    public func startReceiving(_ stream: ResponseStream<Self>) {}
     /// Does nothing by default.
-    package func pauseReceiving(_ stream: ResponseStream<Self>) {}
+    public func pauseReceiving(_ stream: ResponseStream<Self>) {}
     /// Does nothing by default.
-    package func resumeReceiving(_ stream: ResponseStream<Self>) {}
+    public func resumeReceiving(_ stream: ResponseStream<Self>) {}
     /// Does nothing by default.
-    package func ended(_ stream: ResponseStream<Self>, outcome: Result<Void, SwitchyardError>) {}
+    public func ended(_ stream: ResponseStream<Self>, outcome: Result<Void, SwitchyardError>) {}
     /// Does nothing by default.
-    package func stopReceiving(_ stream: ResponseStream<Self>) {}
+    public func stopReceiving(_ stream: ResponseStream<Self>) {}
 }

@@ -23,9 +23,9 @@
 ///   straight to it (``ChunkOffer/resumeReader``) and never waits in the queue.
 /// - A cancel that races a chunk: whichever takes the lock first wins; a chunk offered after the
 ///   end is refused (``ChunkOffer/abort``), a cancel after the end does nothing.
-package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
+public struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     /// What happens to a chunk offered while the queue is at its high mark.
-    package enum Overflow: Sendable {
+    public enum Overflow: Sendable {
         /// The chunk is refused and receiving pauses; the I/O offers it again after resuming
         /// (libcurl's pause).
         case refuseAndPause
@@ -36,7 +36,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     }
 
     /// What the head waiter should do.
-    package enum HeadRequest {
+    public enum HeadRequest {
         /// Park: the head has not arrived and the exchange has not ended.
         case park
         /// Take this head.
@@ -46,7 +46,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     }
 
     /// What the I/O's head does.
-    package enum HeadDelivery: Equatable, Sendable {
+    public enum HeadDelivery: Equatable, Sendable {
         /// Resume the parked head waiter with the head.
         case resumeWaiter
         /// Nobody waits yet: the head was kept for the first ``ResponseStreamState/waitForHead()``.
@@ -56,7 +56,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     }
 
     /// What the reader should do.
-    package enum ChunkRequest {
+    public enum ChunkRequest {
         /// Nothing is ready: park until a chunk or the end arrives (when ``readChunk(parking:)`` was
         /// asked to park, the reader is now registered as parked).
         case park
@@ -70,7 +70,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     }
 
     /// What the I/O should do with an offered chunk.
-    package enum ChunkOffer {
+    public enum ChunkOffer {
         /// Taken and queued.
         case accepted
         /// Not queued: resume the parked reader with it.
@@ -86,7 +86,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     }
 
     /// The end of the exchange: its outcome and the waiters to resume with it.
-    package struct Ending {
+    public struct Ending {
         /// Creates an ending (the state machine does).
         @usableFromInline init(outcome: Result<Void, SwitchyardError>, resumeHeadWaiter: Bool, resumeReader: Bool,
                                unclaimedHead: Head?) {
@@ -97,14 +97,14 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
         }
 
         /// The single outcome.
-        package let outcome: Result<Void, SwitchyardError>
+        public let outcome: Result<Void, SwitchyardError>
         /// Whether a parked head waiter must be resumed (it throws the failure).
-        package let resumeHeadWaiter: Bool
+        public let resumeHeadWaiter: Bool
         /// Whether a parked reader must be resumed (with the end, or the failure).
-        package let resumeReader: Bool
+        public let resumeReader: Bool
         /// A head that nobody took, to be released outside the lock (it may own the body whose
         /// release locks again).
-        package let unclaimedHead: Head?
+        public let unclaimedHead: Head?
     }
 
     @usableFromInline enum HeadState {
@@ -132,7 +132,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     ///   - lowWaterBytes: Queued bytes at or below which a pull resumes receiving (default: a quarter).
     ///   - overflow: What a full queue does to the next chunk.
     ///   - byteLimit: The most body bytes accepted (`nil`: the I/O enforces its own limit, or none).
-    @inlinable package init(queue: Queue, highWaterBytes: Int, lowWaterBytes: Int? = nil, overflow: Overflow,
+    @inlinable public init(queue: Queue, highWaterBytes: Int, lowWaterBytes: Int? = nil, overflow: Overflow,
                  byteLimit: Int64? = nil) {
         self.queue = queue
         self.highWaterBytes = highWaterBytes
@@ -142,13 +142,13 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     }
 
     /// `true` once the exchange has its outcome.
-    @inlinable package var isFinished: Bool { outcome != nil }
+    @inlinable public var isFinished: Bool { outcome != nil }
 
     /// Whether the I/O is paused because the reader is behind.
-    @inlinable package var isReceivingPaused: Bool { receivePaused }
+    @inlinable public var isReceivingPaused: Bool { receivePaused }
 
     /// Whether a head arrived (whether or not anyone took it yet).
-    @inlinable package var hasReceivedHead: Bool {
+    @inlinable public var hasReceivedHead: Bool {
         if case .awaiting = head { return false }
         return true
     }
@@ -156,7 +156,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     // MARK: - Caller side
 
     /// The caller waits for the head. On ``HeadRequest/park`` it must park before releasing the lock.
-    @inlinable package mutating func waitForHead() -> HeadRequest {
+    @inlinable public mutating func waitForHead() -> HeadRequest {
         if case .kept(let kept) = head {
             head = .handedOut
             return .head(kept)
@@ -169,7 +169,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     /// The reader wants the next chunk.
     /// - Parameter parking: Whether a reader that finds nothing is registered as parked; it must then
     ///   park before releasing the lock. `false` only looks (a fast path that avoids a continuation).
-    @inlinable package mutating func readChunk(parking: Bool = true) -> ChunkRequest {
+    @inlinable public mutating func readChunk(parking: Bool = true) -> ChunkRequest {
         do throws(SwitchyardError) {
             if let chunk = try queue.popFirst() {
                 let resume = receivePaused && queue.memoryBytes <= lowWaterBytes
@@ -194,7 +194,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     /// - Parameter declaredBytes: The body length the head declares, when the bytes offered are the
     ///   bytes it counts: a clean end short of it is a truncated body. `nil` when the I/O detects
     ///   truncation itself or the length is unknown.
-    @inlinable package mutating func headArrived(_ arrived: Head, declaredBytes: Int64? = nil) -> HeadDelivery {
+    @inlinable public mutating func headArrived(_ arrived: Head, declaredBytes: Int64? = nil) -> HeadDelivery {
         guard outcome == nil, case .awaiting(let waiterParked) = head else { return .dropped }
         self.declaredBytes = declaredBytes
         if waiterParked {
@@ -206,7 +206,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     }
 
     /// A body chunk arrived.
-    @inlinable package mutating func chunkOffered(_ incoming: Queue.Incoming) -> ChunkOffer {
+    @inlinable public mutating func chunkOffered(_ incoming: Queue.Incoming) -> ChunkOffer {
         guard outcome == nil else { return .abort }
         let count = Queue.byteCount(of: incoming)
         if let byteLimit, receivedBytes + Int64(count) > byteLimit {
@@ -239,7 +239,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     /// The I/O ended the exchange: `.success` after the last chunk, or its failure.
     /// - Parameter host: The server's name, for the message of a broken rule (evaluated only then).
     /// - Returns: The ending, or `nil` when the exchange had already ended.
-    @inlinable package mutating func finish(_ result: Result<Void, SwitchyardError>,
+    @inlinable public mutating func finish(_ result: Result<Void, SwitchyardError>,
                                  host: @autoclosure () -> String) -> Ending? {
         guard outcome == nil else { return nil }
         var result = result
@@ -256,7 +256,7 @@ package struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
 
     /// Either side ends the exchange with `error` (cancelled, deadline, dropped body…).
     /// - Returns: The ending, or `nil` when the exchange had already ended.
-    @inlinable package mutating func cancel(_ error: SwitchyardError) -> Ending? {
+    @inlinable public mutating func cancel(_ error: SwitchyardError) -> Ending? {
         guard outcome == nil else { return nil }
         return end(.failure(error))
     }

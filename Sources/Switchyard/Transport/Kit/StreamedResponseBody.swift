@@ -1,7 +1,7 @@
 /// Something a streamed response body reads from: pulled chunk by chunk, cancellable.
 ///
 /// ``ResponseStream`` is one; a transport with a stream of its own can conform it too.
-package protocol ResponseChunkSource: AnyObject, Sendable {
+public protocol ResponseChunkSource: AnyObject, Sendable {
     /// The next chunk, `nil` at the end.
     /// - Throws: The exchange's failure.
     func nextChunk() async throws -> ArraySlice<UInt8>?
@@ -22,29 +22,29 @@ extension ResponseStream: ResponseChunkSource {}
 /// ```swift
 /// HTTPBody(StreamedResponseBody(stream), length: .unknown, replayability: .singleUse)
 /// ```
-package struct StreamedResponseBody<Source: ResponseChunkSource>: AsyncSequence, Sendable {
+public struct StreamedResponseBody<Source: ResponseChunkSource>: AsyncSequence, Sendable {
     /// A chunk of body bytes.
-    package typealias Element = ArraySlice<UInt8>
+    public typealias Element = ArraySlice<UInt8>
 
     private let owner: Owner
 
     /// A body reading from `source`.
-    package init(_ source: Source) {
+    public init(_ source: Source) {
         self.owner = Owner(source: source)
     }
 
     /// Reads the source's chunks; every iterator shares the sequence's owner.
-    package struct AsyncIterator: AsyncIteratorProtocol {
+    public struct AsyncIterator: AsyncIteratorProtocol {
         fileprivate let owner: Owner
 
         /// The next chunk, `nil` at the end.
-        package mutating func next() async throws -> ArraySlice<UInt8>? {
+        public mutating func next() async throws -> ArraySlice<UInt8>? {
             try await owner.source.nextChunk()
         }
     }
 
     /// An iterator over the body.
-    package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(owner: owner) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(owner: owner) }
 
     /// Cancels the exchange when the last reader lets go of the body.
     fileprivate final class Owner: Sendable {
