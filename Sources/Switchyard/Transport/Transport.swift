@@ -28,8 +28,9 @@
 /// ```
 ///
 /// A transport over a stack that reports a head, body chunks and an end from callbacks should need
-/// only that I/O: the transport kit (`Transport/Kit/`) supplies the response stream with its water
-/// marks and single outcome, the body that cancels when dropped, the upload pump,
+/// only that I/O: the transport kit supplies the response stream with its water marks and single
+/// outcome (``ResponseStream``, driven by a ``ResponseStreamDriver``), the body that cancels when
+/// dropped (``StreamedResponseBody``), the upload pump (``UploadPump``),
 /// ``withDeadline(_:timeoutError:_:)``, ``ResponseHeadRules/hasBody(method:status:)`` and the
 /// failure messages of ``TransportFailure``. `Tests/SwitchyardTests/WriteATransportTests.swift`
 /// shows one in about thirty lines.

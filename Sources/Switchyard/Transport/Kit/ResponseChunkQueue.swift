@@ -31,7 +31,7 @@ public protocol ResponseChunkQueue {
 ///
 /// Popping does not shift the array on every chunk: the front index advances and the storage is
 /// compacted only when it drained or 32 chunks were taken, so a steady stream costs no copying.
-public struct ResponseChunks: ResponseChunkQueue {
+public struct ResponseChunks: ResponseChunkQueue, Sendable {
     @usableFromInline var chunks: [ArraySlice<UInt8>] = []
     @usableFromInline var front = 0
 

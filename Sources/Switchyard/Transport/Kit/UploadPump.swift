@@ -7,9 +7,9 @@ import Synchronization
 /// How the reader waits is the transport's: libcurl pauses the upload and is unpaused when
 /// ``write(_:)`` or ``finish()`` returns `true`; a blocking reader waits on a semaphore that those
 /// results (and ``fail(_:)``'s) signal.
-package final class UploadPump: Sendable {
+public final class UploadPump: Sendable {
     /// The queued bytes at which the producer waits, unless told otherwise: 256 KiB.
-    package static let defaultHighWaterBytes = 256 * 1024
+    public static let defaultHighWaterBytes = 256 * 1024
 
     private struct Locked {
         var queue: UploadQueueState
@@ -20,7 +20,7 @@ package final class UploadPump: Sendable {
 
     /// An empty pump.
     /// - Parameter highWaterBytes: Queued bytes at which the producer waits.
-    package init(highWaterBytes: Int = defaultHighWaterBytes) {
+    public init(highWaterBytes: Int = defaultHighWaterBytes) {
         state = Mutex(Locked(queue: UploadQueueState(highWaterBytes: highWaterBytes)))
     }
 
@@ -29,7 +29,7 @@ package final class UploadPump: Sendable {
     /// Queues a chunk, waiting while the queue is full.
     /// - Returns: Whether the reader was waiting and must be woken.
     /// - Throws: The upload's failure.
-    package func write(_ chunk: ArraySlice<UInt8>) async throws -> Bool {
+    public func write(_ chunk: ArraySlice<UInt8>) async throws -> Bool {
         try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
             let request = state.withLock { locked in
                 let request = locked.queue.writeRequested()
@@ -47,14 +47,14 @@ package final class UploadPump: Sendable {
 
     /// Marks the end of the body.
     /// - Returns: Whether the reader was waiting and must be woken.
-    package func finish() -> Bool {
+    public func finish() -> Bool {
         state.withLock { $0.queue.finish() }
     }
 
     /// Fails the upload: the producer's wait and next write throw, the reader aborts.
     /// - Returns: Whether the reader was waiting and must be woken.
     @discardableResult
-    package func fail(_ error: SwitchyardError) -> Bool {
+    public func fail(_ error: SwitchyardError) -> Bool {
         let (writer, wakeReader) = state.withLock { locked in
             let (resumeWriter, wakeReader) = locked.queue.fail(error)
             defer { locked.writer = nil }
@@ -67,7 +67,7 @@ package final class UploadPump: Sendable {
     // MARK: - Reader side
 
     /// Copies up to `buffer.count` queued bytes into `buffer` (any thread, one reader).
-    package func read(into buffer: UnsafeMutableRawBufferPointer) -> UploadQueueState.ReadResult {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> UploadQueueState.ReadResult {
         let (result, writer) = state.withLock { locked in
             let (result, resumeWriter) = locked.queue.read(into: buffer)
             guard resumeWriter else { return (result, UnsafeContinuation<Void, any Error>?.none) }
@@ -87,7 +87,7 @@ extension UploadPump {
     ///   - wakeReader: Called when the reader was waiting (for bytes, the end or the failure).
     /// - Returns: `nil` once the body is complete; otherwise the failure, already recorded in the
     ///   pump, with which the caller ends its exchange.
-    package func fill(from body: HTTPBody, wakeReader: () -> Void) async -> SwitchyardError? {
+    public func fill(from body: HTTPBody, wakeReader: () -> Void) async -> SwitchyardError? {
         do {
             for try await chunk in body where !chunk.isEmpty {
                 if try await write(chunk) { wakeReader() }

@@ -6,12 +6,12 @@
 ///   next chunk, the end or a failure reports that it must be woken (libcurl: unpause; a blocking
 ///   reader: signal).
 /// - The first failure wins: the producer's next write throws it and the reader aborts.
-package struct UploadQueueState {
+public struct UploadQueueState: Sendable {
     /// Queued bytes at which the producer waits.
-    package let highWaterBytes: Int
+    public let highWaterBytes: Int
 
     /// What a read found.
-    package enum ReadResult: Equatable, Sendable {
+    public enum ReadResult: Equatable, Sendable {
         /// This many bytes were copied.
         case bytes(Int)
         /// Nothing is queued yet; the reader is now recorded as waiting.
@@ -23,7 +23,7 @@ package struct UploadQueueState {
     }
 
     /// What the producer should do before adding a chunk.
-    package enum WriteRequest: Sendable {
+    public enum WriteRequest: Sendable {
         /// Add it now.
         case proceed
         /// Park until a read makes room (the producer is now recorded as parked).
@@ -42,14 +42,14 @@ package struct UploadQueueState {
 
     /// An empty queue.
     /// - Parameter highWaterBytes: Queued bytes at which the producer waits.
-    package init(highWaterBytes: Int) {
+    public init(highWaterBytes: Int) {
         self.highWaterBytes = highWaterBytes
     }
 
     // MARK: - Producer side
 
     /// The producer wants to add a chunk.
-    package mutating func writeRequested() -> WriteRequest {
+    public mutating func writeRequested() -> WriteRequest {
         if let failure { return .fail(failure) }
         if queuedBytes < highWaterBytes { return .proceed }
         writerParked = true
@@ -58,7 +58,7 @@ package struct UploadQueueState {
 
     /// Adds `chunk` (after ``WriteRequest/proceed`` or a resumed park).
     /// - Returns: Whether the reader was waiting and must be woken.
-    package mutating func append(_ chunk: ArraySlice<UInt8>) -> Bool {
+    public mutating func append(_ chunk: ArraySlice<UInt8>) -> Bool {
         chunks.append(chunk)
         queuedBytes += chunk.count
         return takeReaderWaiting()
@@ -66,27 +66,27 @@ package struct UploadQueueState {
 
     /// The body is complete.
     /// - Returns: Whether the reader was waiting and must be woken.
-    package mutating func finish() -> Bool {
+    public mutating func finish() -> Bool {
         finished = true
         return takeReaderWaiting()
     }
 
     /// The upload failed (the first failure is kept).
     /// - Returns: Whether a parked producer must be resumed (throwing) and whether the reader must be woken.
-    package mutating func fail(_ error: SwitchyardError) -> (resumeWriter: Bool, wakeReader: Bool) {
+    public mutating func fail(_ error: SwitchyardError) -> (resumeWriter: Bool, wakeReader: Bool) {
         if failure == nil { failure = error }
         defer { writerParked = false }
         return (writerParked, takeReaderWaiting())
     }
 
     /// The failure, once there is one.
-    package var failed: SwitchyardError? { failure }
+    public var failed: SwitchyardError? { failure }
 
     // MARK: - Reader side
 
     /// Copies up to `buffer.count` queued bytes into `buffer`.
     /// - Returns: What was found, and whether a parked producer must be resumed (room was made).
-    package mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> (ReadResult, resumeWriter: Bool) {
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> (ReadResult, resumeWriter: Bool) {
         if failure != nil { return (.failed, false) }
         guard front < chunks.count else {
             if finished { return (.end, false) }
