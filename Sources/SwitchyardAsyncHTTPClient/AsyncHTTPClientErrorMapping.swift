@@ -37,8 +37,7 @@ enum AsyncHTTPClientErrorMapping {
         case let error as HTTPParserError:
             return parserError(error, phase: phase, host: host)
         case let error as NIOHTTPDecoderError:
-            return .protocolViolation("\(host) sent a response that is not valid HTTP (\(error)).",
-                                      underlyingError: error)
+            return TransportFailure.notHTTP(host: host, detail: "\(error)", underlyingError: error)
         case let error as NIOHTTPDecompression.DecompressionError:
             return decompressionError(error, host: host)
         case let error as NIOHTTPDecompression.ExtraDecompressionError:
@@ -67,8 +66,7 @@ enum AsyncHTTPClientErrorMapping {
         case .cancelled, .requestStreamCancelled:
             return .cancelled
         case .deadlineExceeded:
-            return SwitchyardError(.timeout, "The request to \(host) did not complete before its deadline."
-                + " Raise the timeout if the server is known to be slow.", underlyingError: error)
+            return TransportFailure.deadlinePassed(host: host, underlyingError: error)
         case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout, .socksHandshakeTimeout,
              .httpProxyHandshakeTimeout:
             return SwitchyardError(.timeout, "Could not connect to \(host) in time (\(error.shortDescription))."
@@ -98,8 +96,7 @@ enum AsyncHTTPClientErrorMapping {
                 + " it gave up (\(error.shortDescription)). Configure it with `redirectConfiguration: .disallow`"
                 + " so the chain handles redirects.", underlyingError: error)
         case .alreadyShutdown:
-            return .transportFailed("The HTTPClient behind this transport has been shut down;"
-                + " create a new transport.", underlyingError: error)
+            return TransportFailure.shutDown("The HTTPClient behind this transport", underlyingError: error)
         case .invalidProxyResponse, .proxyAuthenticationRequired:
             return .connectionFailed("The proxy in front of \(host) refused the connection"
                 + " (\(error.shortDescription)).", underlyingError: error)
@@ -119,7 +116,8 @@ enum AsyncHTTPClientErrorMapping {
             return SwitchyardError(.tls, "The TLS connection to \(host) negotiated a protocol the HTTP client"
                 + " does not speak (\(error)).", underlyingError: error)
         default:
-            return .transportFailed("AsyncHTTPClient failed talking to \(host): \(error).", underlyingError: error)
+            return TransportFailure.otherFailure(stack: "AsyncHTTPClient", host: host, detail: "\(error)",
+                                                 underlyingError: error)
         }
     }
 
@@ -127,11 +125,9 @@ enum AsyncHTTPClientErrorMapping {
     private static func connectionClosed(_ error: any Error, phase: Phase, host: String) -> SwitchyardError {
         switch phase {
         case .waitingForHead:
-            return .connectionFailed("\(host) closed the connection without sending a response.",
-                                     underlyingError: error)
+            return TransportFailure.closedWithoutResponse(host: host, underlyingError: error)
         case .readingBody:
-            return .protocolViolation("\(host) closed the connection before the whole body arrived;"
-                + " the body is truncated and was not delivered as complete.", underlyingError: error)
+            return TransportFailure.closedMidBody(host: host, underlyingError: error)
         }
     }
 
@@ -142,13 +138,12 @@ enum AsyncHTTPClientErrorMapping {
         case .invalidEOFState, .closedConnection:
             return connectionClosedMidMessage(error, phase: phase, host: host)
         case .invalidChunkSize:
-            return .protocolViolation("\(host) sent malformed chunked framing (\(error)).", underlyingError: error)
+            return TransportFailure.malformedChunking(host: host, detail: "\(error)", underlyingError: error)
         case .headerOverflow:
             return SwitchyardError(.protocolViolation, ResponseHeadRules.headTooLarge(host: host).message,
                                    underlyingError: error)
         default:
-            return .protocolViolation("\(host) sent a response that is not valid HTTP (\(error)).",
-                                      underlyingError: error)
+            return TransportFailure.notHTTP(host: host, detail: "\(error)", underlyingError: error)
         }
     }
 
@@ -183,7 +178,7 @@ enum AsyncHTTPClientErrorMapping {
             return .connectionFailed("Could not exchange data with \(host): \(error). Is the server running"
                 + " and reachable?", underlyingError: error)
         case .readingBody:
-            return .connectionFailed("The connection to \(host) failed mid-exchange: \(error).", underlyingError: error)
+            return TransportFailure.connectionLost(host: host, detail: "\(error)", underlyingError: error)
         }
     }
 
@@ -199,21 +194,21 @@ enum AsyncHTTPClientErrorMapping {
     }
 
     private static func unresolvedHost(_ error: any Error, host: String) -> SwitchyardError {
-        .connectionFailed("Could not resolve \(host) (\(error)). Check the host name and DNS.", underlyingError: error)
+        TransportFailure.unresolvedHost(host: host, detail: "\(error)", underlyingError: error)
     }
 
     /// Errors of modules this target does not link directly (NIOPosix, NIOSSL), recognised by type name.
     private static func otherError(_ error: any Error, phase: Phase, host: String) -> SwitchyardError {
         let typeName = String(reflecting: type(of: error))
         if typeName.hasPrefix("NIOSSL.") || typeName.contains("TLS") {
-            return SwitchyardError(.tls, "The TLS connection to \(host) failed: \(error).", underlyingError: error)
+            return TransportFailure.tlsFailed(host: host, detail: "\(error)", underlyingError: error)
         }
         if typeName == "NIOPosix.NIOConnectionError" {
             // Its description names the DNS failure when resolution, not connecting, failed.
             if String(describing: error).contains("DNS error") { return unresolvedHost(error, host: host) }
-            return .connectionFailed("Could not connect to \(host): \(error). Is the server running and reachable?",
-                                     underlyingError: error)
+            return TransportFailure.couldNotConnect(host: host, detail: "\(error)", underlyingError: error)
         }
-        return .transportFailed("AsyncHTTPClient failed talking to \(host): \(error).", underlyingError: error)
+        return TransportFailure.otherFailure(stack: "AsyncHTTPClient", host: host, detail: "\(error)",
+                                             underlyingError: error)
     }
 }

@@ -93,18 +93,7 @@ private final class BodyCursor: @unchecked Sendable {
     /// The next buffer, or `nil` at the end; throws ``SwitchyardError/Kind/timeout`` at `deadline`.
     func next(before deadline: ContinuousClock.Instant?) async throws -> ByteBuffer? {
         guard let deadline else { return try await base.next() }
-        guard ContinuousClock.now < deadline else { throw Self.deadlinePassed }
-        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask { try await self.base.next() }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                throw Self.deadlinePassed
-            }
-            defer { group.cancelAll() }
-            // The group has two tasks, so `next()` yields a value unless one of them throws.
-            guard let buffer = try await group.next() else { return nil }
-            return buffer
-        }
+        return try await withDeadline(deadline, timeoutError: Self.deadlinePassed) { try await self.base.next() }
     }
 
     private static var deadlinePassed: SwitchyardError {

@@ -24,12 +24,6 @@ enum AsyncHTTPClientResponseMapping {
         return HTTPResponse(status: status, headerFields: fields)
     }
 
-    /// Whether the response can have no body: a reply to HEAD, 1xx, 204 and 304.
-    static func hasNoBody(_ head: HTTPResponse, method: HTTPRequest.Method) -> Bool {
-        method == .head || head.status.kind == .informational || head.status == .noContent
-            || head.status == .notModified
-    }
-
     /// The body's length as the head declares it; unknown when the body is content-encoded (it is
     /// decoded on the way in, so the declared length is not the length delivered).
     static func bodyLength(of head: HTTPResponse) -> HTTPBody.Length {

@@ -135,8 +135,8 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Shuts an owned client down, waiting until its connections are closed. Does nothing for a
-    /// wrapped client or when called again.
+    /// Shuts an owned client down, waiting until its connections are closed (``Transport/shutdown()``).
+    /// Does nothing for a wrapped client or when called again.
     ///
     /// Requests still in flight fail (typically with ``SwitchyardError/Kind/cancelled``).
     /// - Throws: AsyncHTTPClient's shutdown error, if any.
@@ -186,7 +186,7 @@ public final class AsyncHTTPClientTransport: Transport {
         var head = try AsyncHTTPClientResponseMapping.head(of: response, host: host)
         try ResponseHeadRules.validate(head, host: host)
         if contentDecoding == .byClient { head = head.describingDecodedBody() }
-        let hasNoBody = AsyncHTTPClientResponseMapping.hasNoBody(head, method: request.head.method)
+        let hasNoBody = !ResponseHeadRules.hasBody(method: request.head.method, status: head.status)
         let length: HTTPBody.Length = hasNoBody ? .known(0) : AsyncHTTPClientResponseMapping.bodyLength(of: head)
         var declaredLength: Int64?
         if case .known(let declared) = length { declaredLength = declared }
@@ -199,9 +199,7 @@ public final class AsyncHTTPClientTransport: Transport {
             return Response(head, body: nil)
         }
         if let limit = request.options.maxResponseBytes, let declared = declaredLength, declared > limit {
-            throw SwitchyardError(.responseTooLarge, "The response from \(host) declared a body of \(declared) bytes,"
-                + " larger than the configured maximum of \(limit); nothing was read."
-                + " Raise maxResponseBytes or stream the body.")
+            throw TransportFailure.declaredTooLarge(host: host, declared: declared, limit: limit)
         }
         let raw = Response(head, body: HTTPBody(body, length: length, replayability: .singleUse))
         return contentDecoding == .byTransport ? try raw.decodingContent(limit: request.options.maxResponseBytes) : raw

@@ -152,15 +152,7 @@ public final class CurlTransport: Transport {
     private func startProducing(_ body: HTTPBody, into upload: CurlUploadPump, for transfer: CurlTransfer) {
         let loop = self.loop
         Task {
-            do {
-                for try await chunk in body where !chunk.isEmpty {
-                    if try await upload.write(chunk) { loop.submit(.unpause(transfer)) }
-                }
-                if upload.finish() { loop.submit(.unpause(transfer)) }
-            } catch {
-                let failure = (error as? SwitchyardError)
-                    ?? .transportFailed("Reading the request body failed: \(error)", underlyingError: error)
-                upload.fail(failure)
+            if let failure = await upload.pump.fill(from: body, wakeReader: { loop.submit(.unpause(transfer)) }) {
                 transfer.cancel(failure)
             }
         }

@@ -14,67 +14,24 @@ import Synchronization
 /// deadlocks when the producer needs the threads that wait). Linux spools instead
 /// (``RequestBodySpool``).
 ///
-/// The producer waits while ``highWaterBytes`` are queued; the reader blocks while nothing is
-/// queued. Failing the pipe wakes both, so cancelling never leaves URLSession's thread blocked.
+/// The producer waits while the kit's ``UploadPump`` is full; the reader blocks on a semaphore while
+/// nothing is queued. Failing the pipe wakes both, so cancelling never leaves URLSession's thread blocked.
 final class RequestBodyPipe: Sendable {
-    static let highWaterBytes = 256 * 1024
-
-    private struct State {
-        var chunks: [ArraySlice<UInt8>] = []
-        var queuedBytes = 0
-        var finished = false
-        var failure: SwitchyardError?
-        var spaceWaiter: CheckedContinuation<Void, any Error>?
-        var readerWaiting = false
-    }
-
-    private let state = Mutex(State())
+    /// The shared pump: the producer's side and the queue.
+    let pump = UploadPump()
     private let dataReady = DispatchSemaphore(value: 0)
 
     // MARK: - Producer side
 
-    /// Queues a chunk, waiting while the queue is full.
-    func write(_ chunk: ArraySlice<UInt8>) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let result: Result<Void, SwitchyardError>? = state.withLock { state in
-                if let failure = state.failure { return .failure(failure) }
-                if state.queuedBytes < Self.highWaterBytes { return .success(()) }
-                state.spaceWaiter = continuation
-                return nil
-            }
-            if let result { continuation.resume(with: result.mapError { $0 as any Error }) }
-        }
-        let wake = state.withLock { state in
-            state.chunks.append(chunk)
-            state.queuedBytes += chunk.count
-            return takeReaderWaiting(&state)
-        }
-        if wake { dataReady.signal() }
-    }
-
-    /// Marks the end of the body.
-    func finish() {
-        let wake = state.withLock { state in
-            state.finished = true
-            return takeReaderWaiting(&state)
-        }
-        if wake { dataReady.signal() }
+    /// Pulls `body` into the pipe until its end or a failure.
+    /// - Returns: The failure, if any (the pipe has failed with it).
+    func fill(from body: HTTPBody) async -> SwitchyardError? {
+        await pump.fill(from: body) { dataReady.signal() }
     }
 
     /// Fails the pipe: the producer stops and the reader gets an error.
     func fail(_ error: SwitchyardError) {
-        let (waiter, wake) = state.withLock { state in
-            if state.failure == nil { state.failure = error }
-            defer { state.spaceWaiter = nil }
-            return (state.spaceWaiter, takeReaderWaiting(&state))
-        }
-        waiter?.resume(throwing: error)
-        if wake { dataReady.signal() }
-    }
-
-    private func takeReaderWaiting(_ state: inout State) -> Bool {
-        defer { state.readerWaiting = false }
-        return state.readerWaiting
+        if pump.fail(error) { dataReady.signal() }
     }
 
     // MARK: - Reader side (the writer thread)
@@ -83,34 +40,12 @@ final class RequestBodyPipe: Sendable {
     /// - Returns: The number of bytes copied, `0` at the end of the body, `-1` after a failure.
     func read(into buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
         while true {
-            let (copied, waiter): (Int?, CheckedContinuation<Void, any Error>?) = state.withLock { state in
-                if state.failure != nil { return (-1, nil) }
-                guard !state.chunks.isEmpty else {
-                    if state.finished { return (0, nil) }
-                    state.readerWaiting = true
-                    return (nil, nil)
-                }
-                var written = 0
-                while written < maxLength, !state.chunks.isEmpty {
-                    let chunk = state.chunks[0]
-                    let count = min(chunk.count, maxLength - written)
-                    chunk.prefix(count).withUnsafeBufferPointer { source in
-                        (buffer + written).update(from: source.baseAddress!, count: count)
-                    }
-                    written += count
-                    if count == chunk.count { state.chunks.removeFirst() } else { state.chunks[0] = chunk.dropFirst(count) }
-                }
-                state.queuedBytes -= written
-                var waiter: CheckedContinuation<Void, any Error>?
-                if state.queuedBytes < Self.highWaterBytes {
-                    waiter = state.spaceWaiter
-                    state.spaceWaiter = nil
-                }
-                return (written, waiter)
+            switch pump.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: maxLength)) {
+            case .bytes(let count): return count
+            case .end: return 0
+            case .failed: return -1
+            case .empty: dataReady.wait()
             }
-            waiter?.resume()
-            if let copied { return copied }
-            dataReady.wait()
         }
     }
 }

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import Switchyard
 
 /// The response bytes received but not yet read, in arrival order, with bounded memory.
 ///
@@ -20,17 +21,19 @@ struct ResponseBodyBuffer {
     static let readChunkBytes = 256 * 1024
 
     let memoryLimit: Int
-    private var chunks: [ArraySlice<UInt8>] = []
-    private var head = 0
-    private(set) var memoryBytes = 0
+    /// The bytes in memory: the transport kit's chunk queue.
+    private var memory = ResponseChunks()
     private var spill: SpillFile?
+
+    /// Bytes waiting in memory.
+    var memoryBytes: Int { memory.memoryBytes }
 
     init(memoryLimit: Int) {
         self.memoryLimit = memoryLimit
     }
 
     /// `true` when nothing is waiting to be read.
-    var isEmpty: Bool { head == chunks.count && (spill?.unreadBytes ?? 0) == 0 }
+    var isEmpty: Bool { memory.isEmpty && (spill?.unreadBytes ?? 0) == 0 }
 
     /// Bytes waiting on disk.
     var spilledBytes: Int64 { spill?.unreadBytes ?? 0 }
@@ -46,35 +49,19 @@ struct ResponseBodyBuffer {
             try spill?.write(data)
             return
         }
-        chunks.append(ArraySlice(data))
-        memoryBytes += data.count
+        memory.append(ArraySlice(data))
     }
 
     /// Takes the oldest bytes, or `nil` when empty.
     mutating func take() throws -> ArraySlice<UInt8>? {
-        if head < chunks.count {
-            let chunk = chunks[head]
-            chunks[head] = []
-            head += 1
-            memoryBytes -= chunk.count
-            if head == chunks.count {
-                chunks.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 32 {
-                chunks.removeFirst(head)
-                head = 0
-            }
-            return chunk
-        }
+        if let chunk = memory.popFirst() { return chunk }
         guard let spill, spill.unreadBytes > 0 else { return nil }
         return try spill.read(upTo: Self.readChunkBytes)
     }
 
     /// Drops everything (after a failure); the spill file is closed.
     mutating func removeAll() {
-        chunks.removeAll()
-        head = 0
-        memoryBytes = 0
+        memory.removeAll()
         spill = nil
     }
 }

@@ -44,7 +44,7 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         if let http = response as? HTTPURLResponse {
             exchange.didReceive(http)
         } else {
-            exchange.fail(.protocolViolation("\(exchange.host) answered with a response that is not HTTP."))
+            exchange.fail(TransportFailure.notHTTP(host: exchange.host, detail: "the answer is not an HTTP response"))
         }
         // An exchange that failed on its head (e.g. a declared length over the limit) must not read the body.
         completionHandler(exchange.isFinished ? .cancel : .allow)
@@ -91,9 +91,7 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
     ) {
         completionHandler(nil)
-        exchange(for: task)?.fail(SwitchyardError(.transport, "URLSession asked to send the streamed request body"
-            + " again (e.g. on a new connection); a single-use body is never sent twice, so the request failed."
-            + " Use a replayable body to allow that."))
+        if let exchange = exchange(for: task) { exchange.fail(TransportFailure.bodyNotReplayable(host: exchange.host)) }
     }
 
     func urlSession(

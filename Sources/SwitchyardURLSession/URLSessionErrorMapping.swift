@@ -18,51 +18,44 @@ enum URLSessionErrorMapping {
     static func error(for error: any Error, host: String, receivedHead: Bool) -> SwitchyardError {
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else {
-            return .transportFailed("URLSession failed talking to \(host): \(nsError.localizedDescription).",
-                                    underlyingError: error)
+            return TransportFailure.otherFailure(stack: "URLSession", host: host, detail: nsError.localizedDescription,
+                                                 underlyingError: error)
         }
         let reason = detail(of: nsError)
         switch nsError.code {
         case NSURLErrorCancelled:
             return .cancelled
         case NSURLErrorTimedOut:
-            return SwitchyardError(.timeout, "The request to \(host) did not complete in time (\(reason))."
-                + " Raise the timeout if the server is known to be slow.", underlyingError: error)
+            return TransportFailure.deadlinePassed(host: host, detail: reason, underlyingError: error)
         case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
-            return .connectionFailed("Could not resolve \(host): \(reason). Check the host name and DNS.",
-                                     underlyingError: error)
+            return TransportFailure.unresolvedHost(host: host, detail: reason, underlyingError: error)
         case NSURLErrorCannotConnectToHost, NSURLErrorNotConnectedToInternet, NSURLErrorInternationalRoamingOff,
              NSURLErrorCallIsActive, NSURLErrorDataNotAllowed, NSURLErrorCannotLoadFromNetwork:
-            return .connectionFailed("Could not connect to \(host): \(reason). Is the server running and reachable?",
-                                     underlyingError: error)
+            return TransportFailure.couldNotConnect(host: host, detail: reason, underlyingError: error)
         case NSURLErrorNetworkConnectionLost:
-            return .connectionFailed("The connection to \(host) was lost mid-exchange: \(reason).",
-                                     underlyingError: error)
+            return TransportFailure.connectionLost(host: host, detail: reason, underlyingError: error)
         case NSURLErrorBadServerResponse where !receivedHead:
-            return .connectionFailed("\(host) closed the connection without sending a response (\(reason)).",
-                                     underlyingError: error)
+            return TransportFailure.closedWithoutResponse(host: host, detail: reason, underlyingError: error)
         case NSURLErrorBadServerResponse, NSURLErrorCannotParseResponse, NSURLErrorCannotDecodeContentData,
              NSURLErrorCannotDecodeRawData, NSURLErrorZeroByteResource:
-            return .protocolViolation("\(host) sent a response that is not valid HTTP: \(reason).",
-                                      underlyingError: error)
+            return TransportFailure.notHTTP(host: host, detail: reason, underlyingError: error)
         case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateHasBadDate,
              NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot,
              NSURLErrorServerCertificateNotYetValid, NSURLErrorClientCertificateRejected,
              NSURLErrorClientCertificateRequired, NSURLErrorAppTransportSecurityRequiresSecureConnection:
-            return SwitchyardError(.tls, "The TLS connection to \(host) failed: \(reason).", underlyingError: error)
+            return TransportFailure.tlsFailed(host: host, detail: reason, underlyingError: error)
         case NSURLErrorHTTPTooManyRedirects:
             return SwitchyardError(.tooManyRedirects, "\(host) redirected too often: \(reason).",
                                    underlyingError: error)
         case NSURLErrorBadURL:
-            return SwitchyardError(.invalidRequest, "The URL could not be used: \(reason).", underlyingError: error)
+            return TransportFailure.unusableURL(detail: reason, underlyingError: error)
         case NSURLErrorUnsupportedURL:
             // corelibs reports responses libcurl refuses (HTTP/0.9, a non-numeric status) with this code;
             // the scheme itself was validated before sending.
             if mentionsResponse(reason) {
-                return .protocolViolation("\(host) sent a response that is not valid HTTP: \(reason).",
-                                          underlyingError: error)
+                return TransportFailure.notHTTP(host: host, detail: reason, underlyingError: error)
             }
-            return SwitchyardError(.invalidRequest, "The URL could not be used: \(reason).", underlyingError: error)
+            return TransportFailure.unusableURL(detail: reason, underlyingError: error)
         default:
             return classifyByText(reason, host: host, error: error)
         }
@@ -79,24 +72,21 @@ enum URLSessionErrorMapping {
                 + " responses); the response was refused.", underlyingError: error)
         }
         if text.contains("transfer closed") || text.contains("remaining to read") {
-            return .protocolViolation("\(host) closed the connection before the whole body arrived (\(reason));"
-                + " the body is truncated and was not delivered as complete.", underlyingError: error)
+            return TransportFailure.closedMidBody(host: host, detail: reason, underlyingError: error)
         }
         let protocolMarkers = ["chunk", "header", "weird server reply", "content encoding", "transfer-encoding", "unencoding",
                                "http/0.9", "response code", "http version", "invalid"]
         if protocolMarkers.contains(where: text.contains) {
-            return .protocolViolation("\(host) sent a response that is not valid HTTP: \(reason).",
-                                      underlyingError: error)
+            return TransportFailure.notHTTP(host: host, detail: reason, underlyingError: error)
         }
         if text.contains("ssl") || text.contains("tls") || text.contains("certificate") {
-            return SwitchyardError(.tls, "The TLS connection to \(host) failed: \(reason).", underlyingError: error)
+            return TransportFailure.tlsFailed(host: host, detail: reason, underlyingError: error)
         }
         if text.contains("connection reset") || text.contains("broken pipe") || text.contains("recv failure")
             || text.contains("send failure") {
-            return .connectionFailed("The connection to \(host) failed mid-exchange: \(reason).",
-                                     underlyingError: error)
+            return TransportFailure.connectionLost(host: host, detail: reason, underlyingError: error)
         }
-        return .transportFailed("URLSession failed talking to \(host): \(reason).", underlyingError: error)
+        return TransportFailure.otherFailure(stack: "URLSession", host: host, detail: reason, underlyingError: error)
     }
 
     private static func mentionsResponse(_ reason: String) -> Bool {

@@ -6,169 +6,92 @@ import HTTPTypes
 import Switchyard
 import Synchronization
 
-/// The state one request shares between the caller's task and URLSession's delegate queue.
+/// The state one request shares between the caller's task and URLSession's delegate queue: the
+/// kit's ``ResponseStream``, fed by the delegate.
 ///
 /// The delegate delivers the head, body chunks and the end; the caller awaits the head and pulls
-/// chunks; either side — or the deadline timer — may end it. The first outcome recorded wins and
-/// nothing is delivered after it; ending early cancels the URLSession task, which closes its
-/// connection.
+/// chunks; either side — or the deadline timer — may end it. Ending early cancels the URLSession
+/// task, which closes its connection.
 ///
 /// Memory: at most ``ResponseBodyBuffer/memoryLimit`` bytes wait in memory. Where the task can be
-/// paused (``pausesTask``, Apple platforms) it is suspended above that mark and resumed when the
-/// reader drains below a quarter of it; where it cannot (Linux), the excess waits on disk.
-final class URLSessionExchange: Sendable {
+/// paused (Apple platforms) it is suspended above that mark and resumed when the reader drains
+/// below a quarter of it; where it cannot (Linux), the excess waits on disk.
+typealias URLSessionExchange = ResponseStream<URLSessionExchangeDriver>
+
+/// What a URLSession exchange does when its stream decides something.
+struct URLSessionExchangeDriver: ResponseStreamDriver {
+    typealias Head = Response
+    typealias Queue = SpillingChunkQueue
+
     let request: Request
     let context: ExchangeContext
     let host: String
-    private let pausesTask: Bool
-    private let lowWaterBytes: Int
+    /// The task, the end-of-exchange cleanups and the progress count.
+    let task: URLSessionTaskHandle
 
-    private struct State {
-        var task: URLSessionTask?
-        var headWaiter: CheckedContinuation<Response, any Error>?
-        var headArrived = false
-        /// The head, when it arrived before the caller asked for it.
-        var readyHead: Response?
-        var buffer: ResponseBodyBuffer
-        var reader: CheckedContinuation<ArraySlice<UInt8>?, any Error>?
-        var receivedBytes: Int64 = 0
-        /// The body size the head declared, when the bytes we receive are the bytes it counted.
-        var declaredBytes: Int64?
-        var isSuspended = false
-        var cleanups: [@Sendable () -> Void] = []
-        var outcome: Result<Void, SwitchyardError>?
+    func pauseReceiving(_ stream: URLSessionExchange) {
+        task.matchSuspension { stream.isReceivingPaused }
     }
 
-    private let state: Mutex<State>
-    private let progressCount = Atomic<Int>(0)
+    func resumeReceiving(_ stream: URLSessionExchange) {
+        task.matchSuspension { stream.isReceivingPaused }
+    }
+
+    func ended(_ stream: URLSessionExchange, outcome: Result<Void, SwitchyardError>) {
+        let elapsed = ContinuousClock.now - context.attemptStartedAt
+        context.recordTimings { $0.total = elapsed }
+        task.end(cancellingTask: (try? outcome.get()) == nil)
+    }
+}
+
+extension ResponseStream where Driver == URLSessionExchangeDriver {
+    /// An exchange for `request` keeping up to `memoryLimit` unread bytes in memory; `pausesTask`
+    /// where suspending the task pauses it (Apple), otherwise the excess spills to disk.
+    convenience init(request: Request, context: ExchangeContext, memoryLimit: Int, pausesTask: Bool) {
+        let host = request.head.authority ?? "the server"
+        let driver = URLSessionExchangeDriver(request: request, context: context, host: host,
+                                              task: URLSessionTaskHandle())
+        let queue = SpillingChunkQueue(buffer: ResponseBodyBuffer(memoryLimit: memoryLimit), mayUseDisk: !pausesTask,
+                                       host: host)
+        self.init(driver: driver, state: State(queue: queue, highWaterBytes: memoryLimit,
+                                               overflow: pausesTask ? .keepAndPause : .keep,
+                                               byteLimit: request.options.maxResponseBytes))
+    }
+
+    /// The request.
+    var request: Request { driver.request }
+    /// The exchange's context: deadline and timings.
+    var context: ExchangeContext { driver.context }
+    /// The server's name for messages.
+    var host: String { driver.host }
 
     /// How many events URLSession delivered so far (head, body chunks, sent body bytes): the idle
     /// watchdog's signal.
-    var progress: Int { progressCount.load(ordering: .relaxed) }
+    var progress: Int { driver.task.progress }
 
     /// Counts an event that shows the exchange is moving (e.g. request body bytes sent).
-    func noteProgress() {
-        progressCount.add(1, ordering: .relaxed)
-    }
-
-    init(request: Request, context: ExchangeContext, memoryLimit: Int, pausesTask: Bool) {
-        self.request = request
-        self.context = context
-        self.host = request.head.authority ?? "the server"
-        self.pausesTask = pausesTask
-        self.lowWaterBytes = memoryLimit / 4
-        self.state = Mutex(State(buffer: ResponseBodyBuffer(memoryLimit: memoryLimit)))
-    }
+    func noteProgress() { driver.task.noteProgress() }
 
     // MARK: - Caller side
 
     /// Remembers the task so that ending the exchange can cancel it. Returns `false` (and cancels
     /// the task) if the exchange already ended.
-    func attach(_ task: URLSessionTask) -> Bool {
-        let ended = state.withLock { state in
-            state.task = task
-            return state.outcome != nil
-        }
-        if ended { task.cancel() }
-        return !ended
-    }
+    func attach(_ task: URLSessionTask) -> Bool { driver.task.attach(task) }
 
     /// Runs `cleanup` once the exchange ends (immediately if it already has).
-    func onEnd(_ cleanup: @escaping @Sendable () -> Void) {
-        let runNow = state.withLock { state in
-            if state.outcome != nil { return true }
-            state.cleanups.append(cleanup)
-            return false
-        }
-        if runNow { cleanup() }
-    }
-
-    /// Waits for the response head.
-    func head() async throws -> Response {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
-                let ready: Result<Response, SwitchyardError>? = state.withLock { state in
-                    if let head = state.readyHead {
-                        state.readyHead = nil
-                        return .success(head)
-                    }
-                    if case .failure(let error)? = state.outcome { return .failure(error) }
-                    state.headWaiter = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(with: ready.mapError { $0 as any Error }) }
-            }
-        } onCancel: {
-            fail(.cancelled)
-        }
-    }
-
-    /// Returns the next body chunk, `nil` at the end, or throws the exchange's failure.
-    func nextChunk() async throws -> ArraySlice<UInt8>? {
-        if let ready = try take() { return try ready.get() }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                do {
-                    let ready = try state.withLock { state in
-                        let ready = try take(&state)
-                        if ready == nil { state.reader = continuation }
-                        return ready
-                    }
-                    if let ready { continuation.resume(with: ready.mapError { $0 as any Error }) }
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        } onCancel: {
-            fail(.cancelled)
-        }
-    }
-
-    private func take() throws -> Result<ArraySlice<UInt8>?, SwitchyardError>? {
-        try state.withLock { try take(&$0) }
-    }
-
-    /// The next chunk or the outcome; `nil` when the reader has to wait. Resumes a suspended task
-    /// once the buffer has drained enough.
-    private func take(_ state: inout State) throws -> Result<ArraySlice<UInt8>?, SwitchyardError>? {
-        do {
-            if let chunk = try state.buffer.take() {
-                if state.isSuspended, state.buffer.memoryBytes <= lowWaterBytes, let task = state.task {
-                    state.isSuspended = false
-                    task.resume()
-                }
-                return .success(chunk)
-            }
-        } catch {
-            let failure = SwitchyardError.transportFailed("Buffering the response from \(host) failed: \(error).",
-                                                          underlyingError: error)
-            state.outcome = state.outcome ?? .failure(failure)
-            return .failure(failure)
-        }
-        switch state.outcome {
-        case .success?: return .success(nil)
-        case .failure(let error)?: return .failure(error)
-        case nil: return nil
-        }
-    }
-
-    /// `true` once the exchange has an outcome.
-    var isFinished: Bool { state.withLock { $0.outcome != nil } }
+    func onEnd(_ cleanup: @escaping @Sendable () -> Void) { driver.task.onEnd(cleanup) }
 
     /// Ends the exchange with `error` unless it already ended, and cancels the task.
-    func fail(_ error: SwitchyardError) {
-        end(.failure(error))
-    }
+    func fail(_ error: SwitchyardError) { cancel(error) }
 
     // MARK: - Delegate side
 
     /// The response head arrived (delegate queue).
     func didReceive(_ response: HTTPURLResponse) {
         // corelibs hands interim responses (e.g. `100 Continue`) to the delegate like final ones.
-        progressCount.add(1, ordering: .relaxed)
+        noteProgress()
         guard (100...599).contains(response.statusCode) else {
-            fail(.protocolViolation("\(host) answered with status \(response.statusCode), outside 100–599; the response"
-                + " was refused."))
+            fail(TransportFailure.statusOutOfRange(host: host, code: response.statusCode))
             return
         }
         guard !(100...199).contains(response.statusCode) || response.statusCode == 101 else { return }
@@ -185,69 +108,28 @@ final class URLSessionExchange: Sendable {
         let head = received.describingDecodedBody(codings: ResponseHeadMapping.decodedContentCodings)
         let declared = ResponseHeadMapping.declaredBodyBytes(of: head, method: request.head.method)
         if let limit = request.options.maxResponseBytes, let declared, declared > limit {
-            fail(SwitchyardError(.responseTooLarge, "The response from \(host) declares \(declared) bytes, more than"
-                + " the limit of \(limit); nothing was read. Raise maxResponseBytes or stream the body."))
+            fail(TransportFailure.declaredTooLarge(host: host, declared: declared, limit: limit))
             return
         }
-        let hasBody = request.head.method != .head && head.status.code != 204 && head.status.code != 304
-        let length: HTTPBody.Length = declared.map { .known($0) } ?? .unknown
-        let body = hasBody ? HTTPBody(URLSessionResponseBody(exchange: self), length: length) : nil
-        let response = Response(head, body: body)
-        let waiter = state.withLock { state in
-            guard state.outcome == nil, !state.headArrived else { return CheckedContinuation<Response, any Error>?.none }
-            state.headArrived = true
-            state.declaredBytes = declared
-            if state.headWaiter == nil { state.readyHead = response }
-            defer { state.headWaiter = nil }
-            return state.headWaiter
+        var body: HTTPBody?
+        if ResponseHeadRules.hasBody(method: request.head.method, status: head.status) {
+            body = HTTPBody(StreamedResponseBody(self), length: declared.map { HTTPBody.Length.known($0) } ?? .unknown)
         }
-        waiter?.resume(returning: response)
+        deliverHead(Response(head, body: body), declaredBytes: declared)
     }
 
     /// Body bytes arrived (delegate queue).
     func didReceive(_ data: Data, task: URLSessionTask) {
-        progressCount.add(1, ordering: .relaxed)
-        var failure: SwitchyardError?
-        let reader: CheckedContinuation<ArraySlice<UInt8>?, any Error>? = state.withLock { state in
-            guard state.outcome == nil else { return nil }
-            state.receivedBytes += Int64(data.count)
-            if let limit = request.options.maxResponseBytes, state.receivedBytes > limit {
-                failure = .responseTooLarge(limit: limit)
-                return nil
-            }
-            if let reader = state.reader, state.buffer.isEmpty {
-                state.reader = nil
-                return reader
-            }
-            do {
-                try state.buffer.append(data, mayUseDisk: !pausesTask)
-            } catch {
-                failure = .transportFailed("Buffering the response from \(host) failed: \(error).",
-                                           underlyingError: error)
-                return nil
-            }
-            if pausesTask, !state.isSuspended, state.buffer.memoryBytes >= state.buffer.memoryLimit {
-                state.isSuspended = true
-                task.suspend()
-            }
-            return nil
-        }
-        if let failure { fail(failure) }
-        reader?.resume(returning: ArraySlice(data))
+        noteProgress()
+        _ = offer(data)
     }
 
     /// The task ended (delegate queue); `error` is URLSession's.
     func didComplete(error: (any Error)?) {
-        let (headArrived, received, declared) = state.withLock { ($0.headArrived, $0.receivedBytes, $0.declaredBytes) }
         if let error {
-            end(.failure(URLSessionErrorMapping.error(for: error, host: host, receivedHead: headArrived)))
-        } else if !headArrived {
-            end(.failure(.protocolViolation("\(host) ended the exchange without a response head.")))
-        } else if let declared, received < declared {
-            end(.failure(.protocolViolation("\(host) declared \(declared) body bytes but sent \(received) before"
-                + " the exchange ended; the body is truncated and was not delivered as complete.")))
+            finish(.failure(URLSessionErrorMapping.error(for: error, host: host, receivedHead: hasReceivedHead)))
         } else {
-            end(.success(()))
+            finish(.success(()))  // the stream's rules: no head, or fewer bytes than declared, fail
         }
     }
 
@@ -267,44 +149,102 @@ final class URLSessionExchange: Sendable {
             }
         }
     }
+}
 
-    // MARK: - Ending
+/// The URLSession task of one exchange, what must run when the exchange ends, and its progress.
+///
+/// Separate from the stream's lock: it is taken when the task is attached, when the exchange ends,
+/// and when a suspension changes — not per chunk.
+final class URLSessionTaskHandle: Sendable {
+    private struct State {
+        var task: URLSessionTask?
+        var suspended = false
+        var ended = false
+        var cleanups: [@Sendable () -> Void] = []
+    }
 
-    private func end(_ result: Result<Void, SwitchyardError>) {
-        // A head nobody took yet is handed out of the lock (`_`) and released there: its body's
-        // owner checks this exchange's state when it goes away, which would lock again.
-        let (task, headWaiter, reader, cleanups, recorded, _) = state.withLock { state in
-            guard state.outcome == nil else {
-                return (URLSessionTask?.none, CheckedContinuation<Response, any Error>?.none,
-                        CheckedContinuation<ArraySlice<UInt8>?, any Error>?.none, [@Sendable () -> Void](),
-                        Result<Void, SwitchyardError>?.none, Response?.none)
-            }
-            state.outcome = result
-            var unclaimedHead: Response?
-            if case .failure = result {
-                state.buffer.removeAll()
-                unclaimedHead = state.readyHead.take()
-            }
-            defer {
-                state.headWaiter = nil
-                state.reader = nil
-                state.cleanups = []
-            }
-            return (state.task, state.headWaiter, state.reader, state.cleanups, result, unclaimedHead)
+    private let state = Mutex(State())
+    private let progressCount = Atomic<Int>(0)
+
+    var progress: Int { progressCount.load(ordering: .relaxed) }
+
+    func noteProgress() {
+        progressCount.add(1, ordering: .relaxed)
+    }
+
+    /// Remembers `task`; cancels it and returns `false` if the exchange already ended.
+    func attach(_ task: URLSessionTask) -> Bool {
+        let ended = state.withLock { state in
+            if !state.ended { state.task = task }
+            return state.ended
         }
-        guard let recorded else { return }
-        let elapsed = ContinuousClock.now - context.attemptStartedAt
-        context.recordTimings { $0.total = elapsed }
+        if ended { task.cancel() }
+        return !ended
+    }
+
+    /// Runs `cleanup` once the exchange ends (immediately if it already has).
+    func onEnd(_ cleanup: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state in
+            if state.ended { return true }
+            state.cleanups.append(cleanup)
+            return false
+        }
+        if runNow { cleanup() }
+    }
+
+    /// Suspends or resumes the task to match `paused`, read under this lock so that racing calls
+    /// leave the task as the stream's latest decision says.
+    func matchSuspension(_ paused: () -> Bool) {
+        state.withLock { state in
+            let wanted = paused()
+            guard wanted != state.suspended, let task = state.task, !state.ended else { return }
+            state.suspended = wanted
+            if wanted { task.suspend() } else { task.resume() }
+        }
+    }
+
+    /// The exchange ended: runs the cleanups, then cancels the task when it failed.
+    func end(cancellingTask: Bool) {
+        let (task, cleanups) = state.withLock { state in
+            state.ended = true
+            defer { state.cleanups = [] }
+            return (state.task, state.cleanups)
+        }
         // Cleanups first: they unblock a request-body read that would otherwise hold the session's
         // thread, which `cancel()` waits for on Linux.
         for cleanup in cleanups { cleanup() }
-        switch recorded {
-        case .success:
-            reader?.resume(returning: nil)
-        case .failure(let error):
-            headWaiter?.resume(throwing: error)
-            reader?.resume(throwing: error)
-            task?.cancel()
+        if cancellingTask { task?.cancel() }
+    }
+}
+
+/// The URLSession exchange's chunk queue: a ``ResponseBodyBuffer``, which spills to disk where the
+/// task cannot be paused.
+struct SpillingChunkQueue: ResponseChunkQueue {
+    var buffer: ResponseBodyBuffer
+    let mayUseDisk: Bool
+    let host: String
+
+    var isEmpty: Bool { buffer.isEmpty }
+    var memoryBytes: Int { buffer.memoryBytes }
+
+    static func byteCount(of incoming: Data) -> Int { incoming.count }
+    static func chunk(from incoming: Data) -> ArraySlice<UInt8> { ArraySlice(incoming) }
+
+    mutating func append(_ incoming: Data) throws(SwitchyardError) {
+        do {
+            try buffer.append(incoming, mayUseDisk: mayUseDisk)
+        } catch {
+            throw TransportFailure.bufferingFailed(host: host, error)
         }
     }
+
+    mutating func popFirst() throws(SwitchyardError) -> ArraySlice<UInt8>? {
+        do {
+            return try buffer.take()
+        } catch {
+            throw TransportFailure.bufferingFailed(host: host, error)
+        }
+    }
+
+    mutating func removeAll() { buffer.removeAll() }
 }

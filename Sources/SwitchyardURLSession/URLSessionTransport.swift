@@ -254,18 +254,9 @@ public final class URLSessionTransport: Transport {
     private static func spool(
         _ body: HTTPBody, context: ExchangeContext, memoryLimit: Int
     ) async throws -> RequestBodySpool.Spooled {
-        guard let deadline = context.deadline else { return try await RequestBodySpool.spool(body, memoryLimit: memoryLimit) }
-        return try await withThrowingTaskGroup(of: RequestBodySpool.Spooled?.self) { group in
-            group.addTask { try await RequestBodySpool.spool(body, memoryLimit: memoryLimit) }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let spooled = first else {
-                throw SwitchyardError.timedOut("The request body was not complete before the deadline.")
-            }
-            return spooled
+        try await withDeadline(context.deadline,
+                               timeoutError: .timedOut("The request body was not complete before the deadline.")) {
+            try await RequestBodySpool.spool(body, memoryLimit: memoryLimit)
         }
     }
 
@@ -302,17 +293,7 @@ public final class URLSessionTransport: Transport {
     /// Pulls the streamed request body into the pipe on its own task.
     private static func startProducing(_ body: HTTPBody, into pipe: RequestBodyPipe, for exchange: URLSessionExchange) {
         let producer = Task {
-            do {
-                for try await chunk in body where !chunk.isEmpty {
-                    try await pipe.write(chunk)
-                }
-                pipe.finish()
-            } catch {
-                let failure = (error as? SwitchyardError)
-                    ?? .transportFailed("Reading the request body failed: \(error)", underlyingError: error)
-                pipe.fail(failure)
-                exchange.fail(failure)
-            }
+            if let failure = await pipe.fill(from: body) { exchange.fail(failure) }
         }
         exchange.onEnd {
             pipe.fail(.cancelled)

@@ -16,24 +16,26 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
     /// The names accepted on the command line, for help texts.
     static let names = allCases.map(\.rawValue).joined(separator: ", ")
 
-    /// Runs `body` with a fresh transport of this kind, then releases the transport properly
-    /// (AsyncHTTPClient's client is shut down, waiting for its connections to close).
-    func withTransport<Result>(_ body: (any Transport) async throws -> Result) async throws -> Result {
+    /// A fresh transport of this kind.
+    func makeTransport() -> any Transport {
         switch self {
-        case .curl:
-            return try await body(CurlTransport())
-        case .urlsession:
-            return try await body(URLSessionTransport())
-        case .ahc:
-            let transport = AsyncHTTPClientTransport()
-            do {
-                let result = try await body(transport)
-                try? await transport.shutdown()
-                return result
-            } catch {
-                try? await transport.shutdown()
-                throw error
-            }
+        case .curl: CurlTransport()
+        case .urlsession: URLSessionTransport()
+        case .ahc: AsyncHTTPClientTransport()
+        }
+    }
+
+    /// Runs `body` with a fresh transport of this kind, then shuts the transport down
+    /// (``Transport/shutdown()``, waiting for what it owns to be released), whatever `body` did.
+    func withTransport<Result>(_ body: (any Transport) async throws -> Result) async throws -> Result {
+        let transport = makeTransport()
+        do {
+            let result = try await body(transport)
+            try? await transport.shutdown()
+            return result
+        } catch {
+            try? await transport.shutdown()
+            throw error
         }
     }
 }

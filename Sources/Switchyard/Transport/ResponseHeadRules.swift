@@ -28,7 +28,7 @@ public enum ResponseHeadRules {
     public static func validate(_ head: HTTPResponse, host: String) throws(SwitchyardError) -> Int64? {
         let code = head.status.code
         guard code >= 100, code <= 599 else {
-            throw .protocolViolation("\(host) answered with status \(code), outside 100–599; the response was refused.")
+            throw TransportFailure.statusOutOfRange(host: host, code: code)
         }
         guard code != 101 else {
             throw .protocolViolation("\(host) answered 101 Switching Protocols, but the request asked for no protocol"

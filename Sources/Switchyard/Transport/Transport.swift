@@ -27,6 +27,14 @@
 /// }
 /// ```
 ///
+/// A transport over a stack that reports a head, body chunks and an end from callbacks should need
+/// only that I/O: the transport kit supplies the response stream with its water marks and single
+/// outcome (``ResponseStream``, driven by a ``ResponseStreamDriver``), the body that cancels when
+/// dropped (``StreamedResponseBody``), the upload pump (``UploadPump``),
+/// ``withDeadline(_:timeoutError:_:)``, ``ResponseHeadRules/hasBody(method:status:)`` and the
+/// failure messages of ``TransportFailure``. `Tests/SwitchyardTests/WriteATransportTests.swift`
+/// shows one in about thirty lines.
+///
 /// A conforming transport must:
 /// - stop promptly when the calling task is cancelled, and throw ``SwitchyardError/Kind/cancelled``;
 /// - finish by ``ExchangeContext/deadline``, or throw ``SwitchyardError/Kind/timeout``;
@@ -40,6 +48,18 @@ public protocol Transport: Sendable {
     /// - Returns: The response head and body; the body may still be streaming.
     /// - Throws: A ``SwitchyardError`` (other errors are wrapped as ``SwitchyardError/Kind/transport``).
     func send(_ request: Request, context: ExchangeContext) async throws -> Response
+
+    /// Releases what the transport owns (threads, connections, a client it created), waiting until
+    /// they are gone. Call it once, when you are done with the transport; requests still in flight
+    /// fail. Callers that hold `any Transport` can always call it: transports that own nothing to
+    /// release keep the default, which does nothing.
+    /// - Throws: The stack's shutdown failure, if any.
+    func shutdown() async throws
+}
+
+extension Transport {
+    /// Does nothing by default: the transport owns nothing that needs an orderly shutdown.
+    public func shutdown() async throws {}
 }
 
 /// A transport made from a closure: wraps any existing HTTP stack in a few lines.
@@ -73,16 +93,6 @@ public struct ClosureTransport: Transport {
     /// - Returns: The closure's response.
     /// - Throws: The closure's error, or ``SwitchyardError/Kind/timeout`` at the deadline.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
-        guard let deadline = context.deadline else { return try await body(request, context) }
-        return try await withThrowingTaskGroup(of: Response?.self) { group in
-            group.addTask { try await body(request, context) }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let response = first else { throw SwitchyardError.timedOut() }
-            return response
-        }
+        try await withDeadline(context.deadline) { try await body(request, context) }
     }
 }
