@@ -93,7 +93,7 @@ public final class CurlTransport: Transport {
             receiveBufferBytes: Int = 256 * 1024,
             idleHandleLimit: Int = 256,
             maxIdleConnections: Int = 256,
-            busyPollDuration: Duration = .microseconds(50),
+            busyPollDuration: Duration = .microseconds(200),
             busyPollMaxInFlight: Int = .max,
             idleTimeout: Duration? = IdleTimeout.default
         ) {

@@ -42,6 +42,7 @@ public final class HTTPBody: Sendable {
         case chunks(@Sendable () -> ChunkProducer)
     }
 
+    @usableFromInline
     typealias ChunkProducer = () async throws -> ArraySlice<UInt8>?
 
     let storage: Storage
@@ -67,15 +68,25 @@ public final class HTTPBody: Sendable {
     ///   - sequence: The chunks, pulled one at a time as the transport sends them.
     ///   - length: The total size, if known (lets the transport send `Content-Length`).
     ///   - replayability: Declare `.replayable` only if iterating `sequence` again yields the same bytes.
-    public init<Chunks: AsyncSequence & Sendable>(
+    ///
+    /// Inlinable, so that the caller's module specialises the iteration for its own sequence type
+    /// (a transport's body is pulled through here for every chunk).
+    @inlinable
+    public convenience init<Chunks: AsyncSequence & Sendable>(
         _ sequence: Chunks,
         length: Length = .unknown,
         replayability: Replayability = .singleUse
     ) where Chunks.Element == ArraySlice<UInt8> {
-        self.storage = .chunks {
+        self.init(producing: {
             let box = IteratorBox(sequence.makeAsyncIterator())
             return { try await box.next() }
-        }
+        }, length: length, replayability: replayability)
+    }
+
+    /// Creates a streamed body whose iterations each pull from a new producer.
+    @usableFromInline
+    init(producing makeProducer: @escaping @Sendable () -> ChunkProducer, length: Length, replayability: Replayability) {
+        self.storage = .chunks(makeProducer)
         self.length = length
         self.replayability = replayability
     }
@@ -158,8 +169,9 @@ extension HTTPBody: AsyncSequence {
 }
 
 /// Holds a generic iterator so a non-generic closure can advance it.
-private final class IteratorBox<Base: AsyncIteratorProtocol> where Base.Element == ArraySlice<UInt8> {
-    var base: Base
-    init(_ base: Base) { self.base = base }
-    func next() async throws -> ArraySlice<UInt8>? { try await base.next() }
+@usableFromInline
+final class IteratorBox<Base: AsyncIteratorProtocol> where Base.Element == ArraySlice<UInt8> {
+    @usableFromInline var base: Base
+    @inlinable init(_ base: Base) { self.base = base }
+    @inlinable func next() async throws -> ArraySlice<UInt8>? { try await base.next() }
 }

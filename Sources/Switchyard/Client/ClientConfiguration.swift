@@ -22,7 +22,9 @@
 /// their registration order unless a ``Plugin/Placement`` moves them. Set a built-in's setting to
 /// `nil` to leave it out.
 public struct ClientConfiguration: Sendable {
-    /// Where lifecycle and pop-up events are published; `nil` publishes none.
+    /// Where lifecycle and pop-up events are published (every exchange's
+    /// ``ExchangeContext/eventBus``); `nil` publishes none, unless a plugin has observers: then the
+    /// client creates a bus, so observers are never dropped silently.
     public var events: EventBus?
     /// Per-endpoint timing statistics (off when `nil`, the default).
     public var timingStats: TimingStats?

@@ -26,30 +26,36 @@ public struct StreamedResponseBody<Source: ResponseChunkSource>: AsyncSequence, 
     /// A chunk of body bytes.
     public typealias Element = ArraySlice<UInt8>
 
-    private let owner: Owner
+    @usableFromInline let owner: Owner
 
     /// A body reading from `source`.
+    @inlinable
     public init(_ source: Source) {
         self.owner = Owner(source: source)
     }
 
     /// Reads the source's chunks; every iterator shares the sequence's owner.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        fileprivate let owner: Owner
+        @usableFromInline let owner: Owner
+
+        @inlinable init(owner: Owner) { self.owner = owner }
 
         /// The next chunk, `nil` at the end.
+        @inlinable
         public mutating func next() async throws -> ArraySlice<UInt8>? {
             try await owner.source.nextChunk()
         }
     }
 
     /// An iterator over the body.
+    @inlinable
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(owner: owner) }
 
     /// Cancels the exchange when the last reader lets go of the body.
-    fileprivate final class Owner: Sendable {
-        let source: Source
-        init(source: Source) { self.source = source }
+    @usableFromInline
+    final class Owner: Sendable {
+        @usableFromInline let source: Source
+        @inlinable init(source: Source) { self.source = source }
         deinit {
             if !source.isFinished { source.cancel(.cancelled) }
         }
