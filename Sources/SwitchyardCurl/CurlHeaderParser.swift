@@ -63,6 +63,8 @@ struct CurlHeaderParser {
     /// - Throws: ``SwitchyardError/Kind/protocolViolation`` for a block that is not a valid HTTP head.
     static func parseHead(_ block: [UInt8]) throws(SwitchyardError) -> HTTPResponse {
         var parser = CurlHeaderParser()
+        // One allocation for the fields instead of a regrowth every few lines.
+        parser.fields.reserveCapacity(block.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
         let parsed = block.withUnsafeBytes { bytes -> Result<HTTPResponse, SwitchyardError> in
             var start = 0
             while start < bytes.count {
@@ -91,7 +93,7 @@ struct CurlHeaderParser {
 
     /// Parses `HTTP/<version> <3 digits>[ <reason>]`.
     static func parseStatusLine(_ line: UnsafeRawBufferPointer) throws(SwitchyardError) -> HTTPResponse.Status {
-        let prefix = Array("HTTP/".utf8)
+        let prefix = "HTTP/".utf8
         guard line.count >= prefix.count, line.prefix(prefix.count).elementsEqual(prefix),
               let space = line.firstIndex(of: UInt8(ascii: " ")) else {
             throw malformedStatus(line)
@@ -121,7 +123,7 @@ struct CurlHeaderParser {
         guard let name = HTTPField.Name(nameText) else {
             throw .protocolViolation("The server sent an invalid header name: \(Self.preview(line)).")
         }
-        let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
+        let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))  // no copy until the field
         guard HTTPField.isValidValue(value) else {
             throw .protocolViolation("The server sent header '\(nameText)' with control characters in its value.")
         }
@@ -139,16 +141,17 @@ struct CurlHeaderParser {
             throw .protocolViolation("The server sent a folded header line with control characters.")
         }
         let field = fields[index]
-        fields[index] = HTTPField(name: field.name, value: Array(field.value.utf8) + [UInt8(ascii: " ")] + more)
+        fields[index] = HTTPField(name: field.name, value: Array(field.value.utf8) + [UInt8(ascii: " ")] + Array(more))
     }
 
     // MARK: - Helpers
 
-    private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    /// `bytes` without leading and trailing spaces and tabs, as a view of the same memory.
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         guard let first = bytes.firstIndex(where: { !isSpace($0) }),
-              let last = bytes.lastIndex(where: { !isSpace($0) }) else { return [] }
-        return Array(bytes[first...last])
+              let last = bytes.lastIndex(where: { !isSpace($0) }) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(rebasing: bytes[first...last])
     }
 
     private static func malformedStatus(_ line: UnsafeRawBufferPointer) -> SwitchyardError {

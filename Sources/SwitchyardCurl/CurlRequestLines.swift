@@ -7,17 +7,28 @@ import Switchyard
 ///
 /// `@unchecked Sendable`: the list is built completely in `init` and never changed afterwards;
 /// libcurl reads it only while the transfer that owns this object is in the multi handle, and it
-/// is freed in `deinit`, when nothing can reference it any more.
+/// is freed in `deinit`, when nothing can reference it any more. A request without header fields
+/// or body (the common `GET`) uses one of two lists built once per process and never freed, which
+/// libcurl only reads, from any number of transfers.
 final class CurlRequestLines: @unchecked Sendable {
     /// The absolute URL.
     let url: String
     /// The header lines for `CURLOPT_HTTPHEADER`, including the blank `Name:` lines that stop
     /// libcurl from adding its own `Accept`, `Expect` and `Content-Type`.
     let headers: UnsafeMutablePointer<curl_slist>?
+    /// Whether `headers` was built for this request (and is freed with it).
+    private let ownsHeaders: Bool
+
     init(_ request: Request, decodesContentEncoding: Bool) {
         let head = request.head
         url = "\(head.scheme ?? "http")://\(head.authority ?? "")\(head.path ?? "/")"
         let fields = head.headerFields
+        if fields.isEmpty, request.body == nil, head.method != .post {
+            headers = decodesContentEncoding ? Self.bareDecoding.pointer : Self.bare.pointer
+            ownsHeaders = false
+            return
+        }
+        ownsHeaders = true
         var list: UnsafeMutablePointer<curl_slist>?
         func add(_ line: String) { list = curl_slist_append(list, line) }
         for field in fields {
@@ -44,7 +55,22 @@ final class CurlRequestLines: @unchecked Sendable {
     /// The `Accept-Encoding` line added when the request has none, built once.
     private static let acceptEncodingLine = "Accept-Encoding: \(CurlTransport.Configuration.defaultAcceptEncoding)"
 
+    /// A header list shared by every request of one shape; never freed.
+    private struct SharedList: @unchecked Sendable {  // built once, then only read (by libcurl)
+        let pointer: UnsafeMutablePointer<curl_slist>?
+        init(_ lines: [String]) {
+            var list: UnsafeMutablePointer<curl_slist>?
+            for line in lines { list = curl_slist_append(list, line) }
+            pointer = list
+        }
+    }
+
+    /// The lines of a request without header fields or body: no `Accept`, no `Expect`.
+    private static let bare = SharedList(["Accept:", "Expect:"])
+    /// The same, when bodies are decoded in Swift.
+    private static let bareDecoding = SharedList(["Accept:", "Expect:", acceptEncodingLine])
+
     deinit {
-        curl_slist_free_all(headers)
+        if ownsHeaders { curl_slist_free_all(headers) }
     }
 }
