@@ -103,12 +103,9 @@ public final class ExchangeContext: Sendable {
     /// Queueing and interceptor times are recorded only in a chain that reads them (one with a
     /// ``TimingStatsInterceptor``).
     public var pipelineTimings: PipelineTimings {
-        state.withLock { state in
-            var timings = state.pipelineTimings
-            timings.queued = state.profile?.queued ?? timings.queued
-            for (name, duration) in state.profile?.ownTimes() ?? [] { timings.interceptors[name, default: .zero] += duration }
-            return timings
-        }
+        var (timings, interceptors) = stageTimings
+        for (name, duration) in interceptors { timings.interceptors[name, default: .zero] += duration }
+        return timings
     }
 
     /// Updates the chain's stage timings in place, atomically.

@@ -8,8 +8,14 @@ import Foundation
 
 /// One redirect the chain may follow: the status, where it leads, and how the request changes.
 struct RedirectStep {
-    /// Redirect statuses that are followed; 300, 304, 305 and 306 are not.
-    static let followedStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// Whether `status` is a redirect that is followed; 300, 304, 305 and 306 are not. A switch, not
+    /// a set: it runs for every response.
+    static func isFollowed(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
+    }
     /// Headers that describe a body; removed when a redirect turns the request into a GET.
     static let bodyHeaders: [HTTPField.Name] = [
         .contentType, .contentLength, .contentEncoding, .contentLanguage, .contentLocation, .transferEncoding,
@@ -30,7 +36,7 @@ struct RedirectStep {
     ///   - strippedHeaders: Headers removed when the origin changes.
     init?(response: HTTPResponse, request: HTTPRequest, strippedHeaders: Set<HTTPField.Name>) {
         status = response.status.code
-        guard (300...308).contains(status), Self.followedStatuses.contains(status), let location = response.headerFields[.location],
+        guard Self.isFollowed(status), let location = response.headerFields[.location],
             let target = Self.resolve(location, against: request)
         else { return nil }
         keepsBody = status == 307 || status == 308
