@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SwitchyardAsyncHTTPClient", targets: ["SwitchyardAsyncHTTPClient"]),
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         .library(name: "SwitchyardTestServer", targets: ["SwitchyardTestServer"]),
+        .library(name: "SwitchyardAPI", targets: ["SwitchyardAPI"]),
         .library(name: "SwitchyardSigning", targets: ["SwitchyardSigning"]),
         .library(name: "SwitchyardExperiments", targets: ["SwitchyardExperiments"]),
         .executable(name: "yard", targets: ["yard"]),
@@ -78,6 +79,13 @@ let package = Package(
             ]
         ),
 
+        // MARK: - Application layer
+        // Endpoints, decoding at JSON paths, call handles and states, paged lists: built on the core only.
+        .target(
+            name: "SwitchyardAPI",
+            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+
         // MARK: - Example department plugins
         .target(
             name: "SwitchyardSigning",
@@ -123,6 +131,7 @@ let package = Package(
                 "SwitchyardCurl",
                 "SwitchyardURLSession",
                 "SwitchyardAsyncHTTPClient",
+                "SwitchyardAPI",
                 "SwitchyardTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -174,6 +183,14 @@ let package = Package(
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardAPITests",
+            dependencies: [
+                "Switchyard", "SwitchyardAPI", "SwitchyardTesting", "SwitchyardTestSupport", "SwitchyardTestServer",
+                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(

@@ -8,6 +8,8 @@ final class AssembledChain: Sendable {
     let headerConflicts: [HeaderConflict]
     let events: EventBus?
     let observers: [Plugin.Observer]
+    /// The chain's first events link, which turns failures found above the chain into events.
+    let eventsLink: EventsInterceptor?
     /// What the chain was assembled from, to assemble it again with other plugins.
     let source: Source
 
@@ -23,6 +25,7 @@ final class AssembledChain: Sendable {
         self.pipeline = Pipeline(interceptors: interceptors, transport: transport)
         self.events = events ?? interceptors.lazy.compactMap { Pipeline.unwrapped($0) as? EventsInterceptor }.first?.bus
         self.observers = []
+        self.eventsLink = Self.firstEventsLink(interceptors)
         self.headerConflicts = []
         self.source = .interceptors(interceptors)
         // Links below the last redirect or retry link run once per attempt; the rest once per call.
@@ -44,7 +47,12 @@ final class AssembledChain: Sendable {
         self.headerConflicts = assembly.headerConflicts
         self.events = assembly.events
         self.observers = assembly.observers
+        self.eventsLink = Self.firstEventsLink(assembly.interceptors)
         self.source = .configuration(configuration)
+    }
+
+    private static func firstEventsLink(_ interceptors: [any Interceptor]) -> EventsInterceptor? {
+        interceptors.lazy.compactMap { Pipeline.unwrapped($0) as? EventsInterceptor }.first
     }
 
     /// A new exchange's context for this chain.

@@ -141,6 +141,22 @@ public struct Client: Sendable {
         }
     }
 
+    /// Publishes a failure that a layer above the chain found after the exchange succeeded on the
+    /// wire (an API envelope's error code, an unexpected content type): a `failed` event on
+    /// ``events``, with a pop-up from the chain's ``EventsInterceptor`` policy when it has one.
+    ///
+    /// - Parameters:
+    ///   - error: The failure.
+    ///   - request: The request as it was sent.
+    ///   - context: The exchange's context (from the response).
+    public func reportFailure(_ error: SwitchyardError, of request: Request, context: ExchangeContext) {
+        if let link = chains.chain.eventsLink {
+            link.publishFailure(error, request: request, context: context)
+        } else {
+            context.publish(error.kind == .cancelled ? .cancelled : .failed(error), request: request)
+        }
+    }
+
     private func run(_ request: Request, chain: AssembledChain, context: ExchangeContext) async throws(SwitchyardError) -> Response {
         do throws(SwitchyardError) {
             if !request.isValidated { try RequestValidator.validate(request.head) }

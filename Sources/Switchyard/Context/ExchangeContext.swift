@@ -41,6 +41,7 @@ public final class ExchangeContext: Sendable {
         var pipelineTimings = PipelineTimings()
         var profile: ChainProfile?
         var storage: [ObjectIdentifier: any Sendable] = [:]
+        var pendingDecodingReport: DecodingReport?
     }
 
     private let state: Mutex<State>
@@ -114,6 +115,30 @@ public final class ExchangeContext: Sendable {
         state.withLock { update(&$0.pipelineTimings) }
     }
 
+    /// Records how long the caller took to decode the response body into a model (the `decoding`
+    /// phase), and completes a call record that timing statistics hold for it (see
+    /// ``RequestOptions/recordsDecoding``). Call it once, after decoding, whether or not it succeeded.
+    /// - Parameter duration: The decoding time.
+    public func recordDecoding(_ duration: Duration) {
+        let report = state.withLock { state in
+            state.pipelineTimings.decoding = duration
+            defer { state.pendingDecodingReport = nil }
+            return state.pendingDecodingReport
+        }
+        report?.complete(duration)
+    }
+
+    /// Holds `report` until ``recordDecoding(_:)`` when the request's options ask for it and no
+    /// decoding time is recorded yet; otherwise returns `false` and the caller reports at once.
+    func awaitDecoding(_ report: @escaping @Sendable (Duration?) -> Void) -> Bool {
+        guard options.recordsDecoding else { return false }
+        return state.withLock { state in
+            guard state.pipelineTimings.decoding == nil else { return false }
+            state.pendingDecodingReport = DecodingReport(report)
+            return true
+        }
+    }
+
     /// The stage timings without the interceptors' times, and the interceptors' own times by name
     /// in chain order: what timing statistics read, without building a dictionary.
     var stageTimings: (stages: PipelineTimings, interceptors: [(name: String, duration: Duration)]) {
@@ -167,4 +192,19 @@ public final class ExchangeContext: Sendable {
 public protocol ExchangeContextKey {
     /// The type of the stored value.
     associatedtype Value: Sendable
+}
+
+/// A statistics record waiting for the decoding time; delivered without it if the context ends first.
+final class DecodingReport: Sendable {
+    private let report: @Sendable (Duration?) -> Void
+    private let delivered = Atomic<Bool>(false)
+
+    init(_ report: @escaping @Sendable (Duration?) -> Void) { self.report = report }
+
+    func complete(_ duration: Duration?) {
+        guard !delivered.exchange(true, ordering: .relaxed) else { return }
+        report(duration)
+    }
+
+    deinit { complete(nil) }
 }

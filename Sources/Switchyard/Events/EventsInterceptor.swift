@@ -40,13 +40,23 @@ public struct EventsInterceptor: Interceptor {
             context.publish(.succeeded(status: response.head.status.code), request: request)
             return response
         } catch {
-            if error.kind == .cancelled {
-                context.publish(.cancelled, request: request)
-            } else {
-                context.publish(.failed(error), request: request, popUp: request.options.isSilent
-                    ? nil : popUps.popUp(for: error, request: request).map { coalescer.coalesce($0) })
-            }
+            publishFailure(error, request: request, context: context)
             throw error
+        }
+    }
+
+    /// Publishes `error` as the end of the call: `cancelled`, or `failed` with a pop-up from
+    /// ``popUps`` (none for a silent request), coalesced with identical recent pop-ups.
+    /// - Parameters:
+    ///   - error: How the call failed.
+    ///   - request: The request as the call made it.
+    ///   - context: The exchange's context.
+    func publishFailure(_ error: SwitchyardError, request: Request, context: ExchangeContext) {
+        if error.kind == .cancelled {
+            context.publish(.cancelled, request: request)
+        } else {
+            context.publish(.failed(error), request: request, popUp: request.options.isSilent
+                ? nil : popUps.popUp(for: error, request: request).map { coalescer.coalesce($0) })
         }
     }
 }

@@ -25,6 +25,11 @@ public struct RequestOptions: Sendable, Hashable {
     /// Changes to the retry policy for this request only (see ``RetryInterceptor``); `nil` keeps
     /// the interceptor's policy. E.g. `options.retry = .disabled`.
     public var retry: RetryOverride? = nil
+    /// Whether the caller decodes the response body after the exchange and reports the time with
+    /// ``ExchangeContext/recordDecoding(_:)``: timing statistics then hold the call's record until
+    /// that report, so it carries the `decoding` phase. Set by the API layer (`SwitchyardAPI`); a
+    /// record whose report never comes is kept, without the phase, when the context ends.
+    public var recordsDecoding = false
 
     /// Creates options; every setting defaults to "not set".
     /// - Parameters:

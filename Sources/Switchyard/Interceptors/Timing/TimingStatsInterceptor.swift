@@ -85,12 +85,24 @@ final class CallRecorder: BodyTap {
     func finish(failed: Bool) {
         guard !done.exchange(true, ordering: .relaxed) else { return }
         let (stages, interceptors) = context.stageTimings
-        let phases = Self.phases(context, stages: stages)
-        let call = TimingStats.PendingCall(head: request, phases: phases, interceptors: interceptors, failed: failed)
-        guard let exporter else { return stats.enqueue(call, shard: context.id) }
+        let call = TimingStats.PendingCall(head: request, phases: Self.phases(context, stages: stages),
+                                           interceptors: interceptors, failed: failed)
+        let (stats, exporter, shard) = (stats, exporter, context.id)
+        let submit: @Sendable (Duration?) -> Void = { decoding in
+            var call = call
+            if let decoding { call.phases.append(("decoding", decoding)) }
+            Self.submit(call, to: stats, exporter: exporter, shard: shard)
+        }
+        // A caller that decodes the body reports the decoding time later; the record waits for it.
+        if failed || !context.awaitDecoding(submit) { submit(nil) }
+    }
+
+    private static func submit(_ call: TimingStats.PendingCall, to stats: TimingStats, exporter: TimingMetricsExporter?,
+                               shard: UInt64) {
+        guard let exporter else { return stats.enqueue(call, shard: shard) }
         let key = stats.record(call)
-        exporter.export(key, phases: phases + interceptors.sorted { $0.name < $1.name }.map { ("interceptor:\($0.name)", $0.duration) },
-                        failed: failed)
+        exporter.export(key, phases: call.phases + call.interceptors.sorted { $0.name < $1.name }
+            .map { ("interceptor:\($0.name)", $0.duration) }, failed: call.failed)
     }
 
     static func phases(_ context: ExchangeContext, stages pipeline: PipelineTimings) -> [(String, Duration)] {
