@@ -42,6 +42,7 @@ public final class ExchangeContext: Sendable {
         var profile: ChainProfile?
         var storage: [ObjectIdentifier: any Sendable] = [:]
         var pendingDecodingReport: DecodingReport?
+        var decodingReported = false
     }
 
     private let state: Mutex<State>
@@ -118,10 +119,12 @@ public final class ExchangeContext: Sendable {
     /// Records how long the caller took to decode the response body into a model (the `decoding`
     /// phase), and completes a call record that timing statistics hold for it (see
     /// ``RequestOptions/recordsDecoding``). Call it once, after decoding, whether or not it succeeded.
-    /// - Parameter duration: The decoding time.
-    public func recordDecoding(_ duration: Duration) {
+    /// - Parameter duration: The decoding time, or `nil` when the caller ended up not decoding
+    ///   (an error or an empty body came first): the record is then released without the phase.
+    public func recordDecoding(_ duration: Duration?) {
         let report = state.withLock { state in
-            state.pipelineTimings.decoding = duration
+            if let duration { state.pipelineTimings.decoding = duration }
+            state.decodingReported = true
             defer { state.pendingDecodingReport = nil }
             return state.pendingDecodingReport
         }
@@ -133,7 +136,7 @@ public final class ExchangeContext: Sendable {
     func awaitDecoding(_ report: @escaping @Sendable (Duration?) -> Void) -> Bool {
         guard options.recordsDecoding else { return false }
         return state.withLock { state in
-            guard state.pipelineTimings.decoding == nil else { return false }
+            guard !state.decodingReported else { return false }
             state.pendingDecodingReport = DecodingReport(report)
             return true
         }

@@ -42,6 +42,8 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
     public let request: HTTPRequest
     /// The request's tags.
     public let tags: Set<String>
+    /// The call's user info (``RequestOptions/userInfo``).
+    public var userInfo: [String: String] = [:]
     /// The attempt this event belongs to (1-based).
     public let attempt: Int
     /// When it happened.

@@ -30,6 +30,10 @@ public struct RequestOptions: Sendable, Hashable {
     /// that report, so it carries the `decoding` phase. Set by the API layer (`SwitchyardAPI`); a
     /// record whose report never comes is kept, without the phase, when the context ends.
     public var recordsDecoding = false
+    /// The caller's own labels for this call (a screen, a row, a reason), carried into every
+    /// ``ExchangeEvent`` of the call and into the API layer's results. Keep secrets out: events are
+    /// shown and logged.
+    public var userInfo: [String: String] = [:]
 
     /// Creates options; every setting defaults to "not set".
     /// - Parameters:

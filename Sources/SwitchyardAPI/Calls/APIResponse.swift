@@ -1,0 +1,98 @@
+public import HTTPTypes
+public import Switchyard
+
+/// Where a response came from.
+public enum ResponseSource: String, Sendable, Hashable {
+    /// The network (through the client's transport).
+    case network
+}
+
+/// What a call's response was, besides its value: the HTTP head, the exchange (id, attempts,
+/// timings including the decode phase), the request, and the caller's user info.
+public struct ResponseInfo: Sendable {
+    /// The request as it was sent.
+    public let request: HTTPRequest
+    /// Status and header fields of the response.
+    public let head: HTTPResponse
+    /// The exchange's context: ``ExchangeContext/id``, attempts, ``ExchangeContext/timings`` and
+    /// ``ExchangeContext/pipelineTimings`` (with ``PipelineTimings/decoding``).
+    public let context: ExchangeContext
+    /// Where the response came from.
+    public let source: ResponseSource
+    /// The body's size in bytes.
+    public let bodySize: Int
+    /// The caller's user info for this call (also in the request's ``RequestOptions/userInfo``).
+    public let userInfo: [String: String]
+
+    /// The transport's phase timings.
+    public var timings: TransferTimings { context.timings }
+    /// How long decoding took, when the call decoded a value.
+    public var decodingTime: Duration? { context.pipelineTimings.decoding }
+}
+
+/// A decoded value with the response it came from.
+public struct APIResponse<Value: Sendable>: Sendable {
+    /// The decoded value.
+    public let value: Value
+    /// The response it came from.
+    public let info: ResponseInfo
+}
+
+/// The state of a call, for a screen to switch over:
+/// `notStarted → running → succeeded / noData / failed / cancelled`.
+///
+/// ```swift
+/// switch handle.state {
+/// case .notStarted, .running: showSpinner()
+/// case .succeeded(let response): show(response.value)
+/// case .noData: showEmptyView()
+/// case .failed(let error): showError(error)
+/// case .cancelled: break
+/// }
+/// ```
+public enum CallState<Value: Sendable>: Sendable {
+    /// Created, not started: cancelling now means it never touches the wire.
+    case notStarted
+    /// Queued, in flight, or waiting between retries.
+    case running
+    /// Ended with a value.
+    case succeeded(APIResponse<Value>)
+    /// Ended successfully without a value: 204, an empty body, `null` or an empty list at the key path.
+    case noData(ResponseInfo)
+    /// Ended with an error (never ``SwitchyardError/Kind/cancelled``: that is ``cancelled``).
+    case failed(SwitchyardError)
+    /// Cancelled before it ended.
+    case cancelled
+
+    /// Whether the call is over.
+    public var isFinal: Bool {
+        switch self {
+        case .notStarted, .running: false
+        case .succeeded, .noData, .failed, .cancelled: true
+        }
+    }
+
+    /// `notStarted`, `running`, `succeeded`, `noData`, `failed` or `cancelled`.
+    public var name: String {
+        switch self {
+        case .notStarted: "notStarted"
+        case .running: "running"
+        case .succeeded: "succeeded"
+        case .noData: "noData"
+        case .failed: "failed"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    /// The value, when the call succeeded.
+    public var value: Value? {
+        if case .succeeded(let response) = self { return response.value }
+        return nil
+    }
+
+    /// The error, when the call failed.
+    public var error: SwitchyardError? {
+        if case .failed(let error) = self { return error }
+        return nil
+    }
+}

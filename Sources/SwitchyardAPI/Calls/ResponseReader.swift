@@ -1,0 +1,58 @@
+import HTTPTypes
+import Switchyard
+
+/// Turns a buffered response into a call's final state, in this order: status, empty body
+/// (no data), content type, envelope and decoding (timed into the exchange's `decoding` phase).
+struct ResponseReader<Value: Sendable> {
+    let endpoint: Endpoint<Value>
+    let envelope: Envelope?
+
+    func read(_ response: BufferedResponse, request: Request) throws(SwitchyardError) -> CallState<Value> {
+        let status = response.head.status
+        let info = ResponseInfo(request: request.head, head: response.head, context: response.context, source: .network,
+                                bodySize: response.body.count, userInfo: request.options.userInfo)
+        guard endpoint.successStatuses.contains(status.code) else {
+            response.context.recordDecoding(nil)
+            var error = SwitchyardError.httpStatus(
+                "The server answered \(status.code) \(status.reasonPhrase); \(request.head.method) \(endpoint.path) accepts "
+                    + Self.describe(endpoint.successStatuses) + ".", response: response.head)
+            error.request = request.head
+            throw error
+        }
+        if response.body.isEmpty || status.code == 204 {
+            response.context.recordDecoding(nil)
+            if let value = endpoint.decoding.emptyBodyValue?() { return .succeeded(APIResponse(value: value, info: info)) }
+            return .noData(info)
+        }
+        let contentType = response.head.headerFields[.contentType]
+        guard endpoint.accepts.accepts(contentType) else {
+            response.context.recordDecoding(nil)
+            var error = SwitchyardError(.unexpectedContentType,
+                "Expected \(endpoint.accepts) from \(request.head.method) \(endpoint.path), got \(contentType ?? "no content type")"
+                    + " (status \(status.code), \(response.body.count) bytes): probably an error page, not the API's answer.")
+            error.request = request.head
+            error.response = response.head
+            throw error
+        }
+        let start = ContinuousClock.now
+        let value: Value?
+        do {
+            value = try endpoint.decoding.decode(response.body, envelope)
+        } catch {
+            response.context.recordDecoding(start.duration(to: .now))
+            var error = error
+            error.request = request.head
+            error.response = response.head
+            throw error
+        }
+        response.context.recordDecoding(start.duration(to: .now))
+        guard let value else { return .noData(info) }
+        return .succeeded(APIResponse(value: value, info: info))
+    }
+
+    /// `200–299`, or the statuses listed.
+    private static func describe(_ statuses: Set<Int>) -> String {
+        if statuses == Set(200...299) { return "200–299" }
+        return statuses.sorted().map(String.init).joined(separator: ", ")
+    }
+}

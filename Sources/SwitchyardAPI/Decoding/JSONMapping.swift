@@ -1,0 +1,128 @@
+/// The table of a ``JSONMapped`` model: property key paths and the JSON paths that feed them.
+///
+/// Paths that share a prefix (`info.book.title`, `info.book.authors`) walk the shared part once,
+/// so a mapping reads each JSON object once, as a synthesised `init(from:)` does.
+public struct JSONMapping<Model>: Sendable {
+    /// The mapped fields, in declaration order.
+    public let fields: [JSONField<Model>]
+    private let root: MappingNode<Model>
+
+    /// Creates the table.
+    /// - Parameter fields: The fields, e.g. `.field(\.title, "info.book.title")`.
+    public init(_ fields: JSONField<Model>...) {
+        self.init(fields)
+    }
+
+    /// Creates the table from an array of fields.
+    /// - Parameter fields: The fields.
+    public init(_ fields: [JSONField<Model>]) {
+        self.fields = fields
+        self.root = MappingNode(fields)
+    }
+
+    /// Fills `model` from the JSON value `decoder` reads.
+    /// - Parameters:
+    ///   - model: The model to fill.
+    ///   - decoder: The decoder positioned at the model's JSON.
+    /// - Throws: A `DecodingError` (wrapped with the field's name) for the first field that fails.
+    public func decode(into model: inout Model, from decoder: any Decoder) throws {
+        try root.apply(to: &model, decoder: decoder)
+    }
+}
+
+/// One mapped property: a key path, the JSON path that feeds it, and what to do when it is absent.
+public struct JSONField<Model>: Sendable {
+    /// The JSON path, from the model's object.
+    public let path: JSONPath
+    /// The property, as written in messages (`Book.price`).
+    public let name: String
+    /// Whether an absent or null value is an error (`false`: the default is used).
+    public let isRequired: Bool
+    /// Decodes the value at the key in `path`'s last key step (the steps after it are `rest`).
+    let decode: @Sendable (inout Model, KeyedDecodingContainer<AnyCodingKey>, AnyCodingKey, ArraySlice<JSONPath.Segment>) throws -> Void
+    /// Decodes the value at the whole `path` from the model's decoder (paths that start with an index).
+    let decodeFromRoot: @Sendable (inout Model, any Decoder) throws -> Void
+    /// Sets the property to its default when the value is absent or null.
+    let applyDefault: @Sendable (inout Model) -> Void
+
+    /// A required property: an absent or null value is a decoding error naming the path.
+    ///
+    /// A path with a `[*]` step needs an array property (`[String]` for `authors[*].name`).
+    /// - Parameters:
+    ///   - keyPath: The property.
+    ///   - path: Where its value sits, from the model's JSON object.
+    /// - Returns: The field.
+    public static func field<Value: Decodable & Sendable>(_ keyPath: any WritableKeyPath<Model, Value> & Sendable, _ path: JSONPath) -> Self {
+        Self(path: path, keyPath: keyPath, isRequired: true, fallback: nil)
+    }
+
+    /// A property with a default: an absent or null value leaves `default` in place.
+    /// - Parameters:
+    ///   - keyPath: The property.
+    ///   - path: Where its value sits.
+    ///   - default: The value used when the JSON has none.
+    /// - Returns: The field.
+    public static func field<Value: Decodable & Sendable>(
+        _ keyPath: any WritableKeyPath<Model, Value> & Sendable, _ path: JSONPath, default: Value
+    ) -> Self {
+        Self(path: path, keyPath: keyPath, isRequired: false, fallback: `default`)
+    }
+
+    /// An optional property: an absent or null value (anywhere along the path) gives `default`,
+    /// `nil` unless set.
+    /// - Parameters:
+    ///   - keyPath: The property.
+    ///   - path: Where its value sits.
+    ///   - default: The value used when the JSON has none.
+    /// - Returns: The field.
+    public static func field<Value: Decodable & Sendable>(
+        _ keyPath: any WritableKeyPath<Model, Value?> & Sendable, _ path: JSONPath, default: Value? = nil
+    ) -> Self {
+        Self(path: path, keyPath: keyPath, isRequired: false, fallback: .some(`default`))
+    }
+
+    private init<Value: Decodable>(
+        path: JSONPath, keyPath: any WritableKeyPath<Model, Value> & Sendable, isRequired: Bool, fallback: Value?
+    ) where Value: Sendable {
+        precondition(!path.segments.isEmpty, "A mapped field needs a non-empty JSON path.")
+        self.path = path
+        self.isRequired = isRequired
+        let name = Self.name(of: keyPath, path: path)
+        self.name = name
+        self.decode = { model, container, key, rest in
+            do {
+                if !isRequired, rest.isEmpty, try !container.contains(key) || container.decodeNil(forKey: key) {
+                    if let fallback { model[keyPath: keyPath] = fallback }
+                    return
+                }
+                model[keyPath: keyPath] = try PathDecoding.decode(Value.self, forKey: key, in: container, then: rest)
+            } catch let error as MappedFieldError {
+                throw error
+            } catch {
+                throw MappedFieldError(field: name, underlying: error)
+            }
+        }
+        self.decodeFromRoot = { model, decoder in
+            do {
+                model[keyPath: keyPath] = try PathDecoding.decode(Value.self, at: path.segments[...], from: decoder)
+            } catch let error as MappedFieldError {
+                throw error
+            } catch {
+                throw MappedFieldError(field: name, underlying: error)
+            }
+        }
+        self.applyDefault = { model in
+            if let fallback { model[keyPath: keyPath] = fallback }
+        }
+    }
+
+    /// `Book.price`, from the key path's description when the runtime gives one, else the path's last key.
+    private static func name(of keyPath: AnyKeyPath, path: JSONPath) -> String {
+        let described = String(describing: keyPath)
+        if described.hasPrefix("\\") { return String(described.dropFirst()) }
+        if case .key(let last)? = path.segments.last(where: { if case .key = $0 { true } else { false } }) {
+            return "\(Model.self).\(last)"
+        }
+        return "\(Model.self)"
+    }
+}
