@@ -103,8 +103,11 @@ struct MappedFieldError: Error {
 /// Lets a type name look through `Optional`.
 protocol OptionalProtocol {
     static var wrappedType: Any.Type { get }
+    /// `nil` of this optional type.
+    static var nilValue: Any { get }
 }
 
 extension Optional: OptionalProtocol {
     static var wrappedType: Any.Type { Wrapped.self }
+    static var nilValue: Any { Optional<Wrapped>.none as Any }
 }

@@ -77,6 +77,9 @@ struct DecodedRoot<T: Decodable>: Decodable {
             self.failure = failure
             return
         }
-        value = try PathDecoding.decode(T?.self, at: plan.path.segments[...], from: decoder)
+        // `null` at the path is no value; a `[*]` path always collects an array.
+        value = plan.path.hasWildcard
+            ? try PathDecoding.decode(T.self, at: plan.path.segments[...], from: decoder)
+            : try PathDecoding.decode(T?.self, at: plan.path.segments[...], from: decoder)
     }
 }

@@ -45,7 +45,8 @@ public struct JSONField<Model>: Sendable {
     /// Sets the property to its default when the value is absent or null.
     let applyDefault: @Sendable (inout Model) -> Void
 
-    /// A required property: an absent or null value is a decoding error naming the path.
+    /// A property fed from `path`. For a non-optional property an absent or null value is a
+    /// decoding error naming the path; for an optional one it gives `nil` (anywhere along the path).
     ///
     /// A path with a `[*]` step needs an array property (`[String]` for `authors[*].name`).
     /// - Parameters:
@@ -53,10 +54,12 @@ public struct JSONField<Model>: Sendable {
     ///   - path: Where its value sits, from the model's JSON object.
     /// - Returns: The field.
     public static func field<Value: Decodable & Sendable>(_ keyPath: any WritableKeyPath<Model, Value> & Sendable, _ path: JSONPath) -> Self {
-        Self(path: path, keyPath: keyPath, isRequired: true, fallback: nil)
+        // An optional property is not required: its fallback is `nil`.
+        let none = (Value.self as? any OptionalProtocol.Type)?.nilValue as? Value
+        return Self(path: path, keyPath: keyPath, isRequired: none == nil, fallback: none)
     }
 
-    /// A property with a default: an absent or null value leaves `default` in place.
+    /// A property with a default: an absent or null value (anywhere along the path) gives `default`.
     /// - Parameters:
     ///   - keyPath: The property.
     ///   - path: Where its value sits.
@@ -66,19 +69,6 @@ public struct JSONField<Model>: Sendable {
         _ keyPath: any WritableKeyPath<Model, Value> & Sendable, _ path: JSONPath, default: Value
     ) -> Self {
         Self(path: path, keyPath: keyPath, isRequired: false, fallback: `default`)
-    }
-
-    /// An optional property: an absent or null value (anywhere along the path) gives `default`,
-    /// `nil` unless set.
-    /// - Parameters:
-    ///   - keyPath: The property.
-    ///   - path: Where its value sits.
-    ///   - default: The value used when the JSON has none.
-    /// - Returns: The field.
-    public static func field<Value: Decodable & Sendable>(
-        _ keyPath: any WritableKeyPath<Model, Value?> & Sendable, _ path: JSONPath, default: Value? = nil
-    ) -> Self {
-        Self(path: path, keyPath: keyPath, isRequired: false, fallback: .some(`default`))
     }
 
     private init<Value: Decodable>(
