@@ -86,7 +86,8 @@ public final class SampleTransport: Transport {
             }
             let bytes = try Self.bytes(of: body)
             let head = HTTPResponse(status: HTTPResponse.Status(code: status), headerFields: fields)
-            context.recordTimings { $0.firstByte = context.attemptStartedAt.duration(to: .now); $0.total = $0.firstByte }
+            let elapsed = context.attemptStartedAt.duration(to: .now)
+            context.recordTimings { $0.firstByte = elapsed; $0.total = elapsed }
             return Response(head, body: ResponseHeadRules.hasBody(method: request.head.method, status: head.status) ? HTTPBody(bytes) : nil)
         }
     }
