@@ -1,5 +1,5 @@
 // swift-tools-version:6.1
-// Chain micro-benchmarks, kept in their own package so the library's dependency graph stays clean.
+// Chain and decoding micro-benchmarks, kept in their own package so the library's dependency graph stays clean.
 // Run: cd Benchmarks && swift package benchmark
 import PackageDescription
 
@@ -22,6 +22,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/ChainBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "DecodeBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "SwitchyardAPI", package: "Switchyard"),
+            ],
+            path: "Benchmarks/DecodeBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
