@@ -1,8 +1,10 @@
 /// A coding key made from any string or index: the keys of a ``JSONPath``.
+@usableFromInline
 struct AnyCodingKey: CodingKey, Hashable, Sendable {
-    let stringValue: String
-    let intValue: Int?
+    @usableFromInline let stringValue: String
+    @usableFromInline let intValue: Int?
 
+    @usableFromInline
     init(_ string: String) {
         self.stringValue = string
         self.intValue = nil
@@ -13,8 +15,10 @@ struct AnyCodingKey: CodingKey, Hashable, Sendable {
         self.intValue = index
     }
 
+    @usableFromInline
     init?(stringValue: String) { self.init(stringValue) }
 
+    @usableFromInline
     init?(intValue: Int) {
         self.stringValue = String(intValue)
         self.intValue = intValue

@@ -95,12 +95,20 @@ enum DecodingFailure {
 }
 
 /// A mapped field's decode failed: carries the field's name to the message.
+@usableFromInline
 struct MappedFieldError: Error {
     let field: String
     let underlying: any Error
+
+    @usableFromInline
+    init(field: String, underlying: any Error) {
+        self.field = field
+        self.underlying = underlying
+    }
 }
 
 /// Lets a type name look through `Optional`.
+@usableFromInline
 protocol OptionalProtocol {
     static var wrappedType: Any.Type { get }
     /// `nil` of this optional type.
@@ -108,6 +116,6 @@ protocol OptionalProtocol {
 }
 
 extension Optional: OptionalProtocol {
-    static var wrappedType: Any.Type { Wrapped.self }
-    static var nilValue: Any { Optional<Wrapped>.none as Any }
+    @usableFromInline static var wrappedType: Any.Type { Wrapped.self }
+    @usableFromInline static var nilValue: Any { Optional<Wrapped>.none as Any }
 }

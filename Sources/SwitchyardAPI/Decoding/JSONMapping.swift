@@ -39,11 +39,14 @@ public struct JSONField<Model>: Sendable {
     /// Whether an absent or null value is an error (`false`: the default is used).
     public let isRequired: Bool
     /// Decodes the value at the key in `path`'s last key step (the steps after it are `rest`).
-    let decode: @Sendable (inout Model, KeyedDecodingContainer<AnyCodingKey>, AnyCodingKey, ArraySlice<JSONPath.Segment>) throws -> Void
+    @usableFromInline let decode: @Sendable (inout Model, KeyedDecodingContainer<AnyCodingKey>, AnyCodingKey, ArraySlice<JSONPath.Segment>) throws -> Void
     /// Decodes the value at the whole `path` from the model's decoder (paths that start with an index).
-    let decodeFromRoot: @Sendable (inout Model, any Decoder) throws -> Void
+    @usableFromInline let decodeFromRoot: @Sendable (inout Model, any Decoder) throws -> Void
     /// Sets the property to its default when the value is absent or null.
-    let applyDefault: @Sendable (inout Model) -> Void
+    @usableFromInline let applyDefault: @Sendable (inout Model) -> Void
+
+    // The constructors are inlinable so that their closures are specialised for the model and the
+    // property type in the module that declares the mapping: no generic metadata lookups per field.
 
     /// A property fed from `path`. For a non-optional property an absent or null value is a
     /// decoding error naming the path; for an optional one it gives `nil` (anywhere along the path).
@@ -53,6 +56,7 @@ public struct JSONField<Model>: Sendable {
     ///   - keyPath: The property.
     ///   - path: Where its value sits, from the model's JSON object.
     /// - Returns: The field.
+    @inlinable
     public static func field<Value: Decodable & Sendable>(_ keyPath: any WritableKeyPath<Model, Value> & Sendable, _ path: JSONPath) -> Self {
         // An optional property is not required: its fallback is `nil`.
         let none = (Value.self as? any OptionalProtocol.Type)?.nilValue as? Value
@@ -65,15 +69,17 @@ public struct JSONField<Model>: Sendable {
     ///   - path: Where its value sits.
     ///   - default: The value used when the JSON has none.
     /// - Returns: The field.
+    @inlinable
     public static func field<Value: Decodable & Sendable>(
         _ keyPath: any WritableKeyPath<Model, Value> & Sendable, _ path: JSONPath, default: Value
     ) -> Self {
         Self(path: path, keyPath: keyPath, isRequired: false, fallback: `default`)
     }
 
-    private init<Value: Decodable>(
+    @inlinable
+    init<Value: Decodable & Sendable>(
         path: JSONPath, keyPath: any WritableKeyPath<Model, Value> & Sendable, isRequired: Bool, fallback: Value?
-    ) where Value: Sendable {
+    ) {
         precondition(!path.segments.isEmpty, "A mapped field needs a non-empty JSON path.")
         self.path = path
         self.isRequired = isRequired
@@ -81,11 +87,17 @@ public struct JSONField<Model>: Sendable {
         self.name = name
         self.decode = { model, container, key, rest in
             do {
-                if !isRequired, rest.isEmpty, try !container.contains(key) || container.decodeNil(forKey: key) {
-                    if let fallback { model[keyPath: keyPath] = fallback }
+                guard rest.isEmpty else {
+                    model[keyPath: keyPath] = try PathDecoding.decode(Value.self, forKey: key, in: container, then: rest)
                     return
                 }
-                model[keyPath: keyPath] = try PathDecoding.decode(Value.self, forKey: key, in: container, then: rest)
+                if isRequired {
+                    model[keyPath: keyPath] = try container.decode(Value.self, forKey: key)
+                } else if let value = try container.decodeIfPresent(Value.self, forKey: key) {
+                    model[keyPath: keyPath] = value
+                } else if let fallback {
+                    model[keyPath: keyPath] = fallback
+                }
             } catch let error as MappedFieldError {
                 throw error
             } catch {
@@ -107,7 +119,8 @@ public struct JSONField<Model>: Sendable {
     }
 
     /// `Book.price`, from the key path's description when the runtime gives one, else the path's last key.
-    private static func name(of keyPath: AnyKeyPath, path: JSONPath) -> String {
+    @usableFromInline
+    static func name(of keyPath: AnyKeyPath, path: JSONPath) -> String {
         let described = String(describing: keyPath)
         if described.hasPrefix("\\") { return String(described.dropFirst()) }
         if case .key(let last)? = path.segments.last(where: { if case .key = $0 { true } else { false } }) {

@@ -54,8 +54,8 @@ final class MappingNode<Model>: Sendable {
     }
 
     private func apply(to model: inout Model, container: KeyedDecodingContainer<AnyCodingKey>) throws {
-        for leaf in leaves {
-            try leaf.field.decode(&model, container, leaf.key, leaf.rest)
+        for index in leaves.indices {
+            try leaves[index].field.decode(&model, container, leaves[index].key, leaves[index].rest)
         }
         for (key, node) in children {
             if try container.contains(key) && !container.decodeNil(forKey: key) {

@@ -3,8 +3,10 @@
 /// the full JSON path.
 ///
 /// A `[*]` step needs an array type at that point (`[String]` for `authors[*].name`).
+@usableFromInline
 enum PathDecoding {
     /// The value of type `T` at `path` below `decoder`'s value.
+    @usableFromInline
     static func decode<T: Decodable>(_ type: T.Type, at path: ArraySlice<JSONPath.Segment>, from decoder: any Decoder) throws -> T {
         guard let first = path.first else { return try T(from: decoder) }
         switch first {
@@ -18,6 +20,7 @@ enum PathDecoding {
     }
 
     /// The value at `key` of `container`, followed by the steps in `rest`.
+    @usableFromInline
     static func decode<T: Decodable>(
         _ type: T.Type, forKey key: AnyCodingKey, in container: KeyedDecodingContainer<AnyCodingKey>,
         then rest: ArraySlice<JSONPath.Segment>
