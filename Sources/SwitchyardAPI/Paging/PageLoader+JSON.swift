@@ -1,0 +1,13 @@
+extension PageLoader where Source == JSONPageSource, ID == JSONValue {
+    /// Creates a loader over a ``JSONPageSource``: items are identified by the layout's id path
+    /// and the has-next rule is the one the layout implies (``JSONPageLayout/hasNextRule``).
+    /// - Parameters:
+    ///   - source: The JSON source.
+    ///   - firstPage: The first page's index as the API counts pages.
+    ///   - pageSize: The page size to ask for, `nil` to let the server decide.
+    public init(source: JSONPageSource, firstPage: Int = 1, pageSize: Int? = nil) {
+        let rule: HasNextRule = source.layout.hasNextRule == .shortPage() ? .shortPage(size: pageSize) : source.layout.hasNextRule
+        self.init(source: source, identity: { [source] item in source.identity(of: item) }, rule: rule,
+                  firstPage: firstPage, pageSize: pageSize)
+    }
+}
