@@ -62,6 +62,8 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
         let id: UInt64
         let kind: PageLoadKind
         let task: Task<PageLoadResult, Never>
+        /// Calls that joined the load instead of starting one (for tests and diagnostics).
+        var joinedCalls = 0
     }
 
     /// Creates a loader; nothing is loaded until ``loadFirst()`` or ``loadNext()``.
@@ -106,6 +108,9 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     /// Whether a load is in flight.
     public var isLoading: Bool { inFlight != nil }
 
+    /// How many calls are waiting for the load in flight without having started it.
+    var joinedCalls: Int { inFlight?.joinedCalls ?? 0 }
+
     // MARK: - Loading
 
     /// Loads the first page and makes it the list, replacing what the list held when it succeeds.
@@ -136,7 +141,7 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     @discardableResult
     public func loadNext() async -> PageLoadResult {
         if let current = inFlight {
-            if current.kind == .next { return await current.task.value }
+            if current.kind == .next { return await join(current) }
             return skipped(.next, .busy)
         }
         guard let pages = window.pages else { return await restart(.first) }
@@ -153,7 +158,7 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     @discardableResult
     public func loadPage(_ index: Int) async -> PageLoadResult {
         if let current = inFlight {
-            if current.kind == .page(index) { return await current.task.value }
+            if current.kind == .page(index) { return await join(current) }
             supersede()
         }
         return await begin(.page(index), index: index)
@@ -169,7 +174,7 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     @discardableResult
     public func loadPrevious() async -> PageLoadResult {
         if let current = inFlight {
-            if current.kind == .previous { return await current.task.value }
+            if current.kind == .previous { return await join(current) }
             return skipped(.previous, .busy)
         }
         guard let pages = window.pages, pages.lowerBound > firstPage else {
@@ -190,10 +195,16 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     /// A first-page load (`.first` or `.refresh`): joins one in flight, supersedes any other.
     private func restart(_ kind: PageLoadKind) async -> PageLoadResult {
         if let current = inFlight {
-            if current.kind == .first || current.kind == .refresh { return await current.task.value }
+            if current.kind == .first || current.kind == .refresh { return await join(current) }
             supersede()
         }
         return await begin(kind, index: firstPage)
+    }
+
+    /// Waits for `load`, which another call started, and returns its result.
+    private func join(_ load: InFlight) async -> PageLoadResult {
+        inFlight?.joinedCalls += 1
+        return await load.task.value
     }
 
     /// Cancels the load in flight and forgets it: it ends `.cancelled` without touching the state,
