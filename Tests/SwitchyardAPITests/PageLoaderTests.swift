@@ -240,4 +240,35 @@ import Testing
         let top = try await source.loadPage(PageRequest(index: 1, offset: 0, size: 3))
         #expect(top.items.map(\.title) == ["New item 32", "New item 31", "Item 1"])
     }
+
+    @Test func offsetsCountDuplicatesWhenThePageSizeIsUnknown() async {
+        let source = ScriptedPageSource { request, _ in
+            // Two items were inserted on top before each later page, so each repeats two.
+            let start = request.offset + 1 - 2 * (request.offset / 10)
+            return Page(items: Array(start...start + 9), hasNext: request.offset < 20)
+        }
+        let loader = PageLoader(source: source, identity: { $0 }, rule: .flag)
+        let results = await walk(loader)
+        #expect(results.map(\.duplicateCount) == [0, 2, 2])
+        #expect(source.requests.map(\.offset) == [0, 10, 20])
+        #expect(source.requests.map(\.size) == [nil, nil, nil])
+        #expect(await loader.items == Array(1...26))
+    }
+
+    @MainActor @Test func theModelMirrorsTheLoadersStateOnTheMainActor() async {
+        let loader = PageLoader(source: SamplePages(count: 15, pageSize: 10), identity: \.id, rule: .flag, pageSize: 10)
+        let model = PageListModel(loader: loader)
+        let observing = Task { await model.observe() }
+        await loader.loadFirst()
+        await loader.loadNext()
+        while model.state.items.count < 15 { try? await Task.sleep(for: .milliseconds(2)) }
+        guard case .loaded(let items, let hasNext) = model.state else {
+            Issue.record("expected loaded, got \(model.state.name)")
+            return
+        }
+        #expect(items.map(\.id) == Array(1...15))
+        #expect(hasNext == false)
+        observing.cancel()
+        await observing.value
+    }
 }

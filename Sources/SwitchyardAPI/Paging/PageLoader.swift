@@ -230,7 +230,9 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     /// What to ask the source for page `index`.
     private func makeRequest(index: Int) -> PageRequest {
         let size = window.serverPageSize ?? pageSize
-        let offset = size.map { max(0, index - firstPage) * $0 } ?? (index == firstPage ? 0 : window.items.count)
+        // Without a known size, only the page after the highest one has a known offset.
+        let offset = size.map { max(0, index - firstPage) * $0 }
+            ?? (index == (window.pages?.upperBound ?? firstPage - 1) + 1 ? window.endOffset : 0)
         return PageRequest(index: index, offset: offset, cursor: window.cursor(for: index), size: pageSize)
     }
 
@@ -276,7 +278,7 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
             return PageLoadResult(kind: kind, page: index, outcome: .noData, hasNext: window.hasNext)
         }
         var updated = replaces || kind == .page(index) ? PageWindow<Item, ID>() : window
-        let added = updated.add(page, index: index, inFront: kind == .previous, identity: identity)
+        let added = updated.add(page, index: index, offset: request.offset, inFront: kind == .previous, identity: identity)
         if kind != .previous { updated.hasNext = hasNext }
         window = updated
         publishSettled()

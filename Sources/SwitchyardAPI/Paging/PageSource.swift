@@ -54,8 +54,9 @@ public protocol PageSource<Item>: Sendable {
 public struct PageRequest: Sendable, Hashable {
     /// The page's number as the API counts pages (the loader's first page is often `1` or `0`).
     public var index: Int
-    /// How many items come before this page: `(index − first page) × page size` when the page
-    /// size is known, otherwise the items received so far.
+    /// How many items come before this page: `(index − first page) × page size` when the page size
+    /// is known (asked for, or reported by the server); otherwise, for the page after the last one
+    /// loaded, the items received so far (duplicates included), and 0 for any other page.
     public var offset: Int
     /// The cursor the previous page handed out (``Page/nextCursor``), `nil` for the first page or
     /// when the API does not use cursors.

@@ -11,6 +11,8 @@ struct PageWindow<Item: Sendable, ID: Hashable & Sendable>: Sendable {
     private(set) var pages: ClosedRange<Int>?
     /// Whether there is a page after ``pages``.
     var hasNext = false
+    /// Where the page after the highest one starts: its offset plus its items (duplicates included).
+    private(set) var endOffset = 0
     /// The page size the server reported last, if it decides.
     var serverPageSize: Int?
     /// The cursor to send for a page index, learnt from the page before it.
@@ -25,9 +27,10 @@ struct PageWindow<Item: Sendable, ID: Hashable & Sendable>: Sendable {
     }
 
     /// Adds `page`'s items that the list does not hold yet, after the others or in front of them,
-    /// records the page index and the cursor it hands out, and counts new items and duplicates.
+    /// records the page index, where it ends and the cursor it hands out, and counts new items and
+    /// duplicates.
     mutating func add(
-        _ page: Page<Item>, index: Int, inFront: Bool = false, identity: (Item) -> ID
+        _ page: Page<Item>, index: Int, offset: Int, inFront: Bool = false, identity: (Item) -> ID
     ) -> Added {
         var added = Added()
         var fresh: [Item] = []
@@ -40,7 +43,12 @@ struct PageWindow<Item: Sendable, ID: Hashable & Sendable>: Sendable {
                 added.duplicates += 1
             }
         }
-        if inFront { items.insert(contentsOf: fresh, at: 0) } else { items.append(contentsOf: fresh) }
+        if inFront {
+            items.insert(contentsOf: fresh, at: 0)
+        } else {
+            items.append(contentsOf: fresh)
+            endOffset = offset + page.items.count
+        }
         pages = pages.map { min($0.lowerBound, index)...max($0.upperBound, index) } ?? index...index
         if let cursor = page.nextCursor, !cursor.isEmpty { cursors[index + 1] = cursor }
         if let size = page.pageSize, size > 0 { serverPageSize = size }
