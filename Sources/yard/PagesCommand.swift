@@ -72,7 +72,9 @@ struct PagesCommand: AsyncParsableCommand {
         }
         if sizeParam != nil, size == nil { throw ValidationError("--size-param needs --size.") }
         if let size, size < 1 { throw ValidationError("--size must be at least 1.") }
-        if retryFailedPage < 0 || retries < 0 { throw ValidationError("--retry-failed-page and --retries must not be negative.") }
+        if retryFailedPage < 0 || retries < 0 {
+            throw ValidationError("--retry-failed-page and --retries must not be negative.")
+        }
         if maxPages < 1 { throw ValidationError("--max-pages must be at least 1.") }
         _ = try layout()
         do {

@@ -20,7 +20,8 @@ struct JSONPageReader {
         default: throw .decoding("Page \(index): \(layout.items): expected an array of items, found \(list.summary).")
         }
         for (position, item) in items.enumerated() where item[path: layout.id] == nil {
-            throw .decoding("Page \(index): item \(position) of \(layout.items) has no identity: \(item.explainMissing(layout.id))")
+            throw .decoding(
+                "Page \(index): item \(position) of \(layout.items) has no identity: \(item.explainMissing(layout.id))")
         }
         var page = Page(items: items)
         page.hasNext = try flag(at: layout.hasNext, in: document)

@@ -67,8 +67,9 @@ public struct JSONPageSource: PageSource {
         let response = try await client.send(outgoing)
         let status = response.head.status
         guard status.kind == .successful else {
-            throw .httpStatus("Page \(request.index) failed: the server answered \(status.code) \(status.reasonPhrase).",
-                              response: response.head)
+            throw .httpStatus(
+                "Page \(request.index) failed: the server answered \(status.code) \(status.reasonPhrase).",
+                response: response.head)
         }
         if status.code == 204 || response.body.isEmpty { return .empty }
         let document: JSONValue

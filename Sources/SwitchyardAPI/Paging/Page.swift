@@ -22,7 +22,9 @@ public struct Page<Item: Sendable>: Sendable {
     ///   - total: The whole list's length, if the response says.
     ///   - nextCursor: The cursor for the next page, if any.
     ///   - pageSize: The page size the server chose, if it decides.
-    public init(items: [Item], hasNext: Bool? = nil, total: Int? = nil, nextCursor: String? = nil, pageSize: Int? = nil) {
+    public init(
+        items: [Item], hasNext: Bool? = nil, total: Int? = nil, nextCursor: String? = nil, pageSize: Int? = nil
+    ) {
         self.items = items
         self.hasNext = hasNext
         self.total = total

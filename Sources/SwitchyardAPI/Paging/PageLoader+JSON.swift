@@ -6,7 +6,8 @@ extension PageLoader where Source == JSONPageSource, ID == JSONValue {
     ///   - firstPage: The first page's index as the API counts pages.
     ///   - pageSize: The page size to ask for, `nil` to let the server decide.
     public init(source: JSONPageSource, firstPage: Int = 1, pageSize: Int? = nil) {
-        let rule: HasNextRule = source.layout.hasNextRule == .shortPage() ? .shortPage(size: pageSize) : source.layout.hasNextRule
+        let implied = source.layout.hasNextRule
+        let rule: HasNextRule = implied == .shortPage() ? .shortPage(size: pageSize) : implied
         self.init(source: source, identity: { [source] item in source.identity(of: item) }, rule: rule,
                   firstPage: firstPage, pageSize: pageSize)
     }

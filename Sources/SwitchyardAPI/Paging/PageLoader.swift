@@ -123,7 +123,8 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     }
 
     /// Loads the first page again and replaces the list with it when it succeeds; on failure the
-    /// list keeps its items (state ``PageListState/failed(_:items:)``).
+    /// list keeps its items (state ``PageListState/failed(_:items:)``). A list without a page yet
+    /// gets a ``PageLoadKind/first`` load.
     ///
     /// Cancels a next, previous or jump load in flight; joins a first-page load or refresh in flight.
     /// - Returns: The load's result.
@@ -184,10 +185,13 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     }
 
     /// Cancels the load in flight, if any: its task is cancelled (the client stops the exchange),
-    /// it ends ``PageLoadOutcome/cancelled``, and the state becomes ``PageListState/cancelled(items:)``
-    /// with the list unchanged.
+    /// it ends ``PageLoadOutcome/cancelled`` for every call waiting for it, and the state becomes
+    /// ``PageListState/cancelled(items:)`` at once, with the list unchanged. The next call starts a
+    /// new load.
     public func cancel() {
-        inFlight?.task.cancel()
+        guard inFlight != nil else { return }
+        supersede()
+        publish(.cancelled(items: window.items))
     }
 
     // MARK: - Running a load
@@ -247,7 +251,8 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
         let isCurrent = inFlight?.id == id
         if isCurrent { inFlight = nil }
         guard isCurrent, !Task.isCancelled, fetched.error?.kind != .cancelled else {
-            // A superseded load leaves the state to the load that replaced it.
+            // A superseded or cancelled load leaves the state to whoever ended it; only a source
+            // that gave up by itself (cancelled from elsewhere) is reported here.
             if isCurrent { publish(.cancelled(items: window.items)) }
             return PageLoadResult(kind: kind, page: request.index, outcome: .cancelled, hasNext: window.hasNext)
         }
@@ -278,7 +283,8 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
             return PageLoadResult(kind: kind, page: index, outcome: .noData, hasNext: window.hasNext)
         }
         var updated = replaces || kind == .page(index) ? PageWindow<Item, ID>() : window
-        let added = updated.add(page, index: index, offset: request.offset, inFront: kind == .previous, identity: identity)
+        let added = updated.add(
+            page, index: index, offset: request.offset, inFront: kind == .previous, identity: identity)
         if kind != .previous { updated.hasNext = hasNext }
         window = updated
         publishSettled()
@@ -288,7 +294,8 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     }
 
     private func skipped(_ kind: PageLoadKind, _ reason: PageLoadSkipReason) -> PageLoadResult {
-        PageLoadResult(kind: kind, page: window.pages?.upperBound ?? firstPage, outcome: .skipped(reason), hasNext: window.hasNext)
+        PageLoadResult(
+            kind: kind, page: window.pages?.upperBound ?? firstPage, outcome: .skipped(reason), hasNext: window.hasNext)
     }
 
     /// Publishes the list as it is now: loaded, or no data when it has no page.

@@ -45,7 +45,9 @@ where Pinned.Item == Pages.Item {
     public func loadPage(_ request: PageRequest) async throws(SwitchyardError) -> Page<Item> {
         guard request.index == firstPage else { return try await pages.loadPage(request) }
         let pinnedRequest = PageRequest(index: firstPage, offset: 0)
-        async let pinnedPage = Self.result { () async throws(SwitchyardError) in try await pinned.loadPage(pinnedRequest) }
+        async let pinnedPage = Self.result { () async throws(SwitchyardError) in
+            try await pinned.loadPage(pinnedRequest)
+        }
         let regular = await Self.result { () async throws(SwitchyardError) in try await pages.loadPage(request) }
         let front = await pinnedPage
         var page = try regular.get()
