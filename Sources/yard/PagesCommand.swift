@@ -78,6 +78,7 @@ struct PagesCommand: AsyncParsableCommand {
         if maxPages < 1 { throw ValidationError("--max-pages must be at least 1.") }
         _ = try layout()
         do {
+            _ = try Request(url: url)
             _ = try HeaderArguments.fields(headers)
         } catch {
             throw ValidationError(error.message)

@@ -100,10 +100,19 @@ import Testing
         ["--has-next-path", "a", "--total-path", "b"],
         ["--size-param", "size"],
         ["-H", "no colon"],
+        ["--items-path", "data[", "--size", "0"],
+        ["--retry-failed-page", "-1"],
     ])
     func badUsageExitsSixtyFour(extra: [String]) async throws {
-        let run = try await runYard(["pages", "http://127.0.0.1:9/x", "--items-path", "data.items", "--id-path", "id"] + extra)
+        let run = try await runYard(["pages", "http://127.0.0.1:9/x", "--items-path", "data.items", "--id-path", "id"]
+            + extra)
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
+    }
+
+    @Test func aURLThatIsNotAbsoluteIsBadUsage() async throws {
+        let run = try await runYard(["pages", "not a url", "--items-path", "data.items", "--id-path", "id"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("not an absolute URL"))
     }
 }
