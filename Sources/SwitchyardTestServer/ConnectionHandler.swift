@@ -225,6 +225,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .stall:
             break
 
+        case .stallTracked(let tag):
+            state.disconnects.record(tag: tag, connection: connectionID)
+            hadTags = true
+
         case .stallBody(let bytes):
             let head = ResponseHead(status: 200, headers: [
                 ("Content-Type", "application/octet-stream"), ("Content-Length", "1000000000"),

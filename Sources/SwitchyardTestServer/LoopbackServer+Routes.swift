@@ -19,6 +19,9 @@ import NIOHTTP1
 /// | `/stall` | reads the request, never answers |
 /// | `/stall-body?bytes=N` | 200 head with `Content-Length: 1000000000`, `N` (default 1024) pattern bytes, then nothing |
 /// | `/flaky/{key}/{n}` | attempts 1…n for `key`: `status` (default 503) with `Retry-After: 0` and body `fail {attempt}\n`; later: 200 `ok after {n}\n`. `?status=S` (400–599) picks the failure status; `?retry-after=V` sends `Retry-After: V` instead of `0` (empty: no header). Arrivals per key: ``LoopbackServer/flakyArrivals(key:)`` |
+/// | `/pages/{key}?page=N&size=M&style=flag\|total\|short\|cursor&total=95&insert=2&fail=3&hold=2` | 200 `application/json` page `N` of a list of `total` items, `{"data":{"items":[{"id","title"}],"page",…}}` with `has_next` (flag), `total` (total), nothing (short) or `next_cursor` (cursor); `insert` new items go to the list's top before each page after the first; the first request for page `fail` gets 500, for page `hold` no answer (tag `pages-{key}-held`); more in `PagedListRoute`. Pages asked per key: ``LoopbackServer/pageRequests(key:)`` |
+/// | `/pages/{key}/empty` | 200 `{"data":{"items":[],"has_next":false,"total":0}}` |
+/// | `/pages/{key}/no-content` | 204, no body |
 /// | `/retry-after/{value}` | 503 `Retry-After: {value}` `retry after {value}\n` |
 /// | `/redirect/{n}` | n > 0: 302 `Location: /redirect/{n-1}` (empty body); n = 0: 200 `redirected\n` |
 /// | `/redirect-to?location=URL&status=302` | `status` (300–399, default 302) with `Location: URL` (percent-decoded); `location` required |
@@ -80,6 +83,7 @@ enum Router {
             guard let count = optionalInteger(target, "bytes", default: 1024, limit: 999_999_999) else { return badRequest }
             return .stallBody(bytes: count)
         case ("flaky", 3): return flaky(key: parts[1], failures: parts[2], target, state: state)
+        case ("pages", 2), ("pages", 3): return PagedListRoute.action(parts, target, state: state)
         case ("retry-after", 2):
             let value = percentDecode(parts[1])
             guard !value.isEmpty, isHeaderSafe(value) else { return badRequest }

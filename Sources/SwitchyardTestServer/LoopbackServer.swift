@@ -10,7 +10,7 @@ import Synchronization
 /// deliberately misbehaving responses (see the route table on `Router` in
 /// `LoopbackServer+Routes.swift`: `/small`, `/status/{code}`, `/delay/{ms}`, `/echo`,
 /// `/echo/body`, `/bytes/{n}`, `/stall`, `/stall-body`, `/flaky/{key}/{n}`, `/retry-after/{s}`,
-/// `/redirect/{n}`, `/redirect-to`, `/headers/many`, `/headers/giant`, `/gzip`, `/deflate`,
+/// `/redirect/{n}`, `/redirect-to`, `/pages/{key}`, `/headers/many`, `/headers/giant`, `/gzip`, `/deflate`,
 /// `/gzip/broken`, `/malformed/*`). Any request may carry `?tag=X` to observe when its
 /// connection closes via ``waitForDisconnect(tag:timeout:)`` / ``hasDisconnected(tag:)``.
 ///
@@ -159,6 +159,15 @@ public final class LoopbackServer: Sendable {
     /// `Retry-After: 1` arrived at least a second after the first attempt.
     public func flakyArrivals(key: String) -> [ContinuousClock.Instant] {
         state.flakyArrivalTimes(key: key)
+    }
+
+    /// Every page number the `/pages/{key}` route with this `key` was asked for, in arrival order,
+    /// failed and held requests included (`0` for `/pages/{key}/empty` and `/no-content`).
+    ///
+    /// Lets a test wait until the server has received a page request (for instance one it holds)
+    /// instead of sleeping, and check that a failed page was asked for again.
+    public func pageRequests(key: String) -> [Int] {
+        state.pagedLists.requests(key: key)
     }
 
     /// Number of currently open client connections.

@@ -24,6 +24,8 @@ indirect enum RouteAction {
     case pattern(count: Int, framing: Framing)
     /// Never respond.
     case stall
+    /// Never respond, and track the connection under `tag` as if the request carried `?tag=`.
+    case stallTracked(tag: String)
     /// A head promising 1,000,000,000 bytes, then `bytes` pattern bytes, then nothing.
     case stallBody(bytes: Int)
     /// Write these bytes verbatim, then close the connection.

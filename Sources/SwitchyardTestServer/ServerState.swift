@@ -4,6 +4,8 @@ import Synchronization
 final class ServerState: Sendable {
     /// Tag → disconnect bookkeeping for `?tag=`.
     let disconnects = DisconnectRecorder()
+    /// Key → state of the `/pages/{key}` lists.
+    let pagedLists = PagedLists()
 
     private let openConnectionCount = Atomic<Int>(0)
     private let nextConnectionID = Atomic<UInt64>(1)

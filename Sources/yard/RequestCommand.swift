@@ -117,15 +117,7 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     private func makeRequest() throws -> Request {
-        var fields = HTTPFields()
-        for header in headers {
-            guard let colon = header.firstIndex(of: ":") else {
-                throw SwitchyardError.invalidRequest("-H '\(header)' is not 'Name: value'.")
-            }
-            let name = String(header[..<colon])
-            let value = header[header.index(after: colon)...].trimmingCharacters(in: .init(charactersIn: " \t"))
-            fields.append(try HTTPField.validated(name: name, value: value))
-        }
+        let fields = try HeaderArguments.fields(headers)
         var body: HTTPBody?
         if let data { body = HTTPBody(data) }
         if let dataFile { body = try FileChunks.body(path: dataFile) }

@@ -5,7 +5,7 @@ import ArgumentParser
 struct Yard: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "yard",
-        abstract: "Switchyard's command line: a tour, a curl-like request through the chain, and the loopback server.",
-        subcommands: [DemoCommand.self, RequestCommand.self, ServeCommand.self, BenchCommand.self]
+        abstract: "Switchyard's command line: a tour, a curl-like request through the chain, a paged-list walk, and the loopback server.",
+        subcommands: [DemoCommand.self, RequestCommand.self, PagesCommand.self, ServeCommand.self, BenchCommand.self]
     )
 }
