@@ -59,6 +59,8 @@ struct DecodingPlan: Sendable {
 
     var path: JSONPath
     var envelope: Envelope?
+    /// For pages: where the page's parts sit (``PageRoot``).
+    var page: JSONPageLayout? = nil
 }
 
 /// The root of a decoding pass: reads the envelope (if any) and the value at the plan's path.

@@ -26,7 +26,7 @@ public struct ResponseDecoding<Value: Sendable>: Sendable {
         self.defaultAccepts = accepts
     }
 
-    private init(
+    init(
         accepts: MediaTypeSet, emptyBodyValue: (@Sendable () -> Value)?,
         decode: @escaping @Sendable (_ body: [UInt8], _ envelope: Envelope?) throws(SwitchyardError) -> Value?
     ) {

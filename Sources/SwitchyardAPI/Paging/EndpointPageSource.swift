@@ -1,0 +1,71 @@
+import HTTPTypes
+public import Switchyard
+
+/// Pages of typed items from an ``Endpoint`` sent through an ``APIClient``: the department's
+/// parameters and envelope, content-type checks, samples and cancellation all apply, and each page
+/// is decoded in one pass where its ``JSONPageLayout`` says.
+///
+/// ```swift
+/// let layout = JSONPageLayout(items: "data.items", id: "id", hasNext: "data.has_next", sizeParameter: "size")
+/// let source = EndpointPageSource<Book>(api: api, endpoint: Endpoint(.get, "/books", decoding: .page(layout)), layout: layout)
+/// let loader = PageLoader(source: source, identity: { $0.id }, rule: layout.hasNextRule, pageSize: 20)
+/// ```
+///
+/// A 204 or an empty body is an empty page; a status outside the endpoint's success set, a wrong
+/// content type or an envelope's error code fails the load (and the loader rolls the page back).
+public struct EndpointPageSource<Item: Decodable & Sendable>: PageSource {
+    /// The API client the pages are sent through.
+    public let api: APIClient
+    /// The endpoint of one page, without its page parameters.
+    public let endpoint: Endpoint<Page<Item>>
+    /// How pages are asked for and read.
+    public let layout: JSONPageLayout
+
+    /// Creates a source.
+    /// - Parameters:
+    ///   - api: The API client.
+    ///   - endpoint: The page endpoint (its decoding, e.g. `.page(layout)`, reads one page).
+    ///   - layout: The page parameter, size parameter and paths.
+    public init(api: APIClient, endpoint: Endpoint<Page<Item>>, layout: JSONPageLayout) {
+        self.api = api
+        self.endpoint = endpoint
+        self.layout = layout
+    }
+
+    /// Creates a source for `GET path` decoded by `layout`.
+    /// - Parameters:
+    ///   - api: The API client.
+    ///   - path: The list's path.
+    ///   - layout: The page parameter, size parameter and paths.
+    public init(api: APIClient, path: String, layout: JSONPageLayout) {
+        self.init(api: api, endpoint: Endpoint(.get, path, decoding: .page(layout)), layout: layout)
+    }
+
+    /// Loads one page; cancelling the calling task cancels the call.
+    public func loadPage(_ request: PageRequest) async throws(SwitchyardError) -> Page<Item> {
+        switch await api.call(endpoint(for: request)).result() {
+        case .succeeded(let response): return response.value
+        case .noData: return .empty
+        case .failed(let error): throw error
+        case .cancelled, .notStarted, .running: throw .cancelled
+        }
+    }
+
+    /// The endpoint with this page's parameters (replacing any of the same name).
+    /// - Parameter request: The page asked for.
+    /// - Returns: The endpoint to call.
+    public func endpoint(for request: PageRequest) -> Endpoint<Page<Item>> {
+        var parameters: [QueryItem] = []
+        switch layout.pageParameter {
+        case .number(let name): parameters.append(QueryItem(name, String(request.index)))
+        case .offset(let name): parameters.append(QueryItem(name, String(request.offset)))
+        case .cursor(let name): if let cursor = request.cursor { parameters.append(QueryItem(name, cursor)) }
+        }
+        if let name = layout.sizeParameter, let size = request.size { parameters.append(QueryItem(name, String(size))) }
+        var endpoint = endpoint
+        let names = Set(parameters.map(\.name))
+        endpoint.query.removeAll { names.contains($0.name) }
+        endpoint.query += parameters
+        return endpoint
+    }
+}
