@@ -91,9 +91,7 @@ public struct JSONField<Model>: Sendable {
                     model[keyPath: keyPath] = try PathDecoding.decode(Value.self, forKey: key, in: container, then: rest)
                     return
                 }
-                if isRequired {
-                    model[keyPath: keyPath] = try container.decode(Value.self, forKey: key)
-                } else if let value = try container.decodeIfPresent(Value.self, forKey: key) {
+                if let value = try Self.leaf(Value.self, key, in: container, required: isRequired) {
                     model[keyPath: keyPath] = value
                 } else if let fallback {
                     model[keyPath: keyPath] = fallback
@@ -116,6 +114,36 @@ public struct JSONField<Model>: Sendable {
         self.applyDefault = { model in
             if let fallback { model[keyPath: keyPath] = fallback }
         }
+    }
+
+    /// The value at `key`: `nil` when it is absent or null and not `required` (then it throws).
+    ///
+    /// Specialised per property type in the declaring module, where the type tests fold away: a
+    /// primitive (or optional primitive) takes the container's own overload, the decoder's fast
+    /// path, instead of the generic `Decodable` one.
+    @inlinable
+    static func leaf<Value: Decodable>(
+        _ type: Value.Type, _ key: AnyCodingKey, in container: KeyedDecodingContainer<AnyCodingKey>, required: Bool
+    ) throws -> Value? {
+        // Each cast below converts a value to the type it already has (`Value` is `String`), or
+        // wraps it in that type's optional (`Value` is `String?`).
+        if Value.self == String.self {
+            return try (required ? container.decode(String.self, forKey: key) : container.decodeIfPresent(String.self, forKey: key)) as! Value?
+        }
+        if Value.self == String?.self { return try container.decodeIfPresent(String.self, forKey: key).map { $0 as! Value } }
+        if Value.self == Double.self {
+            return try (required ? container.decode(Double.self, forKey: key) : container.decodeIfPresent(Double.self, forKey: key)) as! Value?
+        }
+        if Value.self == Double?.self { return try container.decodeIfPresent(Double.self, forKey: key).map { $0 as! Value } }
+        if Value.self == Int.self {
+            return try (required ? container.decode(Int.self, forKey: key) : container.decodeIfPresent(Int.self, forKey: key)) as! Value?
+        }
+        if Value.self == Int?.self { return try container.decodeIfPresent(Int.self, forKey: key).map { $0 as! Value } }
+        if Value.self == Bool.self {
+            return try (required ? container.decode(Bool.self, forKey: key) : container.decodeIfPresent(Bool.self, forKey: key)) as! Value?
+        }
+        if Value.self == Bool?.self { return try container.decodeIfPresent(Bool.self, forKey: key).map { $0 as! Value } }
+        return required ? try container.decode(type, forKey: key) : try container.decodeIfPresent(type, forKey: key)
     }
 
     /// `Book.price`, from the key path's description when the runtime gives one, else the path's last key.

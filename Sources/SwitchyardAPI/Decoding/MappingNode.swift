@@ -58,21 +58,27 @@ final class MappingNode<Model>: Sendable {
             try leaves[index].field.decode(&model, container, leaves[index].key, leaves[index].rest)
         }
         for (key, node) in children {
-            if try container.contains(key) && !container.decodeNil(forKey: key) {
-                try node.apply(to: &model, container: container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key))
+            // The common case, an object that is there, costs one lookup; absence is sorted out on the throw.
+            let nested: KeyedDecodingContainer<AnyCodingKey>
+            do {
+                nested = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
+            } catch {
+                guard try !container.contains(key) || container.decodeNil(forKey: key) else { throw error }
+                try node.applyDefaults(to: &model, absence: error)
                 continue
             }
-            for field in node.allFields {
-                guard field.isRequired else {
-                    field.applyDefault(&model)
-                    continue
-                }
-                do {
-                    _ = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)   // throws: absent or null
-                } catch {
-                    throw MappedFieldError(field: field.name, underlying: error)
-                }
+            try node.apply(to: &model, container: nested)
+        }
+    }
+
+    /// The node's object is absent or null: optional fields get their defaults, a required one fails.
+    private func applyDefaults(to model: inout Model, absence: any Error) throws {
+        for field in allFields {
+            guard field.isRequired else {
+                field.applyDefault(&model)
+                continue
             }
+            throw MappedFieldError(field: field.name, underlying: absence)
         }
     }
 }
