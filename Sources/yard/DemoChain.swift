@@ -18,6 +18,7 @@ enum DemoChain {
             headerRules: [.set(departmentHeaderName, "catalog")])
         stats.register(template: "/flaky/{key}/{failures}")
         stats.register(template: "/malformed/{kind}")
+        stats.register(template: "/pages/{list}")
         var configuration = ClientConfiguration(events: events, retry: retry, plugins: [catalog])
         configuration.timingStats = stats
         return configuration

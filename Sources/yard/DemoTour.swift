@@ -84,10 +84,14 @@ struct DemoTour {
             print("   ✗ \(error.kind.rawValue): \(error.message)")
         }
 
-        section(11, "Timing statistics per endpoint (call = whole call; ttfb of the last attempt; back-off waits)")
+        section(11, "API objects and lists (SwitchyardAPI)")
+        printer.isPrinting = false
+        try await DemoAPITour(server: server, transportName: transportName, client: client).run()
+
+        section(12, "Timing statistics per endpoint (call = whole call; ttfb of the last attempt; back-off waits; decoding)")
         var snapshot = stats.snapshot()
         for index in snapshot.endpoints.indices {
-            snapshot.endpoints[index].phases.removeAll { !["call", "ttfb", "backoff"].contains($0.name) }
+            snapshot.endpoints[index].phases.removeAll { !["call", "ttfb", "backoff", "decoding"].contains($0.name) }
         }
         for line in snapshot.table.split(separator: "\n") { print("   \(line)") }
     }
