@@ -19,24 +19,7 @@ enum QueryEditing {
             }
             base = base[..<mark]
         }
-        let added = parameters.map { encode($0.name) + "=" + encode($0.value) }
-        return base + "?" + (kept.map(String.init) + added).joined(separator: "&") + fragment
-    }
-
-    /// Percent-encodes everything but RFC 3986 unreserved characters.
-    static func encode(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += "%" + (hex.count == 1 ? "0" : "") + hex
-            }
-        }
-        return result
+        let added = PercentEncoding.query(parameters.map { QueryItem($0.name, $0.value) })
+        return base + "?" + (kept.map(String.init) + [added]).joined(separator: "&") + fragment
     }
 }
