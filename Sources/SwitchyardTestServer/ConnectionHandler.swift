@@ -38,6 +38,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let chunked: Bool
         /// Whether the response is complete after the last piece (`false` for `/stall-body`).
         let completesResponse: Bool
+        /// Whether the connection closes after the last piece (`?cut_after=`).
+        var closesAfter = false
     }
 
     /// Pieces written per event-loop tick before yielding to other connections.
@@ -122,6 +124,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             state.countRequest(path: target.path)
             if target.query != nil, let tag = target.value("tag") {
                 state.disconnects.record(tag: tag, connection: connectionID)
+                state.recordRangeHeader(tag: tag, value: head.headers.first(name: "Range"))
                 hadTags = true
             }
             guard !isClosing, !badRequestPending else { return }
@@ -222,6 +225,19 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 pump(context: context)
             }
 
+        case .patternSlice(let plan):
+            writeHead(plan.head, context: context)
+            if current.isHead {
+                complete(context: context)
+            } else {
+                var end = plan.cutAfter.map { min(plan.end, plan.start + $0) } ?? plan.end
+                if let stall = plan.stallAt { end = min(end, stall) }
+                stream = PatternStream(offset: plan.start, total: end, chunked: false,
+                                       completesResponse: end == plan.end,
+                                       closesAfter: plan.stallAt == nil && end < plan.end)
+                pump(context: context)
+            }
+
         case .stall:
             break
 
@@ -302,7 +318,13 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard let finished = stream, finished.offset == finished.total else { return }
         stream = nil
         if finished.chunked { write(ChunkedFraming.last, context: context) }
-        if finished.completesResponse { complete(context: context) }
+        if finished.completesResponse {
+            complete(context: context)
+        } else if finished.closesAfter {
+            isClosing = true
+            closeAfterWrites(context: context)
+            return
+        }
         flushIfNeeded(context: context)
     }
 

@@ -19,6 +19,8 @@ struct IncomingRequest {
     private(set) var hasher: SHA256?
     /// Set when a buffered body exceeded ``maxBufferedBody``.
     private(set) var isTooLarge = false
+    /// The streaming parser of a `/upload/multipart` body (`nil` elsewhere, or without a boundary).
+    private(set) var multipart: MultipartParser?
 
     init(head: HTTPRequestHead, target: RequestTarget) {
         self.head = head
@@ -26,6 +28,7 @@ struct IncomingRequest {
         switch target.path {
         case "/echo": hasher = SHA256()
         case "/echo/body": body = ByteBuffer()
+        case "/upload/multipart": multipart = MultipartParser(contentType: head.headers.first(name: "Content-Type"))
         default: break
         }
     }
@@ -38,6 +41,9 @@ struct IncomingRequest {
         bodyLength += part.readableBytes
         if hasher != nil {
             part.withUnsafeReadableBytes { hasher!.update($0) }
+        }
+        if multipart != nil {
+            part.withUnsafeReadableBytes { multipart!.feed($0) }
         }
         if body != nil, !isTooLarge {
             if bodyLength > Self.maxBufferedBody {

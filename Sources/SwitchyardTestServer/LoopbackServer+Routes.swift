@@ -16,6 +16,8 @@ import NIOHTTP1
 /// | `/echo`, `/echo/{any/path}` | 200 `application/json`: `{"method","uri","version","headers":[[name,value],…],"body_length","body_sha256"}`; headers in received order and case |
 /// | `/echo/body` | 200 with the request body (≤ 64 MiB, else 413 + close) and its `Content-Type` |
 /// | `/bytes/{n}` | 200 `application/octet-stream`, `n` bytes, byte `i` = `i % 251`; `?framing=content-length` (default) \| `chunked` \| `close` (no length, `Connection: close`, body ends at close); `?delay_ms=D` waits before the head; streamed in 64 KiB pieces with back-pressure |
+/// | `/bytes/{n}` ranges | content-length framing: `ETag: "bytes-{n}"` (`?version=V`: `"bytes-{n}-vV"`, a changed resource), `Accept-Ranges: bytes`; `Range: bytes=S-` / `bytes=S-E` → 206 + `Content-Range` unless `If-Range` differs from the `ETag` (then 200); start ≥ n → 416 `Content-Range: bytes */n`; `?ranges=ignore` → always the full 200; `?cut_after=K` closes the connection after K body bytes; `?stall_at=K` stops sending at body offset K (connection left open; not for responses starting at or past K). The `Range` of every tagged request: ``LoopbackServer/rangeHeaders(tag:)``. Logic in `RangedBytes` |
+/// | `/upload/multipart` | parses a `multipart/form-data` body as it streams in (bounded memory) and answers 200 `application/json` `{"parts":[{"name","filename","content_type","bytes","sha256","value"}]}` (`filename`/`content_type` `null` when absent; `value` is the text of parts without a filename, up to 4 KiB, else `null`); 400 `{"error":…}` for a malformed body. Logic in `MultipartParser`, `MultipartRoute` |
 /// | `/stall` | reads the request, never answers |
 /// | `/stall-body?bytes=N` | 200 head with `Content-Length: 1000000000`, `N` (default 1024) pattern bytes, then nothing |
 /// | `/flaky/{key}/{n}` | attempts 1…n for `key`: `status` (default 503) with `Retry-After: 0` and body `fail {attempt}\n`; later: 200 `ok after {n}\n`. `?status=S` (400–599) picks the failure status; `?retry-after=V` sends `Retry-After: V` instead of `0` (empty: no header). Arrivals per key: ``LoopbackServer/flakyArrivals(key:)`` |
@@ -77,7 +79,8 @@ enum Router {
             return .bytes(200, request.body ?? ByteBuffer(), contentType: request.head.headers.first(name: "Content-Type"))
         case ("echo", _):
             return .text(200, EchoResponse.json(for: request), contentType: "application/json")
-        case ("bytes", 2): return bytes(parts[1], target)
+        case ("bytes", 2): return bytes(parts[1], request)
+        case ("upload", 2) where parts[1] == "multipart": return MultipartRoute.action(for: request)
         case ("stall", 1): return .stall
         case ("stall-body", 1):
             guard let count = optionalInteger(target, "bytes", default: 1024, limit: 999_999_999) else { return badRequest }
@@ -179,7 +182,8 @@ enum Router {
         return .text(status, "fail \(attempt)\n", headers: retryAfter.isEmpty ? [] : [("Retry-After", retryAfter)])
     }
 
-    private static func bytes(_ text: Substring, _ target: RequestTarget) -> RouteAction {
+    private static func bytes(_ text: Substring, _ request: IncomingRequest) -> RouteAction {
+        let target = request.target
         guard let count = integer(text) else { return badRequest }
         let framing: RouteAction.Framing
         switch target.value("framing") {
@@ -189,7 +193,8 @@ enum Router {
         default: return badRequest
         }
         guard let delay = optionalInteger(target, "delay_ms", default: 0, limit: 3_600_000) else { return badRequest }
-        let action = RouteAction.pattern(count: count, framing: framing)
+        let action = framing == .contentLength
+            ? RangedBytes.action(count: count, request: request) : RouteAction.pattern(count: count, framing: framing)
         return delay > 0 ? .delayed(milliseconds: delay, then: action) : action
     }
 

@@ -170,6 +170,14 @@ public final class LoopbackServer: Sendable {
         state.pagedLists.requests(key: key)
     }
 
+    /// The `Range` header of every request that carried `?tag=` with this `tag`, in arrival order
+    /// (`nil` for a request without one).
+    ///
+    /// Lets a test check that a resumed download asked for the right offset, e.g. `[nil, "bytes=1048576-"]`.
+    public func rangeHeaders(tag: String) -> [String?] {
+        state.rangeHeaders(tag: tag)
+    }
+
     /// Number of currently open client connections.
     public var openConnections: Int {
         state.openConnections

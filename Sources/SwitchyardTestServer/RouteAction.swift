@@ -22,6 +22,9 @@ indirect enum RouteAction {
     case delayed(milliseconds: Int, then: RouteAction)
     /// A 200 with `count` pattern bytes, streamed in pieces with back-pressure.
     case pattern(count: Int, framing: Framing)
+    /// A slice of the pattern body under a prepared head (`/bytes` with ranges), optionally cut
+    /// short by closing the connection.
+    case patternSlice(RangedBytes.Plan)
     /// Never respond.
     case stall
     /// Never respond, and track the connection under `tag` as if the request carried `?tag=`.

@@ -12,6 +12,7 @@ final class ServerState: Sendable {
     private let requestCounts = Mutex<[Substring: Int]>([:])
     private let flakyArrivals = Mutex<[String: [ContinuousClock.Instant]]>([:])
     private let bodyProgress = Mutex<[String: Int]>([:])
+    private let rangeHeaders = Mutex<[String: [String?]]>([:])
 
     /// Number of client connections currently open.
     var openConnections: Int { openConnectionCount.load(ordering: .relaxed) }
@@ -54,6 +55,16 @@ final class ServerState: Sendable {
     /// Records that `bytes` generated body bytes of the response tagged `tag` were handed to the socket.
     func recordBodyProgress(tag: String, bytes: Int) {
         bodyProgress.withLock { $0[tag] = bytes }
+    }
+
+    /// Records the `Range` header (or its absence) of a request tagged `tag`.
+    func recordRangeHeader(tag: String, value: String?) {
+        rangeHeaders.withLock { $0[tag, default: []].append(value) }
+    }
+
+    /// The `Range` header of each request tagged `tag`, in arrival order (`nil`: none).
+    func rangeHeaders(tag: String) -> [String?] {
+        rangeHeaders.withLock { $0[tag] ?? [] }
     }
 
     /// Generated body bytes handed to the socket so far for the response tagged `tag`.
