@@ -1,4 +1,5 @@
 import Crypto
+public import Switchyard
 
 /// The deterministic byte pattern of the loopback server's `/bytes/{n}` route.
 /// - Parameter index: The byte's offset in the body.
@@ -22,4 +23,20 @@ public func sha256Hex(_ bytes: some Sequence<UInt8>) -> String {
     var hasher = SHA256()
     hasher.update(data: Array(bytes))
     return hex(hasher.finalize())
+}
+
+/// swift-crypto's SHA-256 as a download ``ChecksumHasher``.
+public struct SHA256ChecksumHasher: ChecksumHasher {
+    private var hasher = SHA256()
+
+    /// Creates an empty hasher.
+    public init() {}
+
+    /// Feeds bytes.
+    /// - Parameter bytes: The bytes.
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
+
+    /// The digest.
+    /// - Returns: 32 bytes.
+    public mutating func finalize() -> [UInt8] { Array(hasher.finalize()) }
 }

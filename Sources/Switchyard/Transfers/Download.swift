@@ -1,0 +1,230 @@
+public import HTTPTypes
+import Synchronization
+
+/// A download of one resource to a file: streamed to `FILE.part` in constant memory, verified,
+/// then renamed to `FILE` atomically; resumable, pausable, with progress.
+///
+/// ```swift
+/// let download = client.download(try Request(method: .get, url: url), to: "/tmp/big.iso")
+/// download.start()
+/// Task { @MainActor in
+///     for await update in download.progress { bar.fraction = update.fractionCompleted ?? 0 }
+/// }
+/// download.pause()                     // state: .paused(completedBytes:) — the exchange stops
+/// download.resume()                    // continues with Range: bytes=N- and If-Range
+/// let result = try await download.result()
+/// ```
+///
+/// - **Resume.** A partial file left by an earlier download (interrupted, failed, paused, or in
+///   an earlier run of the program) is continued with `Range`/`If-Range`, the validator being
+///   the `ETag` (or `Last-Modified`) stored next to it in `FILE.part.validator`. When the server
+///   ignores ranges or the resource changed, it answers `200` and the file is fetched whole.
+///   Without a stored validator the whole file is fetched again.
+/// - **Verification.** The file must have the announced length (and the configuration's
+///   checksum, if any) before it replaces `FILE`; until then `FILE` is untouched.
+/// - **Pause.** ``pause()`` stops the exchange (the transport closes it) and keeps the partial
+///   file; ``resume()`` starts a ranged exchange. Works identically on every transport.
+/// - **Progress.** ``progress`` reports completed bytes (including those already on disk),
+///   expected bytes and the rate, throttled to about 20 updates a second, ending with a final update.
+public final class Download: Sendable {
+    private struct Store {
+        var state: DownloadState = .notStarted
+        var task: Task<Void, Never>?
+        /// Bumped by pause and cancel, so that the outcome of a stopped run is not taken as final.
+        var generation = 0
+        var waiters: [CheckedContinuation<DownloadState, Never>] = []
+        var observers: [Int: AsyncStream<DownloadState>.Continuation] = [:]
+        var nextObserver = 0
+        var lastResponse: (head: HTTPResponse, context: ExchangeContext)?
+
+        mutating func publish(_ newState: DownloadState) {
+            state = newState
+            for observer in observers.values { observer.yield(newState) }
+            guard newState.isFinal else { return }
+            for observer in observers.values { observer.finish() }
+            observers.removeAll()
+            for waiter in waiters { waiter.resume(returning: newState) }
+            waiters.removeAll()
+        }
+    }
+
+    /// The final path of the file.
+    public let destination: String
+    /// How the download resumes and verifies.
+    public let configuration: Configuration
+    private let client: Client
+    private let request: Request
+    private let store = Mutex(Store())
+    private let reporter = ProgressReporter()
+
+    /// Creates a download; nothing happens until ``start()`` (or ``result()``).
+    /// - Parameters:
+    ///   - client: The client whose chain performs the exchanges.
+    ///   - request: The request (usually a `GET`); `Range`, `If-Range` and `Accept-Encoding: identity` are added.
+    ///   - destination: Where the complete file goes; the partial file is `destination + ".part"`.
+    ///   - configuration: Resume and verification settings.
+    public init(client: Client, request: Request, destination: String, configuration: Configuration = Configuration()) {
+        self.client = client
+        self.request = request
+        self.destination = destination
+        self.configuration = configuration
+    }
+
+    deinit {
+        store.withLock { $0.task?.cancel() }
+    }
+
+    /// Where the bytes are kept until the file is complete.
+    public var partialPath: String { PartialFile(destination: destination).partPath }
+
+    /// The current state.
+    public var state: DownloadState { store.withLock { $0.state } }
+
+    /// The head of the latest response, also for a download that failed (e.g. interrupted).
+    public var lastResponseHead: HTTPResponse? { store.withLock { $0.lastResponse?.head } }
+
+    /// The context (identity, timings) of the latest exchange.
+    public var lastExchangeContext: ExchangeContext? { store.withLock { $0.lastResponse?.context } }
+
+    /// The current state, then every change until the final one; each access makes a new stream.
+    public var states: AsyncStream<DownloadState> {
+        AsyncStream(bufferingPolicy: .unbounded) { continuation in
+            let id: Int? = store.withLock { store in
+                continuation.yield(store.state)
+                guard !store.state.isFinal else { return nil }
+                let id = store.nextObserver
+                store.nextObserver += 1
+                store.observers[id] = continuation
+                return id
+            }
+            guard let id else { return continuation.finish() }
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.store.withLock { $0.observers.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    /// Progress updates across pauses and resumes, ending with a final update when the download
+    /// ends. One stream per download: iterate it from one place (it is `Sendable`, so a
+    /// `@MainActor` task may do so).
+    public var progress: AsyncStream<TransferProgress> { reporter.updates }
+
+    /// Starts the download; does nothing once started.
+    public func start() {
+        store.withLock { store in
+            guard case .notStarted = store.state else { return }
+            launch(&store, resuming: configuration.resumesPartialFile)
+        }
+    }
+
+    /// Stops the running exchange and keeps the partial file; the state becomes
+    /// ``DownloadState/paused(completedBytes:)`` at once. Does nothing unless running.
+    public func pause() {
+        let task: Task<Void, Never>? = store.withLock { store in
+            guard case .running = store.state else { return nil }
+            store.generation += 1
+            store.publish(.paused(completedBytes: reporter.completedBytes))
+            return store.task
+        }
+        task?.cancel()
+    }
+
+    /// Continues a paused download from its partial file. Does nothing unless paused.
+    public func resume() {
+        store.withLock { store in
+            guard case .paused = store.state else { return }
+            launch(&store, resuming: true)
+        }
+    }
+
+    /// Cancels the download, keeping the partial file. Does nothing once it has ended.
+    public func cancel() {
+        let task: Task<Void, Never>? = store.withLock { store in
+            guard !store.state.isFinal else { return nil }
+            store.generation += 1
+            store.publish(.cancelled)
+            return store.task
+        }
+        task?.cancel()
+        reporter.finish()
+    }
+
+    /// Starts the download if needed and waits for it to end (through any pauses).
+    /// - Returns: The completed download.
+    /// - Throws: The download's error, or ``SwitchyardError/Kind/cancelled``. Cancelling the
+    ///   awaiting task cancels the download.
+    public func result() async throws(SwitchyardError) -> DownloadResult {
+        start()
+        let final = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<DownloadState, Never>) in
+                store.withLock { store in
+                    if store.state.isFinal {
+                        continuation.resume(returning: store.state)
+                    } else {
+                        store.waiters.append(continuation)
+                    }
+                }
+            }
+        } onCancel: {
+            cancel()
+        }
+        switch final {
+        case .completed(let result): return result
+        case .failed(let error): throw error
+        default: throw .cancelled
+        }
+    }
+
+    // MARK: - Running
+
+    /// Starts a run after the previous one (if any) has stopped, so two never write the file.
+    private func launch(_ store: inout Store, resuming: Bool) {
+        store.generation += 1
+        let generation = store.generation
+        let previous = store.task
+        store.publish(.running)
+        store.task = Task {
+            await previous?.value
+            let outcome = await self.perform(resuming: resuming)
+            self.finish(outcome, generation: generation)
+        }
+    }
+
+    private func perform(resuming: Bool) async -> Result<DownloadResult, SwitchyardError> {
+        let file = PartialFile(destination: destination)
+        let exchange = DownloadExchange(client: client, request: request, file: file, reporter: reporter,
+                                        checksum: configuration.checksum) { head, context in
+            self.store.withLock { $0.lastResponse = (head, context) }
+        }
+        var resuming = resuming
+        do throws(SwitchyardError) {
+            while true {
+                let offset = resuming ? file.existingBytes : 0
+                let validator = offset > 0 ? file.storedValidator() : nil
+                switch try await exchange.run(resumingFrom: offset, validator: validator) {
+                case .completed(let result): return .success(result)
+                case .restartWhole where resuming: resuming = false
+                case .restartWhole: throw .protocolViolation("The server answered a whole-resource request with a range.")
+                }
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func finish(_ outcome: Result<DownloadResult, SwitchyardError>, generation: Int) {
+        let ended: Bool = store.withLock { store in
+            switch outcome {
+            case .success(let result) where !store.state.isFinal:
+                // A run that completed while a pause was being requested still completed.
+                store.publish(.completed(result))
+            case .failure(let error) where store.generation == generation && !store.state.isFinal:
+                store.publish(error.kind == .cancelled ? .cancelled : .failed(error))
+            default:
+                break
+            }
+            return store.state.isFinal
+        }
+        if ended { reporter.finish() }
+    }
+}

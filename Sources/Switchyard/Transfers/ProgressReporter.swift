@@ -1,0 +1,89 @@
+import Synchronization
+
+/// Turns byte counts into a throttled `AsyncStream` of ``TransferProgress``: at most one update per
+/// ``minimumInterval`` (about 20 a second), and always a final one when the transfer ends.
+///
+/// Counting is a lock and, once per chunk, a clock read; nothing is yielded between two updates.
+/// Safe from any thread. The stream keeps only the newest updates if its reader falls behind, so
+/// a slow reader (a busy main actor) never slows the transfer and still sees the final update.
+final class ProgressReporter: Sendable {
+    /// The shortest time between two updates.
+    static let minimumInterval: Duration = .milliseconds(50)
+
+    private struct State {
+        var completed: Int64 = 0
+        var expected: Int64?
+        var lastUpdate: ContinuousClock.Instant?
+        var lastUpdateBytes: Int64 = 0
+        var startedAt: ContinuousClock.Instant?
+        var startBytes: Int64 = 0
+        var finished = false
+    }
+
+    /// The updates.
+    let updates: AsyncStream<TransferProgress>
+    private let continuation: AsyncStream<TransferProgress>.Continuation
+    private let state = Mutex(State())
+
+    /// Bytes counted so far.
+    var completedBytes: Int64 { state.withLock { $0.completed } }
+
+    init() {
+        (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(32))
+    }
+
+    deinit {
+        continuation.finish()
+    }
+
+    /// (Re)starts counting from `completed` bytes towards `expected`, and reports that at once.
+    func begin(completed: Int64, expected: Int64?) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            guard !state.finished else { return }
+            state.completed = completed
+            state.expected = expected
+            if state.startedAt == nil {
+                state.startedAt = now
+                state.startBytes = completed
+            }
+            state.lastUpdate = now
+            state.lastUpdateBytes = completed
+            continuation.yield(TransferProgress(completedBytes: completed, expectedBytes: expected, bytesPerSecond: 0))
+        }
+    }
+
+    /// Counts `count` more bytes; reports if the last update is at least ``minimumInterval`` old.
+    func advance(by count: Int) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            guard !state.finished else { return }
+            state.completed += Int64(count)
+            let last = state.lastUpdate ?? now
+            let elapsed = last.duration(to: now)
+            guard state.lastUpdate == nil || elapsed >= Self.minimumInterval else { return }
+            let rate = Self.rate(bytes: state.completed - state.lastUpdateBytes, over: elapsed)
+            state.lastUpdate = now
+            state.lastUpdateBytes = state.completed
+            continuation.yield(TransferProgress(completedBytes: state.completed, expectedBytes: state.expected, bytesPerSecond: rate))
+        }
+    }
+
+    /// Reports the final update (with the average rate) and ends the stream; later calls do nothing.
+    func finish() {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            guard !state.finished else { return }
+            state.finished = true
+            let rate = Self.rate(bytes: state.completed - state.startBytes, over: (state.startedAt ?? now).duration(to: now))
+            continuation.yield(TransferProgress(completedBytes: state.completed, expectedBytes: state.expected,
+                                                bytesPerSecond: rate, isFinal: true))
+        }
+        continuation.finish()
+    }
+
+    private static func rate(bytes: Int64, over duration: Duration) -> Double {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return seconds > 0 ? Double(bytes) / seconds : 0
+    }
+}
