@@ -25,7 +25,10 @@ struct RequestBuilder<Value: Sendable> {
         for rule in rules {
             for (name, value) in rule.bodyFields where bodyFields[name] == nil { bodyFields[name] = .string(value.text) }
         }
-        if let (bytes, contentType) = try endpoint.body.encoded(encoder: endpoint.makeEncoder, extraFields: bodyFields) {
+        if case .multipart(let form) = endpoint.body {
+            if request.head.headerFields[.contentType] == nil { request.head.headerFields[.contentType] = form.contentType }
+            request.body = try form.body()
+        } else if let (bytes, contentType) = try endpoint.body.encoded(encoder: endpoint.makeEncoder, extraFields: bodyFields) {
             if request.head.headerFields[.contentType] == nil { request.head.headerFields[.contentType] = contentType }
             request.body = HTTPBody(bytes)
         }
