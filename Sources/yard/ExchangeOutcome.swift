@@ -11,6 +11,8 @@ struct ExchangeOutcome {
     /// SHA-256 of the body bytes received (of nothing, until a body arrives).
     var sha256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     var printedBody: [UInt8] = []
+    /// Where a resumed `--output` download continued from.
+    var resumedFrom: Int64?
     var error: SwitchyardError?
     var elapsed: Duration = .zero
     /// Everything the client published about the exchange, in order.
@@ -56,6 +58,7 @@ struct ExchangeOutcome {
             ("headers", .array(headerPairs)),
             ("body_bytes", .int(bodyBytes)),
             ("body_sha256", .string(sha256)),
+            ("resumed_from", resumedFrom.map { .int($0) } ?? .null),
             ("attempts", .int(Int64(attempts))),
             ("redirects", .int(Int64(redirects))),
             ("timings_ms", .object(timingMembers)),

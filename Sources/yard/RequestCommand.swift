@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardAPI
 
 /// `yard request`: one request through the full client, printed like a friendly curl or as JSON.
 struct RequestCommand: AsyncParsableCommand {
@@ -39,8 +40,17 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: "Fail with responseTooLarge past this many body bytes.")
     var maxBodyBytes: Int64?
 
-    @Option(help: "Stream the body to this file instead of printing it.")
+    @Option(help: "Stream the body to FILE.part, then rename it to this file once complete and verified.")
     var output: String?
+
+    @Flag(help: "With --output: continue FILE.part left by an interrupted download (Range/If-Range).")
+    var resume = false
+
+    @Option(name: .customShort("F"), help: "A multipart form field 'name=value', or a file 'name=@path[;type=mime]'; repeatable.")
+    var formFields: [String] = []
+
+    @Flag(help: "Show progress of --output downloads and file uploads on standard error even when it is not a terminal.")
+    var progress = false
 
     @Option(help: "Retry a failed attempt up to N times (idempotent methods, or with an Idempotency-Key header).")
     var retries = 0
@@ -61,7 +71,13 @@ struct RequestCommand: AsyncParsableCommand {
     var har: String?
 
     func validate() throws {
-        if data != nil, dataFile != nil { throw ValidationError("Give either -d or --data-file, not both.") }
+        if [data != nil, dataFile != nil, !formFields.isEmpty].filter({ $0 }).count > 1 {
+            throw ValidationError("Give only one of -d, --data-file and -F.")
+        }
+        if resume, output == nil { throw ValidationError("--resume needs --output.") }
+        for field in formFields where !field.contains("=") {
+            throw ValidationError("-F '\(field)' is not 'name=value' or 'name=@path'.")
+        }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds.") }
         if let maxBodyBytes, maxBodyBytes < 0 { throw ValidationError("--max-body-bytes must not be negative.") }
         if retries < 0 || maxRedirects < 0 { throw ValidationError("--retries and --max-redirects must not be negative.") }
@@ -75,16 +91,25 @@ struct RequestCommand: AsyncParsableCommand {
         let events = EventLog(observing: bus)
         let archive = HARRecorder()
         do {
-            let request = try makeRequest()
+            let (request, uploadProgress) = try makeRequest()
+            let uploadPrinter = uploadProgress.map { progress in
+                Task { await ProgressPrinter(label: "upload", interactive: ProgressPrinter.standardErrorIsTerminal).run(progress) }
+            }
             try await transport.withTransport { transport in
                 var configuration = configuration(events: bus)
                 if har != nil { configuration.attemptInterceptors.append(archive.interceptor) }
                 let client = try Client(transport: transport, configuration: configuration)
-                let response = try await client.stream(request)
-                outcome.head = response.head
-                outcome.context = response.context
-                try await receive(response.body, into: &outcome)
+                if let output {
+                    try await download(request, to: output, client: client, into: &outcome)
+                } else {
+                    let response = try await client.stream(request)
+                    outcome.head = response.head
+                    outcome.context = response.context
+                    try await receive(response.body, into: &outcome)
+                }
             }
+            // The upload has ended (its final update is out) once the response arrived.
+            await uploadPrinter?.value
         } catch {
             outcome.error = SwitchyardError.wrapping(error)
         }
@@ -116,11 +141,23 @@ struct RequestCommand: AsyncParsableCommand {
         return configuration
     }
 
-    private func makeRequest() throws -> Request {
-        let fields = try HeaderArguments.fields(headers)
+    /// The request the flags describe, and the progress of its upload when it is shown.
+    private func makeRequest() throws -> (Request, AsyncStream<TransferProgress>?) {
+        var fields = try HeaderArguments.fields(headers)
         var body: HTTPBody?
         if let data { body = HTTPBody(data) }
-        if let dataFile { body = try FileChunks.body(path: dataFile) }
+        if let dataFile { body = try HTTPBody.file(atPath: dataFile) }
+        if !formFields.isEmpty {
+            let form = try FormArguments.form(formFields)
+            body = try form.body()
+            if !fields.contains(where: { $0.name == .contentType }) { fields.append(HTTPField(name: .contentType, value: form.contentType)) }
+        }
+        var uploadProgress: AsyncStream<TransferProgress>?
+        if let uploading = body, dataFile != nil || formFields.contains(where: { $0.contains("=@") }), showsProgress {
+            let (counted, progress) = uploading.withProgress()
+            body = counted
+            uploadProgress = progress
+        }
         let methodName = method ?? (body == nil ? "GET" : "POST")
         guard let method = HTTPRequest.Method(methodName) else {
             throw SwitchyardError.invalidRequest("'\(methodName)' is not a valid method.")
@@ -129,30 +166,62 @@ struct RequestCommand: AsyncParsableCommand {
         request.head.headerFields.append(contentsOf: fields)
         request.options.timeout = timeout.map { .milliseconds(Int64($0 * 1_000)) }
         request.options.maxResponseBytes = maxBodyBytes
-        return request
+        return (request, uploadProgress)
     }
 
-    /// Streams the body into the hash and into a file, stdout, or nowhere (`--json` without `--output`).
+    /// Whether progress is shown: `--progress`, or standard error is a terminal.
+    private var showsProgress: Bool { progress || ProgressPrinter.standardErrorIsTerminal }
+
+    /// Downloads to `path` through `FILE.part` (continuing it with `--resume`); the outcome's body
+    /// figures then describe the whole file (or, when the download failed, the partial file).
+    private func download(_ request: Request, to path: String, client: Client, into outcome: inout ExchangeOutcome) async throws {
+        let download = client.download(request, to: path, configuration: Download.Configuration(resumesPartialFile: resume))
+        var printing: Task<Void, Never>?
+        if showsProgress {
+            let printer = ProgressPrinter(label: "download", interactive: ProgressPrinter.standardErrorIsTerminal)
+            let updates = download.progress
+            printing = Task { await printer.run(updates) }
+        }
+        do {
+            let result = try await download.result()
+            await printing?.value
+            outcome.head = result.head
+            outcome.context = download.lastExchangeContext
+            outcome.resumedFrom = result.resumedFrom
+            try describeFile(at: path, into: &outcome)
+        } catch {
+            await printing?.value
+            outcome.head = download.lastResponseHead
+            outcome.context = download.lastExchangeContext
+            try? describeFile(at: download.partialPath, into: &outcome)
+            throw error
+        }
+    }
+
+    /// Sets the outcome's byte count and SHA-256 from the file at `path`, read 1 MiB at a time.
+    private func describeFile(at path: String, into outcome: inout ExchangeOutcome) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        var count: Int64 = 0
+        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
+            hasher.update(data: data)
+            count += Int64(data.count)
+        }
+        outcome.bodyBytes = count
+        outcome.sha256 = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Streams the body into the hash and to stdout, or nowhere (`--json`).
     private func receive(_ body: HTTPBody, into outcome: inout ExchangeOutcome) async throws {
         var hasher = SHA256()
-        var file: FileHandle?
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: output) else {
-                throw SwitchyardError.invalidRequest("Cannot write to '\(output)'.")
-            }
-            file = handle
-        }
         defer {
-            try? file?.close()
             outcome.sha256 = hasher.finalize().map { String(format: "%02x", $0) }.joined()
         }
         for try await chunk in body {
             hasher.update(data: chunk)
             outcome.bodyBytes += Int64(chunk.count)
-            if let file {
-                try file.write(contentsOf: chunk)
-            } else if !json {
+            if !json {
                 outcome.printedBody.append(contentsOf: chunk)
             }
         }

@@ -16,8 +16,8 @@ func jsonObject(_ text: String) throws -> [String: Any] {
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 1)
         let json = try jsonObject(run.stdout)
-        #expect(Set(json.keys) == ["ok", "transport", "status", "headers", "body_bytes", "body_sha256", "attempts",
-                                   "redirects", "timings_ms", "events", "error"])
+        #expect(Set(json.keys) == ["ok", "transport", "status", "headers", "body_bytes", "body_sha256", "resumed_from",
+                                   "attempts", "redirects", "timings_ms", "events", "error"])
         #expect(json["ok"] as? Bool == true)
         #expect(json["transport"] as? String == "curl")
         #expect(json["status"] as? Int == 200)

@@ -1,0 +1,192 @@
+import Foundation
+import HTTPTypes
+import Switchyard
+import SwitchyardAPI
+import SwitchyardTestServer
+import SwitchyardTestSupport
+import Testing
+
+/// Collects a progress stream in the background.
+func collect(_ progress: AsyncStream<TransferProgress>) -> Task<[TransferProgress], Never> {
+    Task {
+        var updates: [TransferProgress] = []
+        for await update in progress { updates.append(update) }
+        return updates
+    }
+}
+
+@Suite(.timeLimit(.minutes(3))) struct DownloadTests {
+    @Test(arguments: TransportKind.allCases)
+    func downloadsToAFileWithProgress(kind: TransportKind) async throws {
+        try await withAPI(kind) { api, server in
+            let directory = try makeTemporaryDirectory()
+            let path = directory + "/file.bin"
+            let count = 4 << 20
+            let download = api.client.download(try Request(method: .get, url: server.url("/bytes/\(count)")), to: path)
+            let updates = collect(download.progress)
+            let result = try await download.result()
+            #expect(result.byteCount == Int64(count))
+            #expect(result.resumedFrom == nil)
+            #expect(try fileMatchesPattern(at: path, count: count))
+            #expect(fileSize(at: path + ".part") == nil)
+            #expect(fileSize(at: path + ".part.validator") == nil)
+            let progress = await updates.value
+            #expect(progress.last?.isFinal == true)
+            #expect(progress.last?.completedBytes == Int64(count))
+            #expect(progress.last?.expectedBytes == Int64(count))
+            #expect(progress.filter(\.isFinal).count == 1)
+            #expect(download.state.name == "completed")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func anInterruptedDownloadResumesFromThePartialFile(kind: TransportKind) async throws {
+        try await withAPI(kind) { api, server in
+            let path = try makeTemporaryDirectory() + "/file.bin"
+            let count = 8 << 20
+            let cut = api.client.download(
+                try Request(method: .get, url: server.url("/bytes/\(count)?cut_after=\(3 << 20)&tag=resume")), to: path)
+            await #expect(throws: SwitchyardError.self) { try await cut.result() }
+            #expect(cut.state.name == "failed")
+            #expect(fileSize(at: path) == nil)
+            let partial = try #require(fileSize(at: path + ".part"))
+            #expect(partial > 0 && partial <= 3 << 20)
+
+            let resumed = api.client.download(try Request(method: .get, url: server.url("/bytes/\(count)?tag=resume")), to: path)
+            let result = try await resumed.result()
+            #expect(result.resumedFrom == Int64(partial))
+            #expect(result.head.status.code == 206)
+            #expect(server.rangeHeaders(tag: "resume") == [nil, "bytes=\(partial)-"])
+            #expect(try fileMatchesPattern(at: path, count: count))
+            #expect(fileSize(at: path + ".part") == nil)
+        }
+    }
+
+    @Test func aChangedResourceIsDownloadedWhole() async throws {
+        try await withAPI(.curl) { api, server in
+            let path = try makeTemporaryDirectory() + "/file.bin"
+            let count = 2 << 20
+            let cut = api.client.download(try Request(method: .get, url: server.url("/bytes/\(count)?cut_after=100000")), to: path)
+            _ = try? await cut.result()
+            #expect(fileSize(at: path + ".part") != nil)
+            let changed = api.client.download(try Request(method: .get, url: server.url("/bytes/\(count)?version=2&tag=v2")), to: path)
+            let result = try await changed.result()
+            #expect(result.resumedFrom == nil)
+            #expect(result.head.status.code == 200)
+            #expect(server.rangeHeaders(tag: "v2").first??.hasPrefix("bytes=") == true)
+            #expect(try fileMatchesPattern(at: path, count: count))
+        }
+    }
+
+    @Test func aServerIgnoringRangesGivesAWholeDownload() async throws {
+        try await withAPI(.curl) { api, server in
+            let path = try makeTemporaryDirectory() + "/file.bin"
+            let count = 2 << 20
+            let url = "/bytes/\(count)?ranges=ignore"
+            _ = try? await api.client.download(try Request(method: .get, url: server.url(url + "&cut_after=100000")), to: path).result()
+            let result = try await api.client.download(try Request(method: .get, url: server.url(url)), to: path).result()
+            #expect(result.resumedFrom == nil)
+            #expect(try fileMatchesPattern(at: path, count: count))
+        }
+    }
+
+    @Test func withoutResumingAnExistingPartialFileIsReplaced() async throws {
+        try await withAPI(.curl) { api, server in
+            let path = try makeTemporaryDirectory() + "/file.bin"
+            let count = 1 << 20
+            _ = try? await api.client.download(
+                try Request(method: .get, url: server.url("/bytes/\(count)?cut_after=1000")), to: path).result()
+            let fresh = api.client.download(try Request(method: .get, url: server.url("/bytes/\(count)?tag=fresh")), to: path,
+                                            configuration: .init(resumesPartialFile: false))
+            let result = try await fresh.result()
+            #expect(result.resumedFrom == nil)
+            #expect(server.rangeHeaders(tag: "fresh") == [nil])
+            #expect(try fileMatchesPattern(at: path, count: count))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func pauseStopsTheExchangeAndResumeContinuesIt(kind: TransportKind) async throws {
+        try await withAPI(kind) { api, server in
+            let path = try makeTemporaryDirectory() + "/file.bin"
+            let count = 8 << 20
+            let stall = 3 << 20
+            let download = api.client.download(
+                try Request(method: .get, url: server.url("/bytes/\(count)?stall_at=\(stall)&tag=pause")), to: path)
+            let updates = collect(download.progress)
+            download.start()
+            // The server stops sending at `stall`: the download is then certainly in the middle.
+            #expect(await eventually { fileSize(at: path + ".part") == stall })
+            download.pause()
+            #expect(download.state.name == "paused")
+            #expect(await server.waitForDisconnect(tag: "pause", timeout: .seconds(60)))
+            #expect(fileSize(at: path) == nil)
+
+            download.resume()
+            let result = try await download.result()
+            #expect(result.resumedFrom == Int64(stall))
+            #expect(server.rangeHeaders(tag: "pause") == [nil, "bytes=\(stall)-"])
+            #expect(try fileMatchesPattern(at: path, count: count))
+            let progress = await updates.value
+            #expect(progress.last?.completedBytes == Int64(count))
+            #expect(progress.last?.isFinal == true)
+        }
+    }
+
+    @Test func statesShowPausedBetweenRunningAndCompleted() async throws {
+        try await withAPI(.curl) { api, server in
+            let path = try makeTemporaryDirectory() + "/file.bin"
+            let download = api.client.download(
+                try Request(method: .get, url: server.url("/bytes/\(1 << 20)?stall_at=1000")), to: path)
+            let names = Task { await download.states.reduce(into: [String]()) { $0.append($1.name) } }
+            download.start()
+            #expect(await eventually { fileSize(at: path + ".part") == 1000 })
+            download.pause()
+            download.resume()
+            _ = try await download.result()
+            #expect(await names.value == ["notStarted", "running", "paused", "running", "completed"])
+        }
+    }
+
+    @Test func cancelKeepsThePartialFile() async throws {
+        try await withAPI(.curl) { api, server in
+            let path = try makeTemporaryDirectory() + "/file.bin"
+            let download = api.client.download(
+                try Request(method: .get, url: server.url("/bytes/\(1 << 20)?stall_at=5000")), to: path)
+            download.start()
+            #expect(await eventually { fileSize(at: path + ".part") == 5000 })
+            download.cancel()
+            await #expect(throws: SwitchyardError.self) { try await download.result() }
+            #expect(download.state.name == "cancelled")
+            #expect(fileSize(at: path + ".part") == 5000)
+        }
+    }
+
+    @Test func aMatchingChecksumCompletesAndAWrongOneFails() async throws {
+        try await withAPI(.curl) { api, server in
+            let directory = try makeTemporaryDirectory()
+            let count = 300_000
+            let digest = sha256Hex((0..<count).map { UInt8($0 % 251) })
+            let request = try Request(method: .get, url: server.url("/bytes/\(count)"))
+            let good = try #require(DownloadChecksum(hex: digest) { SHA256ChecksumHasher() })
+            _ = try await api.client.download(request, to: directory + "/good", configuration: .init(checksum: good)).result()
+            #expect(try fileMatchesPattern(at: directory + "/good", count: count))
+
+            let bad = DownloadChecksum(expected: [UInt8](repeating: 0, count: 32)) { SHA256ChecksumHasher() }
+            let failing = api.client.download(request, to: directory + "/bad", configuration: .init(checksum: bad))
+            await #expect(throws: SwitchyardError.self) { try await failing.result() }
+            #expect(fileSize(at: directory + "/bad") == nil)
+            #expect(fileSize(at: directory + "/bad.part") == nil)
+        }
+    }
+
+    @Test func anErrorStatusFailsTheDownload() async throws {
+        try await withAPI(.curl) { api, server in
+            let path = try makeTemporaryDirectory() + "/file.bin"
+            let download = api.client.download(try Request(method: .get, url: server.url("/status/404")), to: path)
+            let error = await #expect(throws: SwitchyardError.self) { try await download.result() }
+            #expect(error?.kind == .httpStatus)
+            #expect(fileSize(at: path) == nil)
+        }
+    }
+}
