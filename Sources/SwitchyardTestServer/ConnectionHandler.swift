@@ -125,6 +125,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             if target.query != nil, let tag = target.value("tag") {
                 state.disconnects.record(tag: tag, connection: connectionID)
                 state.recordRangeHeader(tag: tag, value: head.headers.first(name: "Range"))
+                state.recordChannel(context.channel, tag: tag)
                 hadTags = true
             }
             guard !isClosing, !badRequestPending else { return }

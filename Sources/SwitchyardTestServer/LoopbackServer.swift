@@ -178,6 +178,13 @@ public final class LoopbackServer: Sendable {
         state.rangeHeaders(tag: tag)
     }
 
+    /// Closes every connection that served a request with `?tag=` `tag`, now: how a test interrupts
+    /// a download at a point it chose (e.g. after `/bytes/{n}?stall_at=K` has sent `K` bytes and
+    /// the client has them), without depending on timing.
+    public func dropConnections(tag: String) {
+        state.dropConnections(tag: tag)
+    }
+
     /// Number of currently open client connections.
     public var openConnections: Int {
         state.openConnections

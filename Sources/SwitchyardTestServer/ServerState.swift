@@ -1,3 +1,4 @@
+import NIOCore
 import Synchronization
 
 /// State shared by every connection of one ``LoopbackServer``: counters and the disconnect recorder.
@@ -13,6 +14,7 @@ final class ServerState: Sendable {
     private let flakyArrivals = Mutex<[String: [ContinuousClock.Instant]]>([:])
     private let bodyProgress = Mutex<[String: Int]>([:])
     private let rangeHeaders = Mutex<[String: [String?]]>([:])
+    private let taggedChannels = Mutex<[String: [any Channel]]>([:])
 
     /// Number of client connections currently open.
     var openConnections: Int { openConnectionCount.load(ordering: .relaxed) }
@@ -55,6 +57,17 @@ final class ServerState: Sendable {
     /// Records that `bytes` generated body bytes of the response tagged `tag` were handed to the socket.
     func recordBodyProgress(tag: String, bytes: Int) {
         bodyProgress.withLock { $0[tag] = bytes }
+    }
+
+    /// Remembers `channel` as serving a request tagged `tag`, for ``dropConnections(tag:)``.
+    func recordChannel(_ channel: any Channel, tag: String) {
+        taggedChannels.withLock { $0[tag, default: []].append(channel) }
+    }
+
+    /// Closes every connection that served a request tagged `tag`.
+    func dropConnections(tag: String) {
+        let channels = taggedChannels.withLock { $0.removeValue(forKey: tag) ?? [] }
+        for channel in channels { channel.close(promise: nil) }
     }
 
     /// Records the `Range` header (or its absence) of a request tagged `tag`.

@@ -15,6 +15,19 @@ func collect(_ progress: AsyncStream<TransferProgress>) -> Task<[TransferProgres
     }
 }
 
+/// Downloads `/bytes/{count}` to `path` until the server has sent `at` bytes and they are in the
+/// partial file, then drops the connection: an interruption at a known point, without timing.
+func interruptedDownload(_ client: Client, _ server: LoopbackServer, to path: String, count: Int, at offset: Int,
+                         tag: String, query: String = "") async throws {
+    let download = client.download(
+        try Request(method: .get, url: server.url("/bytes/\(count)?stall_at=\(offset)&tag=\(tag)\(query)")), to: path)
+    download.start()
+    #expect(await eventually { fileSize(at: path + ".part") == offset })
+    server.dropConnections(tag: tag)
+    await #expect(throws: SwitchyardError.self) { try await download.result() }
+    #expect(download.state.name == "failed")
+}
+
 @Suite(.timeLimit(.minutes(3))) struct DownloadTests {
     @Test(arguments: TransportKind.allCases)
     func downloadsToAFileWithProgress(kind: TransportKind) async throws {
@@ -44,13 +57,10 @@ func collect(_ progress: AsyncStream<TransferProgress>) -> Task<[TransferProgres
         try await withAPI(kind) { api, server in
             let path = try makeTemporaryDirectory() + "/file.bin"
             let count = 8 << 20
-            let cut = api.client.download(
-                try Request(method: .get, url: server.url("/bytes/\(count)?cut_after=\(3 << 20)&tag=resume")), to: path)
-            await #expect(throws: SwitchyardError.self) { try await cut.result() }
-            #expect(cut.state.name == "failed")
+            try await interruptedDownload(api.client, server, to: path, count: count, at: 3 << 20, tag: "resume")
             #expect(fileSize(at: path) == nil)
             let partial = try #require(fileSize(at: path + ".part"))
-            #expect(partial > 0 && partial <= 3 << 20)
+            #expect(partial == 3 << 20)
 
             let resumed = api.client.download(try Request(method: .get, url: server.url("/bytes/\(count)?tag=resume")), to: path)
             let result = try await resumed.result()
@@ -66,14 +76,12 @@ func collect(_ progress: AsyncStream<TransferProgress>) -> Task<[TransferProgres
         try await withAPI(.curl) { api, server in
             let path = try makeTemporaryDirectory() + "/file.bin"
             let count = 2 << 20
-            let cut = api.client.download(try Request(method: .get, url: server.url("/bytes/\(count)?cut_after=100000")), to: path)
-            _ = try? await cut.result()
-            #expect(fileSize(at: path + ".part") != nil)
+            try await interruptedDownload(api.client, server, to: path, count: count, at: 1 << 20, tag: "v1")
             let changed = api.client.download(try Request(method: .get, url: server.url("/bytes/\(count)?version=2&tag=v2")), to: path)
             let result = try await changed.result()
             #expect(result.resumedFrom == nil)
             #expect(result.head.status.code == 200)
-            #expect(server.rangeHeaders(tag: "v2").first??.hasPrefix("bytes=") == true)
+            #expect(server.rangeHeaders(tag: "v2") == ["bytes=\(1 << 20)-"])
             #expect(try fileMatchesPattern(at: path, count: count))
         }
     }
@@ -82,9 +90,10 @@ func collect(_ progress: AsyncStream<TransferProgress>) -> Task<[TransferProgres
         try await withAPI(.curl) { api, server in
             let path = try makeTemporaryDirectory() + "/file.bin"
             let count = 2 << 20
-            let url = "/bytes/\(count)?ranges=ignore"
-            _ = try? await api.client.download(try Request(method: .get, url: server.url(url + "&cut_after=100000")), to: path).result()
+            try await interruptedDownload(api.client, server, to: path, count: count, at: 100_000, tag: "first", query: "&ranges=ignore")
+            let url = "/bytes/\(count)?ranges=ignore&tag=ignored"
             let result = try await api.client.download(try Request(method: .get, url: server.url(url)), to: path).result()
+            #expect(server.rangeHeaders(tag: "ignored") == ["bytes=100000-"])
             #expect(result.resumedFrom == nil)
             #expect(try fileMatchesPattern(at: path, count: count))
         }
@@ -94,8 +103,7 @@ func collect(_ progress: AsyncStream<TransferProgress>) -> Task<[TransferProgres
         try await withAPI(.curl) { api, server in
             let path = try makeTemporaryDirectory() + "/file.bin"
             let count = 1 << 20
-            _ = try? await api.client.download(
-                try Request(method: .get, url: server.url("/bytes/\(count)?cut_after=1000")), to: path).result()
+            try await interruptedDownload(api.client, server, to: path, count: count, at: 1000, tag: "first")
             let fresh = api.client.download(try Request(method: .get, url: server.url("/bytes/\(count)?tag=fresh")), to: path,
                                             configuration: .init(resumesPartialFile: false))
             let result = try await fresh.result()
@@ -138,7 +146,8 @@ func collect(_ progress: AsyncStream<TransferProgress>) -> Task<[TransferProgres
             let path = try makeTemporaryDirectory() + "/file.bin"
             let download = api.client.download(
                 try Request(method: .get, url: server.url("/bytes/\(1 << 20)?stall_at=1000")), to: path)
-            let names = Task { await download.states.reduce(into: [String]()) { $0.append($1.name) } }
+            let states = download.states  // subscribed now: it starts with notStarted
+            let names = Task { await states.reduce(into: [String]()) { $0.append($1.name) } }
             download.start()
             #expect(await eventually { fileSize(at: path + ".part") == 1000 })
             download.pause()

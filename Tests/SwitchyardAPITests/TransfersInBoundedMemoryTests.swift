@@ -32,14 +32,21 @@ import Testing
             let baseline = residentMemoryBytes()
             let peak = PeakMemory()
 
+            // Interrupted when the server has sent 100 MiB and they are on disk: it drops the connection.
             let cut = api.client.download(
-                try Request(method: .get, url: server.url("/bytes/\(count)?cut_after=\(100 << 20)&tag=\(tag)")), to: path)
+                try Request(method: .get, url: server.url("/bytes/\(count)?stall_at=\(100 << 20)&tag=\(tag)")), to: path)
             let firstUpdates = Task { for await _ in cut.progress { peak.sample() } }
+            cut.start()
+            #expect(await eventually(timeout: .seconds(300)) {
+                peak.sample()
+                return fileSize(at: path + ".part") == 100 << 20
+            })
+            server.dropConnections(tag: tag)
             await #expect(throws: SwitchyardError.self) { try await cut.result() }
             await firstUpdates.value
             #expect(fileSize(at: path) == nil)
             let partial = try #require(fileSize(at: path + ".part"))
-            #expect(partial > 0)
+            #expect(partial == 100 << 20)
 
             let resumed = api.client.download(try Request(method: .get, url: server.url("/bytes/\(count)?tag=\(tag)")), to: path)
             let updates = Task {

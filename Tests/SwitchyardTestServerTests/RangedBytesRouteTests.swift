@@ -78,3 +78,27 @@ struct RangedBytesRouteTests {
         }
     }
 }
+
+@Suite("LoopbackServer stall_at and dropped connections")
+struct StallAndDropTests {
+    @Test func stallAtStopsThenDropClosesTheConnection() async throws {
+        try await withLoopbackServer { server in
+            let connection = try RawConnection(port: server.port)
+            try connection.send("GET /bytes/1000000?stall_at=1000&tag=drop HTTP/1.1\r\nHost: x\r\n\r\n")
+            var head: [UInt8] = []
+            while !head.suffix(4).elementsEqual([13, 10, 13, 10]) { head += try connection.read(exactly: 1) }
+            #expect(try connection.read(exactly: 1000) == patternBytes(count: 1000))
+            server.dropConnections(tag: "drop")
+            #expect(try connection.isAtEOF())
+        }
+    }
+
+    @Test func aResponseStartingAtTheStallPointRunsToTheEnd() async throws {
+        try await withLoopbackServer { server in
+            let response = try RawConnection(port: server.port).request(
+                "GET", "/bytes/3000?stall_at=1000", headers: [("Range", "bytes=1000-")])
+            #expect(response.status == 206)
+            #expect(response.body == patternBytes(count: 2000, from: 1000))
+        }
+    }
+}

@@ -4,6 +4,10 @@ import Testing
 
 /// `yard request --output/--resume`, `-F` and `--progress`.
 @Suite(.timeLimit(.minutes(3))) struct YardTransferTests {
+    private func size(of path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+    }
+
     private func temporaryPath(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("yard-\(name)-\(UUID().uuidString)").path
     }
@@ -16,12 +20,20 @@ import Testing
             for suffix in ["", ".part", ".part.validator"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
         let count = 5_000_000
-        let cut = try await runYard(["request", server.url("/bytes/\(count)?cut_after=2000000&tag=yard"),
-                                     "--output", path, "--json"])
+        // The server stops at 2,000,000 bytes; once they are on disk it drops the connection.
+        async let interrupted = runYard(["request", server.url("/bytes/\(count)?stall_at=2000000&tag=yard"),
+                                         "--output", path, "--json"])
+        var waited = 0
+        while size(of: path + ".part") != 2_000_000, waited < 60_000 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 10
+        }
+        server.dropConnections(tag: "yard")
+        let cut = try await interrupted
         #expect(cut.status == 1)
         #expect(!FileManager.default.fileExists(atPath: path))
-        let partial = try #require(try FileManager.default.attributesOfItem(atPath: path + ".part")[.size] as? Int)
-        #expect(partial > 0 && partial <= 2_000_000)
+        let partial = try #require(size(of: path + ".part"))
+        #expect(partial == 2_000_000)
         #expect(try jsonObject(cut.stdout)["resumed_from"] is NSNull)
 
         let resumed = try await runYard(["request", server.url("/bytes/\(count)?tag=yard"), "--output", path, "--resume", "--json"])
@@ -51,7 +63,14 @@ import Testing
         defer {
             for suffix in ["", ".part", ".part.validator"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        _ = try await runYard(["request", server.url("/bytes/100000?cut_after=5000"), "--output", path, "--json"])
+        async let interrupted = runYard(["request", server.url("/bytes/100000?stall_at=5000&tag=first"), "--output", path, "--json"])
+        var waited = 0
+        while size(of: path + ".part") != 5000, waited < 60_000 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 10
+        }
+        server.dropConnections(tag: "first")
+        #expect(try await interrupted.status == 1)
         let run = try await runYard(["request", server.url("/bytes/100000?tag=fresh"), "--output", path, "--json"])
         #expect(run.status == 0)
         #expect(server.rangeHeaders(tag: "fresh") == [nil])

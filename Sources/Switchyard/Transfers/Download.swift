@@ -37,14 +37,30 @@ public final class Download: Sendable {
         var nextObserver = 0
         var lastResponse: (head: HTTPResponse, context: ExchangeContext)?
 
-        mutating func publish(_ newState: DownloadState) {
+        /// Sets and announces `newState`; a final state also hands back who must be told it ended,
+        /// to be told after the lock is released (finishing a stream runs its termination handler,
+        /// which takes the lock).
+        mutating func publish(_ newState: DownloadState) -> Ending? {
             state = newState
             for observer in observers.values { observer.yield(newState) }
-            guard newState.isFinal else { return }
-            for observer in observers.values { observer.finish() }
-            observers.removeAll()
-            for waiter in waiters { waiter.resume(returning: newState) }
-            waiters.removeAll()
+            guard newState.isFinal else { return nil }
+            defer {
+                observers.removeAll()
+                waiters.removeAll()
+            }
+            return Ending(state: newState, observers: Array(observers.values), waiters: waiters)
+        }
+    }
+
+    /// The observers and waiters of a download that has just ended.
+    private struct Ending {
+        let state: DownloadState
+        let observers: [AsyncStream<DownloadState>.Continuation]
+        let waiters: [CheckedContinuation<DownloadState, Never>]
+
+        func tell() {
+            for observer in observers { observer.finish() }
+            for waiter in waiters { waiter.resume(returning: state) }
         }
     }
 
@@ -123,7 +139,7 @@ public final class Download: Sendable {
         let task: Task<Void, Never>? = store.withLock { store in
             guard case .running = store.state else { return nil }
             store.generation += 1
-            store.publish(.paused(completedBytes: reporter.completedBytes))
+            _ = store.publish(.paused(completedBytes: reporter.completedBytes))
             return store.task
         }
         task?.cancel()
@@ -139,14 +155,14 @@ public final class Download: Sendable {
 
     /// Cancels the download, keeping the partial file. Does nothing once it has ended.
     public func cancel() {
-        let task: Task<Void, Never>? = store.withLock { store in
-            guard !store.state.isFinal else { return nil }
+        let (task, ending): (Task<Void, Never>?, Ending?) = store.withLock { store in
+            guard !store.state.isFinal else { return (nil, nil) }
             store.generation += 1
-            store.publish(.cancelled)
-            return store.task
+            return (store.task, store.publish(.cancelled))
         }
         task?.cancel()
         reporter.finish()
+        ending?.tell()
     }
 
     /// Starts the download if needed and waits for it to end (through any pauses).
@@ -182,7 +198,7 @@ public final class Download: Sendable {
         store.generation += 1
         let generation = store.generation
         let previous = store.task
-        store.publish(.running)
+        _ = store.publish(.running)
         store.task = Task {
             await previous?.value
             let outcome = await self.perform(resuming: resuming)
@@ -213,18 +229,19 @@ public final class Download: Sendable {
     }
 
     private func finish(_ outcome: Result<DownloadResult, SwitchyardError>, generation: Int) {
-        let ended: Bool = store.withLock { store in
+        let ending: Ending? = store.withLock { store in
             switch outcome {
             case .success(let result) where !store.state.isFinal:
                 // A run that completed while a pause was being requested still completed.
-                store.publish(.completed(result))
+                return store.publish(.completed(result))
             case .failure(let error) where store.generation == generation && !store.state.isFinal:
-                store.publish(error.kind == .cancelled ? .cancelled : .failed(error))
+                return store.publish(error.kind == .cancelled ? .cancelled : .failed(error))
             default:
-                break
+                return nil
             }
-            return store.state.isFinal
         }
-        if ended { reporter.finish() }
+        guard let ending else { return }
+        reporter.finish()
+        ending.tell()
     }
 }

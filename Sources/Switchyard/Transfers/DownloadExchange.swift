@@ -87,7 +87,7 @@ struct DownloadExchange {
         }
         try file.commit()
         return .completed(DownloadResult(path: file.destination, byteCount: received,
-                                         resumedFrom: resuming ? offset : nil, head: head))
+                                         resumedFrom: start > 0 ? start : nil, head: head))
     }
 
     /// The response's strong `ETag`, else its `Last-Modified`: what `If-Range` may carry
