@@ -189,6 +189,26 @@ func interruptedDownload(_ client: Client, _ server: LoopbackServer, to path: St
         }
     }
 
+    @Test func progressIsReadFromTheMainActor() async throws {
+        try await withAPI(.curl) { api, server in
+            let path = try makeTemporaryDirectory() + "/file.bin"
+            let download = api.client.download(try Request(method: .get, url: server.url("/bytes/\(1 << 20)")), to: path)
+            let progress = download.progress
+            let reader = Task { @MainActor in
+                var last: TransferProgress?
+                for await update in progress {
+                    MainActor.assertIsolated()
+                    last = update
+                }
+                return last
+            }
+            download.start()
+            let last = await reader.value
+            #expect(last?.isFinal == true)
+            #expect(last?.fractionCompleted == 1)
+        }
+    }
+
     @Test func anErrorStatusFailsTheDownload() async throws {
         try await withAPI(.curl) { api, server in
             let path = try makeTemporaryDirectory() + "/file.bin"

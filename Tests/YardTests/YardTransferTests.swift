@@ -107,6 +107,19 @@ import Testing
         #expect(lines.last?.contains("100%") == true)
     }
 
+    @Test func aFileUploadShowsItsProgress() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let path = temporaryPath("upload")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(repeating: 0x62, count: 3_000_000).write(to: URL(fileURLWithPath: path))
+        let run = try await runYard(["request", server.url("/echo"), "--data-file", path, "--progress", "--json"])
+        #expect(run.status == 0)
+        let lines = run.stderr.split(separator: "\n").filter { $0.hasPrefix("upload: ") }
+        #expect(!lines.isEmpty && lines.count <= 10)
+        #expect(lines.last?.contains("100%") == true)
+    }
+
     @Test func resumeNeedsOutput() async throws {
         let run = try await runYard(["request", "http://127.0.0.1:1/", "--resume"])
         #expect(run.status == 64)
