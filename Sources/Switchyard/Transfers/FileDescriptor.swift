@@ -11,7 +11,7 @@ import Darwin
 /// ``close()`` or on deinit.
 final class FileDescriptor {
     /// Size of the pieces files are read in.
-    static let readSize = 256 * 1024
+    static let readSize = 64 * 1024
 
     private var descriptor: Int32
     /// The path it was opened with, for messages.

@@ -1,5 +1,5 @@
 extension HTTPBody {
-    /// A body streaming the file at `path` from disk, 256 KiB at a time: constant memory whatever
+    /// A body streaming the file at `path` from disk, 64 KiB at a time: constant memory whatever
     /// the file's size, `Content-Length` known from the file's size, and replayable (each
     /// iteration reopens the file), so retries and redirects can send it again.
     ///
