@@ -36,6 +36,19 @@ import Testing
         #expect(updates.last?.fractionCompleted == 1)
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func bytesCountedInsideAnIntervalAreReportedWithoutMoreArriving() async {
+        let reporter = ProgressReporter()
+        reporter.begin(completed: 0, expected: 1_000)
+        reporter.advance(by: 10)  // the first advance after begin may be inside the interval
+        reporter.advance(by: 90)
+        // No finish: the trailing update must come on its own.
+        for await update in reporter.updates where update.completedBytes == 100 {
+            #expect(!update.isFinal)
+            break
+        }
+    }
+
     @Test func anUnknownTotalHasNoFraction() {
         #expect(TransferProgress(completedBytes: 5, expectedBytes: nil, bytesPerSecond: 0).fractionCompleted == nil)
     }

@@ -4,6 +4,9 @@ import Synchronization
 /// ``minimumInterval`` (about 20 a second), and always a final one when the transfer ends.
 ///
 /// Counting is a lock and, once per chunk, a clock read; nothing is yielded between two updates.
+/// Bytes counted inside the interval are reported when it has passed even if no more arrive (a
+/// stalled or paused transfer still shows its latest count): one short-lived task per interval
+/// at most.
 /// Safe from any thread. The stream keeps only the newest updates if its reader falls behind, so
 /// a slow reader (a busy main actor) never slows the transfer and still sees the final update.
 final class ProgressReporter: Sendable {
@@ -18,6 +21,7 @@ final class ProgressReporter: Sendable {
         var startedAt: ContinuousClock.Instant?
         var startBytes: Int64 = 0
         var finished = false
+        var flushScheduled = false
     }
 
     /// The updates.
@@ -61,8 +65,31 @@ final class ProgressReporter: Sendable {
             state.completed += Int64(count)
             let last = state.lastUpdate ?? now
             let elapsed = last.duration(to: now)
-            guard state.lastUpdate == nil || elapsed >= Self.minimumInterval else { return }
+            guard state.lastUpdate == nil || elapsed >= Self.minimumInterval else {
+                if !state.flushScheduled {
+                    state.flushScheduled = true
+                    let wait = Self.minimumInterval - elapsed
+                    Task { [weak self] in
+                        try? await Task.sleep(for: wait)
+                        self?.flush()
+                    }
+                }
+                return
+            }
             let rate = Self.rate(bytes: state.completed - state.lastUpdateBytes, over: elapsed)
+            state.lastUpdate = now
+            state.lastUpdateBytes = state.completed
+            continuation.yield(TransferProgress(completedBytes: state.completed, expectedBytes: state.expected, bytesPerSecond: rate))
+        }
+    }
+
+    /// Reports bytes counted since the last update, if any (the end of a throttling interval).
+    private func flush() {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.flushScheduled = false
+            guard !state.finished, state.completed != state.lastUpdateBytes else { return }
+            let rate = Self.rate(bytes: state.completed - state.lastUpdateBytes, over: (state.lastUpdate ?? now).duration(to: now))
             state.lastUpdate = now
             state.lastUpdateBytes = state.completed
             continuation.yield(TransferProgress(completedBytes: state.completed, expectedBytes: state.expected, bytesPerSecond: rate))
