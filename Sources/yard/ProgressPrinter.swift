@@ -2,8 +2,9 @@ import Foundation
 import Switchyard
 
 /// Shows a transfer's progress on standard error: a bar redrawn in place on a terminal, otherwise
-/// one plain line per 10 % (`download: 30% (3145728 of 10485760 bytes)`), ending with a `100%` line
-/// when the transfer completes.
+/// one plain line per 10 % step (`download: 30% (3145728 of 10485760 bytes)`; steps a throttled
+/// update jumped over get a line without the counts), ending with a `100%` line when the transfer
+/// completes (of unknown length: one `100% (N bytes)` line at the end).
 struct ProgressPrinter: Sendable {
     /// What is being transferred: `download` or `upload`.
     let label: String
@@ -27,10 +28,13 @@ struct ProgressPrinter: Sendable {
                 if update.isFinal { write("\(label): 100% (\(update.completedBytes) bytes)\n") }
                 continue
             }
+            // One line per 10 % step, also for steps one throttled update jumped over.
             let decile = Int((fraction * 10).rounded(.down))
-            if decile > printedDecile, decile > 0 || update.isFinal {
-                printedDecile = decile
-                write("\(label): \(decile * 10)% (\(update.completedBytes) of \(update.expectedBytes ?? 0) bytes)\n")
+            while printedDecile < decile {
+                printedDecile += 1
+                guard printedDecile > 0 else { continue }
+                let counts = printedDecile == decile ? " (\(update.completedBytes) of \(update.expectedBytes ?? 0) bytes)" : ""
+                write("\(label): \(printedDecile * 10)%\(counts)\n")
             }
         }
         if interactive, drewBar { write("\n") }
