@@ -88,7 +88,10 @@ struct DemoTour {
         printer.isPrinting = false
         try await DemoAPITour(server: server, transportName: transportName, client: client).run()
 
-        section(12, "Timing statistics per endpoint (call = whole call; ttfb of the last attempt; back-off waits; decoding)")
+        section(12, "A download with progress, interrupted by the server and resumed")
+        try await DemoTransferTour(server: server, transportName: transportName, client: client).run()
+
+        section(13, "Timing statistics per endpoint (call = whole call; ttfb of the last attempt; back-off waits; decoding)")
         var snapshot = stats.snapshot()
         for index in snapshot.endpoints.indices {
             snapshot.endpoints[index].phases.removeAll { !["call", "ttfb", "backoff", "decoding"].contains($0.name) }
