@@ -1,0 +1,38 @@
+import HTTPTypes
+import Switchyard
+
+/// Signs each attempt with the current bearer credential and handles `401 Unauthorized`: replays
+/// with a newer credential, or waits for the one refresh (see ``CredentialGate``).
+///
+/// Use it through ``AuthPlugin``, which limits it to the plugin's scope.
+struct AuthInterceptor: Interceptor {
+    /// A request is replayed at most this many times: once after a newer credential, once after a refresh.
+    static let maxReplays = 2
+
+    let gate: CredentialGate
+
+    /// Adds `Authorization: Bearer …`, and replays a refused request with the next credential.
+    ///
+    /// A request whose body cannot be sent twice (a single-use stream) gets the `401` back as it is.
+    /// So does a request the server refuses even with a freshly refreshed credential.
+    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+        var credential = try await gate.credentialForRequest(deadline: context.deadline)
+        var replays = 0
+        while true {
+            context[CredentialVersionKey.self] = credential.version
+            var signed = request
+            signed.head.headerFields[.authorization] = "Bearer \(credential.credential.token)"
+            let response = try await next(signed)
+            guard response.head.status == .unauthorized, replays < Self.maxReplays,
+                request.body?.replayability ?? .replayable == .replayable
+            else { return response }
+            await response.body?.discard()
+            let (replacement, refreshed) = try await gate.credentialAfterRejection(
+                of: credential, deadline: context.deadline)
+            credential = replacement
+            replays += 1
+            // After a refresh, one more replay: a refused fresh credential is not refreshed again.
+            if refreshed { replays = Self.maxReplays - 1 }
+        }
+    }
+}
