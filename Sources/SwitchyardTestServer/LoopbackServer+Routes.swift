@@ -15,6 +15,8 @@ import NIOHTTP1
 /// | `/delay/{ms}` | waits `ms` (≤ 3600000; event-loop timer, no thread blocked), then 200 `delayed {ms}\n` |
 /// | `/echo`, `/echo/{any/path}` | 200 `application/json`: `{"method","uri","version","headers":[[name,value],…],"body_length","body_sha256"}`; headers in received order and case |
 /// | `/echo/body` | 200 with the request body (≤ 64 MiB, else 413 + close) and its `Content-Type` |
+/// | `/gunzip` | 200 `application/json` `{"content_encoding","received_length","length","sha256"}`: the request body (≤ 64 MiB) decoded from `Content-Encoding: gzip` (as received without one); 400 when it does not decode |
+/// | `/auth/{key}` | 200 `ok {key}\n` when `Authorization` is exactly `Bearer {token}` for the key's token (``LoopbackServer/setAuthToken(_:key:)``), else 401 `unauthorized\n` with `WWW-Authenticate: Bearer`; counts per key: ``LoopbackServer/authRequests(key:)`` |
 /// | `/bytes/{n}` | 200 `application/octet-stream`, `n` bytes, byte `i` = `i % 251`; `?framing=content-length` (default) \| `chunked` \| `close` (no length, `Connection: close`, body ends at close); `?delay_ms=D` waits before the head; streamed in 64 KiB pieces with back-pressure |
 /// | `/stall` | reads the request, never answers |
 /// | `/stall-body?bytes=N` | 200 head with `Content-Length: 1000000000`, `N` (default 1024) pattern bytes, then nothing |
@@ -77,6 +79,9 @@ enum Router {
             return .bytes(200, request.body ?? ByteBuffer(), contentType: request.head.headers.first(name: "Content-Type"))
         case ("echo", _):
             return .text(200, EchoResponse.json(for: request), contentType: "application/json")
+        case ("gunzip", 1): return GunzipRoute.action(request)
+        case ("auth", 2):
+            return state.authTokens.action(key: String(parts[1]), authorization: request.head.headers["Authorization"])
         case ("bytes", 2): return bytes(parts[1], target)
         case ("stall", 1): return .stall
         case ("stall-body", 1):
