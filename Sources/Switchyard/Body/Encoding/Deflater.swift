@@ -4,9 +4,10 @@ import CZlib
 ///
 /// The counterpart of ``Inflater``. Not thread-safe; owned by one body iterator. The `z_stream`
 /// lives on the heap because zlib keeps a pointer to it and checks that it never moves. Memory is
-/// bounded by zlib's own state (about 256 KiB at the default settings) plus one output piece.
+/// bounded by zlib's own state (about 256 KiB at the default settings), one output piece, and the
+/// compressed bytes of the input passed to one ``deflate(_:finish:)`` call.
 final class Deflater {
-    /// Output is produced in pieces of at most this size.
+    /// zlib writes into a buffer of this size; one call's output is gathered from such pieces.
     static let pieceSize = 64 * 1024
 
     private let stream: UnsafeMutablePointer<z_stream>

@@ -1,6 +1,7 @@
 extension HTTPBody {
     /// This body gzip-compressed as it is read: each chunk pulled from the result pulls chunks of
-    /// this body until zlib releases compressed bytes, so memory stays constant whatever the size.
+    /// this body until zlib releases compressed bytes, so memory stays constant whatever the body's
+    /// size (zlib's state plus the compressed bytes of one source chunk).
     ///
     /// The result's length is unknown; it is replayable exactly when this body is (every iteration
     /// compresses a new iteration of this body).
