@@ -18,21 +18,19 @@ struct AuthInterceptor: Interceptor {
     func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         var credential = try await gate.credentialForRequest(deadline: context.deadline)
         var replays = 0
+        var fromRefresh = false
         while true {
             context[CredentialVersionKey.self] = credential.version
             var signed = request
             signed.head.headerFields[.authorization] = "Bearer \(credential.credential.token)"
             let response = try await next(signed)
-            guard response.head.status == .unauthorized, replays < Self.maxReplays,
+            // A credential fresh from a refresh that is refused too is not refreshed again.
+            guard response.head.status == .unauthorized, !fromRefresh, replays < Self.maxReplays,
                 request.body?.replayability ?? .replayable == .replayable
             else { return response }
             await response.body?.discard()
-            let (replacement, refreshed) = try await gate.credentialAfterRejection(
-                of: credential, deadline: context.deadline)
-            credential = replacement
+            (credential, fromRefresh) = try await gate.credentialAfterRejection(of: credential, deadline: context.deadline)
             replays += 1
-            // After a refresh, one more replay: a refused fresh credential is not refreshed again.
-            if refreshed { replays = Self.maxReplays - 1 }
         }
     }
 }
