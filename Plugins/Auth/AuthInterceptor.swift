@@ -23,7 +23,12 @@ struct AuthInterceptor: Interceptor {
             context[CredentialVersionKey.self] = credential.version
             var signed = request
             signed.head.headerFields[.authorization] = "Bearer \(credential.credential.token)"
-            let response = try await next(signed)
+            let response: Response
+            do {
+                response = try await next(signed)
+            } catch {
+                throw Self.withoutCredential(error)
+            }
             // A credential fresh from a refresh that is refused too is not refreshed again.
             guard response.head.status == .unauthorized, !fromRefresh, replays < Self.maxReplays,
                 request.body?.replayability ?? .replayable == .replayable
@@ -32,5 +37,14 @@ struct AuthInterceptor: Interceptor {
             (credential, fromRefresh) = try await gate.credentialAfterRejection(of: credential, deadline: context.deadline)
             replays += 1
         }
+    }
+
+    /// `error` without the `Authorization` field in the request head it carries (the links below
+    /// record the head as they saw it, signed), so an app that logs the error's request cannot leak
+    /// the token.
+    static func withoutCredential(_ error: SwitchyardError) -> SwitchyardError {
+        var error = error
+        error.request?.headerFields[.authorization] = nil
+        return error
     }
 }

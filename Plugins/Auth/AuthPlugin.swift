@@ -29,7 +29,9 @@ public import Switchyard
 /// The plugin runs at the attempt position, so its scope is checked on every attempt and every
 /// redirect hop: a redirect to a host outside ``scope`` goes without the credential. The scope must
 /// name hosts. The token is only ever in the `Authorization` header, whose value the logging
-/// interceptor and the ``HARRecorder`` write as `<redacted>`; errors and descriptions never contain it.
+/// interceptor and the ``HARRecorder`` write as `<redacted>`; errors (their messages and the request
+/// head they carry) and descriptions never contain it. An `Authorization` field the app set on a
+/// request in scope is replaced.
 ///
 /// ### Cost
 ///

@@ -73,3 +73,21 @@ struct AuthEdgeCaseTests {
         }
     }
 }
+
+/// The token stays out of errors, in memory.
+@Suite struct AuthErrorRedactionTests {
+    @Test func aTransportErrorCarriesTheRequestHeadWithoutTheToken() async throws {
+        let provider = HeldRefreshProvider(BearerCredential(token: "secret-token-1"))
+        let auth = AuthPlugin(scope: loopbackScope, provider: provider)
+        let transport = ClosureTransport { request, _ in
+            #expect(request.head.headerFields[.authorization] == "Bearer secret-token-1")
+            throw SwitchyardError.connectionFailed("refused")
+        }
+        let client = try Client(transport: transport, configuration: ClientConfiguration(retry: nil, plugins: [auth.plugin]))
+        let error = await failure(of: client, try Request(url: "http://127.0.0.1:9/x"))
+        #expect(error?.kind == .connectionFailed)
+        #expect(error?.request != nil)
+        #expect(error?.request?.headerFields[.authorization] == nil)
+        #expect(!"\(String(describing: error))".contains("secret-token-1"))
+    }
+}

@@ -9,7 +9,7 @@ import HTTPTypes
 /// after are recorded as a ``RequestCompressionReport`` in the exchange's context.
 ///
 /// Only use it for servers known to accept compressed request bodies (there is no negotiation in
-/// HTTP for requests): register it for their scope with ``Plugin/requestCompression(scope:minimumBytes:level:)``.
+/// HTTP for requests): register it for their scope with ``Plugin/requestCompression(scope:minimumBytes:level:name:)``.
 ///
 /// It belongs at the call position: retries and redirects replay the compressed body (which stays
 /// replayable when the original is), and attempt links such as signing see the bytes as sent.
