@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SwitchyardAPI", targets: ["SwitchyardAPI"]),
         .library(name: "SwitchyardSigning", targets: ["SwitchyardSigning"]),
         .library(name: "SwitchyardExperiments", targets: ["SwitchyardExperiments"]),
+        .library(name: "SwitchyardAuth", targets: ["SwitchyardAuth"]),
         .executable(name: "yard", targets: ["yard"]),
     ],
     dependencies: [
@@ -100,6 +101,12 @@ let package = Package(
             name: "SwitchyardExperiments",
             dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Experiments"
+        ),
+        // Bearer credentials with one refresh for many concurrent 401s.
+        .target(
+            name: "SwitchyardAuth",
+            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Plugins/Auth"
         ),
 
         // MARK: - Test support
@@ -213,6 +220,25 @@ let package = Package(
             dependencies: [
                 "Switchyard", "SwitchyardSigning", "SwitchyardExperiments", "SwitchyardCurl", "SwitchyardTestServer",
                 "SwitchyardTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // The auth plugin and request compression against the loopback server, on every transport.
+        .testTarget(
+            name: "SwitchyardAuthTests",
+            dependencies: [
+                "Switchyard", "SwitchyardAuth", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
+                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Request body compression on the wire, on every transport.
+        .testTarget(
+            name: "RequestCompressionTests",
+            dependencies: [
+                "Switchyard", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
+                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

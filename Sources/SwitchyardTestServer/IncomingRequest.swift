@@ -3,7 +3,7 @@ import NIOHTTP1
 
 /// One request as received by a connection: its head, parsed target and (route-dependent) body.
 ///
-/// The body is only kept where a route needs it: `/echo/body` buffers it (up to
+/// The body is only kept where a route needs it: `/echo/body` and `/gunzip` buffer it (up to
 /// ``maxBufferedBody``), `/echo` hashes it on the fly, every other route just counts bytes.
 struct IncomingRequest {
     /// Largest body `/echo/body` will buffer; larger requests get `413` and a close.
@@ -13,7 +13,7 @@ struct IncomingRequest {
     let target: RequestTarget
     /// Total body bytes received.
     private(set) var bodyLength = 0
-    /// The buffered body (only for `/echo/body`).
+    /// The buffered body (only for `/echo/body` and `/gunzip`).
     private(set) var body: ByteBuffer?
     /// Running SHA-256 of the body (only for `/echo`).
     private(set) var hasher: SHA256?
@@ -27,7 +27,7 @@ struct IncomingRequest {
         self.target = target
         switch target.path {
         case "/echo": hasher = SHA256()
-        case "/echo/body": body = ByteBuffer()
+        case "/echo/body", "/gunzip": body = ByteBuffer()
         case "/upload/multipart": multipart = MultipartParser(contentType: head.headers.first(name: "Content-Type"))
         default: break
         }

@@ -15,6 +15,8 @@ import NIOHTTP1
 /// | `/delay/{ms}` | waits `ms` (≤ 3600000; event-loop timer, no thread blocked), then 200 `delayed {ms}\n` |
 /// | `/echo`, `/echo/{any/path}` | 200 `application/json`: `{"method","uri","version","headers":[[name,value],…],"body_length","body_sha256"}`; headers in received order and case |
 /// | `/echo/body` | 200 with the request body (≤ 64 MiB, else 413 + close) and its `Content-Type` |
+/// | `/gunzip` | 200 `application/json` `{"content_encoding","received_length","length","sha256"}`: the request body (≤ 64 MiB) decoded from `Content-Encoding: gzip` (as received without one); 400 when it does not decode |
+/// | `/auth/{key}` | 200 `ok {key}\n` when `Authorization` is exactly `Bearer {token}` for the key's token (``LoopbackServer/setAuthToken(_:key:)``), else 401 `unauthorized\n` with `WWW-Authenticate: Bearer`; counts per key: ``LoopbackServer/authRequests(key:)`` |
 /// | `/bytes/{n}` | 200 `application/octet-stream`, `n` bytes, byte `i` = `i % 251`; `?framing=content-length` (default) \| `chunked` \| `close` (no length, `Connection: close`, body ends at close); `?delay_ms=D` waits before the head; streamed in 64 KiB pieces with back-pressure |
 /// | `/bytes/{n}` ranges | content-length framing: `ETag: "bytes-{n}"` (`?version=V`: `"bytes-{n}-vV"`, a changed resource), `Accept-Ranges: bytes`; `Range: bytes=S-` / `bytes=S-E` → 206 + `Content-Range` unless `If-Range` differs from the `ETag` (then 200); start ≥ n → 416 `Content-Range: bytes */n`; `?ranges=ignore` → always the full 200; `?cut_after=K` closes the connection after K body bytes; `?stall_at=K` stops sending at body offset K (connection left open; not for responses starting at or past K). The `Range` of every tagged request: ``LoopbackServer/rangeHeaders(tag:)``. Logic in `RangedBytes` |
 /// | `/upload/multipart` | parses a `multipart/form-data` body as it streams in (bounded memory) and answers 200 `application/json` `{"parts":[{"name","filename","content_type","bytes","sha256","value"}]}` (`filename`/`content_type` `null` when absent; `value` is the text of parts without a filename, up to 4 KiB, else `null`); 400 `{"error":…}` for a malformed body. Logic in `MultipartParser`, `MultipartRoute` |
@@ -79,6 +81,9 @@ enum Router {
             return .bytes(200, request.body ?? ByteBuffer(), contentType: request.head.headers.first(name: "Content-Type"))
         case ("echo", _):
             return .text(200, EchoResponse.json(for: request), contentType: "application/json")
+        case ("gunzip", 1): return GunzipRoute.action(request)
+        case ("auth", 2):
+            return state.authTokens.action(key: String(parts[1]), authorization: request.head.headers["Authorization"])
         case ("bytes", 2): return bytes(parts[1], request)
         case ("upload", 2) where parts[1] == "multipart": return MultipartRoute.action(for: request)
         case ("stall", 1): return .stall

@@ -185,6 +185,22 @@ public final class LoopbackServer: Sendable {
         state.dropConnections(tag: tag)
     }
 
+    /// Makes `token` the only bearer token the `/auth/{key}` route accepts for `key` (`nil`: none,
+    /// the initial state): a test rotates the server's credential with it.
+    /// - Parameters:
+    ///   - token: The valid token, or `nil`.
+    ///   - key: The route's key.
+    public func setAuthToken(_ token: String?, key: String) {
+        state.authTokens.setToken(token, key: key)
+    }
+
+    /// How many requests `/auth/{key}` has answered with 200 (`accepted`) and 401 (`refused`).
+    /// - Parameter key: The route's key.
+    /// - Returns: The two counts.
+    public func authRequests(key: String) -> (accepted: Int, refused: Int) {
+        state.authTokens.counts(key: key)
+    }
+
     /// Number of currently open client connections.
     public var openConnections: Int {
         state.openConnections

@@ -7,6 +7,8 @@ final class ServerState: Sendable {
     let disconnects = DisconnectRecorder()
     /// Key → state of the `/pages/{key}` lists.
     let pagedLists = PagedLists()
+    /// Key → token and counts of the `/auth/{key}` route.
+    let authTokens = AuthTokens()
 
     private let openConnectionCount = Atomic<Int>(0)
     private let nextConnectionID = Atomic<UInt64>(1)
