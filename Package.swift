@@ -139,6 +139,7 @@ let package = Package(
                 "SwitchyardURLSession",
                 "SwitchyardAsyncHTTPClient",
                 "SwitchyardAPI",
+                "SwitchyardAuth",
                 "SwitchyardTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -91,7 +91,10 @@ struct DemoTour {
         section(12, "A download with progress, interrupted by the server and resumed")
         try await DemoTransferTour(server: server, transportName: transportName, client: client).run()
 
-        section(13, "Timing statistics per endpoint (call = whole call; ttfb of the last attempt; back-off waits; decoding)")
+        section(13, "Token refresh: many 401s, one refresh (SwitchyardAuth, registered on the running client)")
+        try await DemoAuthTour(server: server, transportName: transportName, client: client).run()
+
+        section(14, "Timing statistics per endpoint (call = whole call; ttfb of the last attempt; back-off waits; decoding)")
         var snapshot = stats.snapshot()
         for index in snapshot.endpoints.indices {
             snapshot.endpoints[index].phases.removeAll { !["call", "ttfb", "backoff", "decoding"].contains($0.name) }
