@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SwitchyardAPI", targets: ["SwitchyardAPI"]),
         .library(name: "SwitchyardSigning", targets: ["SwitchyardSigning"]),
         .library(name: "SwitchyardExperiments", targets: ["SwitchyardExperiments"]),
+        .library(name: "SwitchyardCache", targets: ["SwitchyardCache"]),
         .executable(name: "yard", targets: ["yard"]),
     ],
     dependencies: [
@@ -101,6 +102,16 @@ let package = Package(
             dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Experiments"
         ),
+        // The HTTP cache (RFC 9111) with memory and disk stores; SHA-256 checks disk entries.
+        .target(
+            name: "SwitchyardCache",
+            dependencies: [
+                "Switchyard",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Plugins/Cache"
+        ),
 
         // MARK: - Test support
         .target(
@@ -132,6 +143,7 @@ let package = Package(
                 "SwitchyardURLSession",
                 "SwitchyardAsyncHTTPClient",
                 "SwitchyardAPI",
+                "SwitchyardCache",
                 "SwitchyardTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -213,6 +225,14 @@ let package = Package(
             dependencies: [
                 "Switchyard", "SwitchyardSigning", "SwitchyardExperiments", "SwitchyardCurl", "SwitchyardTestServer",
                 "SwitchyardTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .testTarget(
+            name: "CachePluginTests",
+            dependencies: [
+                "Switchyard", "SwitchyardCache", "SwitchyardAPI", "SwitchyardTestServer", "SwitchyardTestSupport",
+                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

@@ -6,6 +6,8 @@ final class ServerState: Sendable {
     let disconnects = DisconnectRecorder()
     /// Key → state of the `/pages/{key}` lists.
     let pagedLists = PagedLists()
+    /// Key → counters and mode of the `/cache/{key}` routes.
+    let cacheKeys = CacheRoutes.Keys()
 
     private let openConnectionCount = Atomic<Int>(0)
     private let nextConnectionID = Atomic<UInt64>(1)

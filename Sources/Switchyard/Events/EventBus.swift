@@ -111,6 +111,7 @@ extension ExchangeContext {
         var event = ExchangeEvent(kind: kind(), exchangeID: id, request: request.head, tags: request.options.tags,
                                   attempt: attempt, popUp: popUp())
         event.userInfo = request.options.userInfo
+        if case .succeeded = event.kind { event.provenance = provenance }
         for observer in observers { observer(event) }
         bus?.publish(event)
     }

@@ -1,0 +1,66 @@
+import HTTPTypes
+
+/// The `Cache-Control` directives a private cache acts on (RFC 9111 §5.2), parsed from every
+/// `Cache-Control` field of a request or response. Unknown directives are ignored; `s-maxage`
+/// is read only because it allows storing a response to an authorized request (§3.5).
+struct CacheControl: Sendable, Hashable {
+    /// `max-age=N` in seconds.
+    var maxAge: Int?
+    /// `s-maxage=N` in seconds (shared caches only; this cache ignores it for freshness).
+    var sharedMaxAge: Int?
+    /// `no-cache`: a stored response must be validated before each use.
+    var noCache = false
+    /// `no-store`: nothing about the exchange may be stored.
+    var noStore = false
+    /// `must-revalidate`: once stale, the response must not be used without validation.
+    var mustRevalidate = false
+    /// `private`: for a single user; a private cache may store it.
+    var isPrivate = false
+    /// `public`: any cache may store it, even for an authorized request.
+    var isPublic = false
+
+    /// Parses the directives of `fields`.
+    /// - Parameter fields: The request's or response's header fields.
+    init(_ fields: HTTPFields) {
+        for value in fields[values: .cacheControl] {
+            for item in value.split(separator: ",") {
+                let parts = item.split(separator: "=", maxSplits: 1)
+                guard let rawName = parts.first else { continue }
+                let name = rawName.trimmingOptionalWhitespace().lowercased()
+                let argument = parts.count == 2 ? Self.unquoted(parts[1]) : nil
+                switch name {
+                case "max-age": maxAge = argument.flatMap(Self.seconds)
+                case "s-maxage": sharedMaxAge = argument.flatMap(Self.seconds)
+                case "no-cache": noCache = true
+                case "no-store": noStore = true
+                case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+                case "private": isPrivate = true
+                case "public": isPublic = true
+                default: continue
+                }
+            }
+        }
+    }
+
+    /// A delta-seconds value (§1.2.2): digits only; too large a value is taken as 2^31.
+    private static func seconds(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return Int(text).map { min($0, 1 << 31) } ?? (1 << 31)
+    }
+
+    private static func unquoted(_ text: Substring) -> Substring {
+        let trimmed = text.trimmingOptionalWhitespace()
+        guard trimmed.count >= 2, trimmed.first == "\"", trimmed.last == "\"" else { return trimmed }
+        return trimmed.dropFirst().dropLast()
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    func trimmingOptionalWhitespace() -> Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return text
+    }
+}
