@@ -24,6 +24,12 @@ struct CacheExchange: Sendable {
         return Response(head, body: body)
     }
 
+    /// `stored` after the network failed: marked `stale`, or `cache` when it is still fresh.
+    func fallBack(to stored: CachedResponse) -> Response {
+        let now = cache.now()
+        return deliver(stored, source: stored.isFresh(now: now, ttl: ttl, request: directives) ? .cache : .stale, now: now)
+    }
+
     /// Asks the network, conditionally when `stored` has validators: a `304` refreshes and serves the
     /// stored response (`revalidated`); any other answer is returned, stored as it streams when allowed.
     /// - Parameters:

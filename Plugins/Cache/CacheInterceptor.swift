@@ -81,9 +81,9 @@ public struct CacheInterceptor: Interceptor {
                 let response = try await exchange.fetch(stored: stored, timeout: cache.configuration.networkTimeout)
                 guard response.head.status.kind == .serverError else { return response }
                 await response.body?.discard()
-                return exchange.deliver(stored.response, source: .stale, now: cache.now())
+                return exchange.fallBack(to: stored.response)
             } catch let error as SwitchyardError where Self.networkFailureKinds.contains(error.kind) {
-                return exchange.deliver(stored.response, source: .stale, now: cache.now())
+                return exchange.fallBack(to: stored.response)
             }
         }
     }

@@ -13,7 +13,8 @@ public enum CachePolicy: String, Sendable, Hashable, CaseIterable {
     case standard = "standard"
     /// Network first (revalidating when a response is stored); when the network fails — a connection
     /// error, a timeout (``CacheConfiguration/networkTimeout``) or a 5xx — the stored response is
-    /// served however stale, marked ``Switchyard/ResponseProvenance/Source/stale``. A response the
+    /// served however stale, marked ``Switchyard/ResponseProvenance/Source/stale`` (or `cache` while
+    /// it is still fresh). A response the
     /// origin marked `must-revalidate` or `no-cache` is never served stale; the failure is then thrown.
     case staleIfError = "stale-if-error"
     /// Always asks the network (conditionally when a response with validators is stored) and stores
