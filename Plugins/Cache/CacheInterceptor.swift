@@ -42,7 +42,7 @@ public struct CacheInterceptor: Interceptor {
         guard head.method == .get || head.method == .head else {
             let response = try await next(request)
             if !Self.safeMethods.contains(head.method), (200..<400).contains(response.head.status.code) {
-                cache.invalidate(head)
+                cache.invalidate(head, response: response.head.headerFields)
             }
             return response
         }

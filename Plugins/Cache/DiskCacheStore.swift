@@ -37,6 +37,10 @@ public final class DiskCacheStore: CacheStore {
     /// The default bound: 50 MiB.
     public static let defaultMaxBytes = 50 << 20
 
+    /// Temporary files older than this (seconds) are left over from a process that crashed while
+    /// writing; opening a store deletes them. A live writer's temporary file is far younger.
+    public static let abandonedTemporaryAge = 3_600.0
+
     /// The directory.
     public let directory: String
     /// The most bytes the directory's entries may take.
@@ -54,6 +58,7 @@ public final class DiskCacheStore: CacheStore {
         self.directory = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
         self.maxBytes = maxBytes
         try DiskFiles.makeDirectory(self.directory)
+        DiskFiles.removeTemporaryFiles(in: self.directory, olderThan: Self.abandonedTemporaryAge)
         self.estimatedBytes = Atomic(DiskFiles.entries(in: self.directory).reduce(0) { $0 + $1.size })
     }
 

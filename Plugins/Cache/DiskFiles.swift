@@ -115,6 +115,23 @@ enum DiskFiles {
         return entries
     }
 
+    /// Deletes the temporary files in `directory` not modified for `age` seconds.
+    static func removeTemporaryFiles(in directory: String, olderThan age: Double) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        for name in children(of: directory) where name.hasPrefix(".tmp-") {
+            let path = directory + "/" + name
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            #if canImport(Darwin)
+            let modified = Double(info.st_mtimespec.tv_sec)
+            #else
+            let modified = Double(info.st_mtim.tv_sec)
+            #endif
+            if Double(now.tv_sec) - modified > age { unlink(path) }
+        }
+    }
+
     /// Removes a partition folder and its files.
     static func removeTree(_ path: String) {
         for name in children(of: path) { unlink(path + "/" + name) }

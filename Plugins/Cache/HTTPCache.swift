@@ -100,10 +100,17 @@ public final class HTTPCache: Sendable {
         return primary.variant([generation] + Self.varyValues(names, of: head))
     }
 
-    /// Removes what is stored for `head`'s resource (after an unsafe method succeeded on it).
-    func invalidate(_ head: HTTPRequest) {
-        guard let key = primaryKey(for: head) else { return }
+    /// Removes what is stored for `head`'s resource after an unsafe method succeeded on it, and for
+    /// the same-origin URLs the response's `Location` and `Content-Location` name (RFC 9111 §4.4).
+    func invalidate(_ head: HTTPRequest, response: HTTPFields) {
+        guard let key = primaryKey(for: head), let scheme = head.scheme, let authority = head.authority else { return }
         store.removeRecord(for: key)
+        let origin = scheme + "://" + authority
+        for value in [response[.location], response[.contentLocation]].compactMap({ $0 }) {
+            let url = value.hasPrefix("/") ? origin + value : value
+            guard url.hasPrefix(origin + "/") else { continue }
+            store.removeRecord(for: CacheKey(partition: key.partition, resource: "GET " + url))
+        }
     }
 
     private static func varyValues(_ names: [String], of head: HTTPRequest) -> [String] {

@@ -100,7 +100,7 @@ public final class EventBus: Sendable {
 extension ExchangeContext {
     /// Publishes an event of this kind about this exchange (its id, attempt and the given request)
     /// to the chain's plugin observers and the client's ``eventBus``. Costs nothing (no event is
-    /// built) when nobody listens.
+    /// built) when nobody listens. A `succeeded` event carries the exchange's ``provenance``.
     /// - Parameters:
     ///   - kind: What happened.
     ///   - request: The request the event is about.
