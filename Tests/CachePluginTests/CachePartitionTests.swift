@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Switchyard
 import SwitchyardCache
@@ -60,6 +61,26 @@ struct CachePartitionTests {
             #expect(server.requestCount(path: "/bytes/5000") == 4)
             _ = try await client.send(try get(server, "/bytes/500?framing=chunked"))
             #expect(try await client.send(try get(server, "/bytes/500?framing=chunked")).context.provenance.source == .cache)
+        }
+    }
+
+    @Test func aBodyAbandonedMidwayIsNotStoredAndLeavesNoTemporaryFile() async throws {
+        var configuration = CacheConfiguration()
+        configuration.ttlRules = [CacheTTLRule(scope: .all, ttl: .seconds(600))]
+        let directory = temporaryDirectory()
+        let cache = HTTPCache(store: try DiskCacheStore(directory: directory), configuration: configuration)
+        try await withCachingClient(.curl, cache: cache) { client, server in
+            let path = "/bytes/1000000?framing=chunked"
+            do {
+                let response = try await client.stream(try get(server, path))
+                var iterator = response.body.makeAsyncIterator()
+                _ = try await iterator.next()
+            }
+            let temporaryFiles = { ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasPrefix(".tmp-") } }
+            #expect(await eventually { temporaryFiles().isEmpty })
+            #expect(entryFiles(in: directory).isEmpty)
+            let offline = await failure(of: client, try get(server, path, policy: .cacheOnly))
+            #expect(offline?.kind == .cacheMiss)
         }
     }
 
