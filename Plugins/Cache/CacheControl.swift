@@ -22,24 +22,38 @@ struct CacheControl: Sendable, Hashable {
     /// Parses the directives of `fields`.
     /// - Parameter fields: The request's or response's header fields.
     init(_ fields: HTTPFields) {
-        for value in fields[values: .cacheControl] {
-            for item in value.split(separator: ",") {
-                let parts = item.split(separator: "=", maxSplits: 1)
-                guard let rawName = parts.first else { continue }
-                let name = rawName.trimmingOptionalWhitespace().lowercased()
-                let argument = parts.count == 2 ? Self.unquoted(parts[1]) : nil
-                switch name {
-                case "max-age": maxAge = argument.flatMap(Self.seconds)
-                case "s-maxage": sharedMaxAge = argument.flatMap(Self.seconds)
-                case "no-cache": noCache = true
-                case "no-store": noStore = true
-                case "must-revalidate", "proxy-revalidate": mustRevalidate = true
-                case "private": isPrivate = true
-                case "public": isPublic = true
-                default: continue
-                }
+        // One pass over each value, without intermediate arrays: a hit parses the stored directives.
+        for field in fields where field.name == .cacheControl {
+            let value = field.value[...]
+            var itemStart = value.startIndex
+            while itemStart < value.endIndex {
+                let itemEnd = value[itemStart...].firstIndex(of: ",") ?? value.endIndex
+                parse(value[itemStart..<itemEnd])
+                itemStart = itemEnd < value.endIndex ? value.index(after: itemEnd) : itemEnd
             }
         }
+    }
+
+    /// Applies one directive, `name` or `name=argument`.
+    private mutating func parse(_ item: Substring) {
+        let equals = item.firstIndex(of: "=")
+        let name = item[..<(equals ?? item.endIndex)].trimmingOptionalWhitespace()
+        let argument = equals.map { Self.unquoted(item[item.index(after: $0)...]) }
+        switch Self.lowercasedName(name) {
+        case "max-age": maxAge = argument.flatMap(Self.seconds)
+        case "s-maxage": sharedMaxAge = argument.flatMap(Self.seconds)
+        case "no-cache": noCache = true
+        case "no-store": noStore = true
+        case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+        case "private": isPrivate = true
+        case "public": isPublic = true
+        default: break
+        }
+    }
+
+    /// `name` in lower case; directive names are ASCII, and most arrive lower-case already.
+    private static func lowercasedName(_ name: Substring) -> Substring {
+        name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? Substring(name.lowercased()) : name
     }
 
     /// A delta-seconds value (§1.2.2): digits only; too large a value is taken as 2^31.

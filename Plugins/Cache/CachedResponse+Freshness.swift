@@ -17,8 +17,11 @@ extension CachedResponse {
     /// - Parameter ttl: The app's freshness lifetime for this endpoint, overriding the headers.
     /// - Returns: Seconds.
     func freshnessLifetime(ttl: Duration?) -> Double {
+        freshnessLifetime(ttl: ttl, directives: cacheControl)
+    }
+
+    private func freshnessLifetime(ttl: Duration?, directives: CacheControl) -> Double {
         if let ttl { return Double(ttl.components.seconds) + Double(ttl.components.attoseconds) * 1e-18 }
-        let directives = cacheControl
         if let maxAge = directives.maxAge { return Double(maxAge) }
         if let expiresText = headerFields[.expires] {
             // An invalid Expires (e.g. "0") means already expired.
@@ -52,9 +55,10 @@ extension CachedResponse {
     /// - Returns: `true` when fresh and neither side asks for validation.
     func isFresh(now: Double, ttl: Duration?, request: CacheControl) -> Bool {
         let age = currentAge(now: now)
-        if request.noCache || cacheControl.noCache { return false }
+        let directives = cacheControl
+        if request.noCache || directives.noCache { return false }
         if let maxAge = request.maxAge, age > Double(maxAge) { return false }
-        return freshnessLifetime(ttl: ttl) > age
+        return freshnessLifetime(ttl: ttl, directives: directives) > age
     }
 
     /// Whether the origin forbids serving this response once stale, even when the network fails

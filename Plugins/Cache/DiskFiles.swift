@@ -36,8 +36,9 @@ enum DiskFiles {
         let size = Int(info.st_size)
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             count = 0
+            guard let base = buffer.baseAddress else { return }
             while count < size {
-                let result = read(fd, buffer.baseAddress! + count, size - count)
+                let result = read(fd, base + count, size - count)
                 if result < 0 && errno == EINTR { continue }
                 guard result > 0 else { break }
                 count += result

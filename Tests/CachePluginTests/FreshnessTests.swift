@@ -49,3 +49,17 @@ import Testing
         #expect(HTTPDate.parse("0") == nil)
     }
 }
+
+/// `Cache-Control` parsing.
+@Suite struct CacheControlTests {
+    @Test func parsesDirectivesAcrossFieldsCaseInsensitivelyWithQuotedArguments() {
+        let directives = CacheControl([.cacheControl: "Max-Age=\"60\", private", .cacheControl: " no-cache ,MUST-REVALIDATE"])
+        #expect(directives.maxAge == 60)
+        #expect(directives.isPrivate)
+        #expect(directives.noCache)
+        #expect(directives.mustRevalidate)
+        #expect(!directives.noStore)
+        #expect(CacheControl([.cacheControl: "max-age=abc"]).maxAge == nil)
+        #expect(CacheControl([.cacheControl: "max-age=99999999999999999999"]).maxAge == 1 << 31)
+    }
+}
