@@ -68,12 +68,21 @@ struct StaleIfErrorTests {
 
     @Test(arguments: TransportKind.allCases)
     func networkSuccessWinsOverTheStoredResponse(_ kind: TransportKind) async throws {
-        try await withCachingClient(kind, cache: HTTPCache()) { client, server in
+        // With a network timeout the response comes through a child task: its streamed body must survive it.
+        var configuration = CacheConfiguration()
+        configuration.networkTimeout = .seconds(60)
+        configuration.ttlRules = [CacheTTLRule(scope: RequestScope(pathPrefixes: ["/bytes"]), ttl: .zero)]  // stored, stale
+        try await withCachingClient(kind, cache: HTTPCache(configuration: configuration)) { client, server in
             let path = "/cache/online?max_age=600"
             _ = try await client.send(try get(server, path))
             let response = try await client.send(try get(server, path, policy: .staleIfError))
             #expect(response.text == "online #2\n")
             #expect(response.context.provenance == .network)
+            _ = try await client.send(try get(server, "/bytes/300000?framing=chunked"))
+            let large = try await client.send(try get(server, "/bytes/300000?framing=chunked", policy: .staleIfError))
+            #expect(large.body.count == 300_000)
+            #expect(large.context.provenance == .network)
+            #expect(server.requestCount(path: "/bytes/300000") == 2)
         }
     }
 
