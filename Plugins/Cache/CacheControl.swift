@@ -53,12 +53,14 @@ struct CacheControl: Sendable, Hashable {
 
     /// `name` in lower case; directive names are ASCII, and most arrive lower-case already.
     private static func lowercasedName(_ name: Substring) -> Substring {
-        name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? Substring(name.lowercased()) : name
+        let hasUpperCase = name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+        return hasUpperCase ? Substring(name.lowercased()) : name
     }
 
     /// A delta-seconds value (§1.2.2): digits only; too large a value is taken as 2^31.
     private static func seconds(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        let isDigits = text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard !text.isEmpty, isDigits else { return nil }
         return Int(text).map { min($0, 1 << 31) } ?? (1 << 31)
     }
 

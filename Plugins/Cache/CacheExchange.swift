@@ -27,7 +27,8 @@ struct CacheExchange: Sendable {
     /// `stored` after the network failed: marked `stale`, or `cache` when it is still fresh.
     func fallBack(to stored: CachedResponse) -> Response {
         let now = cache.now()
-        return deliver(stored, source: stored.isFresh(now: now, ttl: ttl, request: directives) ? .cache : .stale, now: now)
+        let isFresh = stored.isFresh(now: now, ttl: ttl, request: directives)
+        return deliver(stored, source: isFresh ? .cache : .stale, now: now)
     }
 
     /// Asks the network, conditionally when `stored` has validators: a `304` refreshes and serves the
@@ -52,7 +53,9 @@ struct CacheExchange: Sendable {
             refreshed.refresh(with: response.head.headerFields)
             refreshed.requestTime = requestTime
             refreshed.responseTime = responseTime
-            if !CacheControl(response.head.headerFields).noStore { cache.store.store(.response(refreshed), for: validating.key) }
+            if !CacheControl(response.head.headerFields).noStore {
+                cache.store.store(.response(refreshed), for: validating.key)
+            }
             return deliver(refreshed, source: .revalidated, now: responseTime)
         }
         context.provenance = .network
@@ -81,13 +84,15 @@ struct CacheExchange: Sendable {
     private func storing(_ response: Response, requestTime: Double, responseTime: Double) -> Response {
         let limit = cache.configuration.maxEntryBytes
         if case .known(let length)? = response.body?.length, length > Int64(limit) { return response }
-        guard let key = cache.storageKey(for: request.head, responseFields: response.head.headerFields, primary: primary)
-        else { return response }
-        var fields = response.head.headerFields
+        let fields = response.head.headerFields
+        guard let key = cache.storageKey(for: request.head, responseFields: fields, primary: primary) else {
+            return response
+        }
+        var stored = fields
         // Hop-by-hop framing is the transport's business, not the stored entry's.
-        fields[.transferEncoding] = nil
-        fields[.connection] = nil
-        let entry = CachedResponse(status: response.head.status.code, headerFields: fields,
+        stored[.transferEncoding] = nil
+        stored[.connection] = nil
+        let entry = CachedResponse(status: response.head.status.code, headerFields: stored,
                                    requestTime: requestTime, responseTime: responseTime)
         guard let writer = cache.store.makeWriter(for: entry, key: key) else { return response }
         guard let body = response.body else {

@@ -67,7 +67,8 @@ public struct CacheInterceptor: Interceptor {
             guard let stored else { throw SwitchyardError.cacheMiss("\(head.method) \(head.path ?? "/")") }
             let fresh = stored.response.isFresh(now: now, ttl: exchange.ttl, request: directives)
             guard fresh || !stored.response.forbidsStaleUse else {
-                throw SwitchyardError.cacheMiss("\(head.method) \(head.path ?? "/") (stored, but it must be revalidated)")
+                throw SwitchyardError.cacheMiss(
+                    "\(head.method) \(head.path ?? "/") (stored, but it must be revalidated)")
             }
             return exchange.deliver(stored.response, source: fresh ? .cache : .stale, now: now)
         case .standard:

@@ -43,7 +43,8 @@ public enum CacheRecord: Sendable {
     var byteCount: Int {
         switch self {
         case .response(let response):
-            response.body.count + response.headerFields.reduce(64) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
+            response.body.count
+                + response.headerFields.reduce(64) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
         case .variants(let names, let generation): names.reduce(64 + generation.utf8.count) { $0 + $1.utf8.count }
         }
     }

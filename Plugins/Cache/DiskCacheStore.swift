@@ -83,7 +83,8 @@ public final class DiskCacheStore: CacheStore {
     ///   - record: The record.
     ///   - key: The key.
     public func store(_ record: CacheRecord, for key: CacheKey) {
-        guard let writer = DiskEntryWriter(store: self, key: key, prefix: DiskEntryFormat.prefix(record)) else { return }
+        let prefix = DiskEntryFormat.prefix(record)
+        guard let writer = DiskEntryWriter(store: self, key: key, prefix: prefix) else { return }
         if case .response(let response) = record {
             do { try writer.write(response.body[...]) } catch { return writer.abort() }
         }

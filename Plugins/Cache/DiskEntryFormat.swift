@@ -85,7 +85,8 @@ enum DiskEntryFormat {
                 fields.append(HTTPField(name: name, value: strings[index + 1]))
                 index += 2
             }
-            return .response(CachedResponse(status: status, headerFields: fields, body: Array(bytes[bodyStart..<(digestStart - 8)]),
+            let body = Array(bytes[bodyStart..<(digestStart - 8)])
+            return .response(CachedResponse(status: status, headerFields: fields, body: body,
                                             requestTime: requestTime, responseTime: responseTime))
         default:
             return nil
@@ -109,8 +110,9 @@ enum DiskEntryFormat {
         withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
     }
 
-    private static func integer<T: FixedWidthInteger, C: Collection<UInt8>>(_ type: T.Type, in bytes: C, at index: C.Index) -> T?
-    where C.Index == Int {
+    private static func integer<T: FixedWidthInteger, C: Collection<UInt8>>(
+        _ type: T.Type, in bytes: C, at index: C.Index
+    ) -> T? where C.Index == Int {
         let size = MemoryLayout<T>.size
         guard index >= bytes.startIndex, bytes.endIndex - index >= size else { return nil }
         var value: T = 0

@@ -21,7 +21,8 @@ enum DiskFiles {
         for part in path.split(separator: "/") {
             prefix += "/" + part
             if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                throw DiskCacheStoreError(description: "Cannot create the cache directory \(prefix): \(String(cString: strerror(errno)))")
+                let reason = String(cString: strerror(errno))
+                throw DiskCacheStoreError(description: "Cannot create the cache directory \(prefix): \(reason)")
             }
         }
     }

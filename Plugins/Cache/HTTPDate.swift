@@ -32,7 +32,8 @@ enum HTTPDate {
         let (year, month, day) = civilFromDays(days)
         let weekday = weekdays[((days % 7) + 7) % 7]
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(rest / 3_600)):\(two(rest % 3_600 / 60)):\(two(rest % 60)) GMT"
+        let time = "\(two(rest / 3_600)):\(two(rest % 3_600 / 60)):\(two(rest % 60))"
+        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(time) GMT"
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

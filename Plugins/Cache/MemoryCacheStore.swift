@@ -63,11 +63,14 @@ public final class MemoryCacheStore: CacheStore {
         guard bytes <= maxBytes else { return removeRecord(for: key) }
         state.withLock { state in
             state.clock &+= 1
-            if let old = state.slots.updateValue(Slot(record: record, bytes: bytes, lastUse: state.clock), forKey: key) {
+            let slot = Slot(record: record, bytes: bytes, lastUse: state.clock)
+            if let old = state.slots.updateValue(slot, forKey: key) {
                 state.totalBytes -= old.bytes
             }
             state.totalBytes += bytes
-            while state.totalBytes > maxBytes, let victim = state.slots.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            while state.totalBytes > maxBytes,
+                let victim = state.slots.min(by: { $0.value.lastUse < $1.value.lastUse })
+            {
                 state.totalBytes -= victim.value.bytes
                 state.slots[victim.key] = nil
             }

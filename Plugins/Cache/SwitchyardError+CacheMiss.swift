@@ -10,6 +10,7 @@ extension SwitchyardError {
     /// - Parameter detail: What was asked for.
     /// - Returns: The error.
     static func cacheMiss(_ detail: String) -> Self {
-        SwitchyardError(.cacheMiss, "Nothing usable is cached for \(detail), and the request is cache-only; nothing was sent.")
+        SwitchyardError(
+            .cacheMiss, "Nothing usable is cached for \(detail), and the request is cache-only; nothing was sent.")
     }
 }
