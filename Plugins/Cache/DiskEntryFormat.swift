@@ -75,7 +75,7 @@ enum DiskEntryFormat {
             guard strings.count >= 2 else { return nil }
             return .variants(names: Array(strings.dropFirst(2)), generation: strings[1])
         case "response":
-            guard strings.count >= 4, strings.count % 2 == 0, let status = Int(strings[1]),
+            guard strings.count >= 4, strings.count % 2 == 0, let status = Int(strings[1]), (200...999).contains(status),
                 let requestTime = Double(strings[2]), let responseTime = Double(strings[3])
             else { return nil }
             var fields = HTTPFields()

@@ -69,13 +69,18 @@ public final class HTTPCache: Sendable {
 
     /// The stored response for `head` under `primary`, following a `Vary` index to the variant.
     func lookup(_ head: HTTPRequest, primary: CacheKey) -> (key: CacheKey, response: CachedResponse)? {
+        // A status outside 200…999 (only a faulty custom store could hold one) is a miss, never a crash.
         switch store.record(for: primary) {
-        case .response(let response)?:
+        case .response(let response)? where (200...999).contains(response.status):
             return (primary, response)
         case .variants(let names, let generation)?:
             let key = primary.variant([generation] + Self.varyValues(names, of: head))
-            guard case .response(let response)? = store.record(for: key) else { return nil }
+            guard case .response(let response)? = store.record(for: key), (200...999).contains(response.status) else {
+                return nil
+            }
             return (key, response)
+        case .response?:
+            return nil
         case nil:
             return nil
         }
