@@ -16,7 +16,9 @@ struct CacheExchange: Sendable {
 
     /// `stored` as the response, with an `Age` field, recorded as coming from `source`.
     func deliver(_ stored: CachedResponse, source: ResponseProvenance.Source, now: Double) -> Response {
-        let age = stored.currentAge(now: now)
+        // Finite and at most ~31,000 years, so the integer conversions below cannot trap.
+        let computed = stored.currentAge(now: now)
+        let age = computed.isFinite ? min(max(0, computed), 1e12) : 0
         var head = HTTPResponse(status: HTTPResponse.Status(code: stored.status), headerFields: stored.headerFields)
         head.headerFields[.age] = String(Int(age.rounded(.down)))
         context.provenance = ResponseProvenance(source: source, age: .milliseconds(Int64((age * 1_000).rounded(.down))))

@@ -12,7 +12,8 @@ enum HTTPDate {
         // "Sun, 06 Nov 1994 08:49:37 GMT"
         let parts = text.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), (1...31).contains(day),
-            let monthIndex = months.firstIndex(where: { $0 == parts[2] }), let year = Int(parts[3]), year >= 1970
+            let monthIndex = months.firstIndex(where: { $0 == parts[2] }),
+            let year = Int(parts[3]), (1970...9999).contains(year)
         else { return nil }
         let time = parts[4].split(separator: ":")
         guard time.count == 3, let hour = Int(time[0]), let minute = Int(time[1]), let second = Int(time[2]),

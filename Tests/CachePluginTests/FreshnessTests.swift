@@ -33,6 +33,12 @@ import Testing
         #expect(Self.stored(fields, status: 500).freshnessLifetime(ttl: nil) == 0)
     }
 
+    @Test func anAgeThatIsNotDeltaSecondsIsIgnored() {
+        #expect(Self.stored([.age: "inf"]).currentAge(now: Self.date + 5) == 5)
+        #expect(Self.stored([.age: "nan"]).currentAge(now: Self.date + 5) == 5)
+        #expect(Self.stored([.age: "-3"]).currentAge(now: Self.date + 5) == 5)
+    }
+
     @Test func ageAddsTheAgeFieldTheDelayAndTheResidentTime() {
         var response = Self.stored([.age: "30", .date: Self.dateText])
         response.requestTime = Self.date - 2
@@ -47,6 +53,7 @@ import Testing
         #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
         #expect(HTTPDate.parse("0") == nil)
+        #expect(HTTPDate.parse("Sun, 06 Nov 99999999999999999 08:49:37 GMT") == nil)
     }
 }
 
