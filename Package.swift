@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SwitchyardSigning", targets: ["SwitchyardSigning"]),
         .library(name: "SwitchyardExperiments", targets: ["SwitchyardExperiments"]),
         .library(name: "SwitchyardAuth", targets: ["SwitchyardAuth"]),
+        .library(name: "SwitchyardCache", targets: ["SwitchyardCache"]),
         .executable(name: "yard", targets: ["yard"]),
     ],
     dependencies: [
@@ -108,6 +109,16 @@ let package = Package(
             dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Auth"
         ),
+        // The HTTP cache (RFC 9111) with memory and disk stores; SHA-256 checks disk entries.
+        .target(
+            name: "SwitchyardCache",
+            dependencies: [
+                "Switchyard",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Plugins/Cache"
+        ),
 
         // MARK: - Test support
         .target(
@@ -140,6 +151,7 @@ let package = Package(
                 "SwitchyardAsyncHTTPClient",
                 "SwitchyardAPI",
                 "SwitchyardAuth",
+                "SwitchyardCache",
                 "SwitchyardTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -239,6 +251,14 @@ let package = Package(
             name: "RequestCompressionTests",
             dependencies: [
                 "Switchyard", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
+                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .testTarget(
+            name: "CachePluginTests",
+            dependencies: [
+                "Switchyard", "SwitchyardCache", "SwitchyardAPI", "SwitchyardTestServer", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]

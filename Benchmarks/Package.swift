@@ -33,5 +33,18 @@ let package = Package(
             path: "Benchmarks/DecodeBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "CacheBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Switchyard", package: "Switchyard"),
+                .product(name: "SwitchyardCache", package: "Switchyard"),
+                .product(name: "SwitchyardCurl", package: "Switchyard"),
+                .product(name: "SwitchyardTestServer", package: "Switchyard"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Benchmarks/CacheBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

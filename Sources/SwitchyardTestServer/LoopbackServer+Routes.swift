@@ -26,6 +26,8 @@ import NIOHTTP1
 /// | `/pages/{key}?page=N&size=M&style=flag\|total\|short\|cursor&total=95&insert=2&fail=3&hold=2` | 200 `application/json` page `N` of a list of `total` items, `{"data":{"items":[{"id","title"}],"page",…}}` with `has_next` (flag), `total` (total), nothing (short) or `next_cursor` (cursor); `insert` new items go to the list's top before each page after the first; the first request for page `fail` gets 500, for page `hold` no answer (tag `pages-{key}-held`); more in `PagedListRoute`. Pages asked per key: ``LoopbackServer/pageRequests(key:)`` |
 /// | `/pages/{key}/empty` | 200 `{"data":{"items":[],"has_next":false,"total":0}}` |
 /// | `/pages/{key}/no-content` | 204, no body |
+/// | `/cache/{key}?max_age=N&cache_control=V&no_store=1&etag=E&last_modified=D&expires=D&date=D&vary=H&status=S` | `status` (default 200) with those cache fields and `X-Request-Number: n` (requests for the key so far); body `{key} #{m}\n` (`m`: full responses for the key) plus ` H={value}` with `vary`; `If-None-Match: "E"` or `If-Modified-Since: D` → 304 with the fields refreshed; more in `CacheRoutes` |
+/// | `/cache-mode/{key}/{mode}` | sets how `/cache/{key}` answers from now on: `ok`, `stall` (never answers) or a status `S` (`S` with body `fail\n`); also ``LoopbackServer/setCacheMode(_:key:)`` |
 /// | `/retry-after/{value}` | 503 `Retry-After: {value}` `retry after {value}\n` |
 /// | `/redirect/{n}` | n > 0: 302 `Location: /redirect/{n-1}` (empty body); n = 0: 200 `redirected\n` |
 /// | `/redirect-to?location=URL&status=302` | `status` (300–399, default 302) with `Location: URL` (percent-decoded); `location` required |
@@ -92,6 +94,8 @@ enum Router {
             return .stallBody(bytes: count)
         case ("flaky", 3): return flaky(key: parts[1], failures: parts[2], target, state: state)
         case ("pages", 2), ("pages", 3): return PagedListRoute.action(parts, target, state: state)
+        case ("cache", 2): return CacheRoutes.action(request, key: parts[1], state: state)
+        case ("cache-mode", 3): return CacheRoutes.setMode(parts, state: state)
         case ("retry-after", 2):
             let value = percentDecode(parts[1])
             guard !value.isEmpty, isHeaderSafe(value) else { return badRequest }

@@ -201,6 +201,29 @@ public final class LoopbackServer: Sendable {
         state.authTokens.counts(key: key)
     }
 
+    /// How the `/cache/{key}` route answers for `key` from now on.
+    public enum CacheMode: Sendable, Hashable {
+        /// Normally, with the cache fields the query asks for.
+        case ok
+        /// Never: the request stalls (for timeout tests).
+        case stall
+        /// With this status and body `fail\n`, without cache fields (e.g. 503).
+        case status(Int)
+    }
+
+    /// Sets how `/cache/{key}` answers for `key` from now on (the same as `/cache-mode/{key}/{mode}`).
+    /// - Parameters:
+    ///   - mode: The mode.
+    ///   - key: The route's key.
+    public func setCacheMode(_ mode: CacheMode, key: String) {
+        let routeMode: CacheRoutes.Mode = switch mode {
+        case .ok: .ok
+        case .stall: .stall
+        case .status(let code): .status(code)
+        }
+        state.cacheKeys.setMode(routeMode, key: key)
+    }
+
     /// Number of currently open client connections.
     public var openConnections: Int {
         state.openConnections

@@ -9,6 +9,8 @@ final class ServerState: Sendable {
     let pagedLists = PagedLists()
     /// Key → token and counts of the `/auth/{key}` route.
     let authTokens = AuthTokens()
+    /// Key → counters and mode of the `/cache/{key}` routes.
+    let cacheKeys = CacheRoutes.Keys()
 
     private let openConnectionCount = Atomic<Int>(0)
     private let nextConnectionID = Atomic<UInt64>(1)

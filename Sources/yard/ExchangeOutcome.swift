@@ -19,6 +19,8 @@ struct ExchangeOutcome {
     var events: [ExchangeEvent] = []
     /// When `yard` started the exchange: the zero of event times.
     let startedAt: ContinuousClock.Instant
+    /// Whether the exchange went through a cache (`--cache`): the JSON then says where the response came from.
+    var isCaching = false
 
     init(transport: String, startedAt: ContinuousClock.Instant) {
         self.transport = transport
@@ -48,6 +50,15 @@ struct ExchangeOutcome {
         let headerPairs: [JSONValue] = (head?.headerFields ?? [:]).map {
             .array([.string($0.name.canonicalName), .string($0.value)])
         }
+        // `null` without --cache, or when no response arrived; else the source and the age in seconds.
+        let cacheValue: JSONValue = isCaching && head != nil ? context.map { context in
+            let provenance = context.provenance
+            return .object([
+                ("source", .string(provenance.source.rawValue)),
+                ("age_s", .double(Double(provenance.age?.components.seconds ?? 0)
+                    + Double(provenance.age?.components.attoseconds ?? 0) * 1e-18)),
+            ])
+        } ?? .null : .null
         let errorValue: JSONValue = error.map {
             .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))])
         } ?? .null
@@ -62,6 +73,7 @@ struct ExchangeOutcome {
             ("attempts", .int(Int64(attempts))),
             ("redirects", .int(Int64(redirects))),
             ("timings_ms", .object(timingMembers)),
+            ("cache", cacheValue),
             ("events", .array(events.map { event in
                 .object([
                     ("kind", .string(event.kind.name)),

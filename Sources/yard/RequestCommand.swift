@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Switchyard
 import SwitchyardAPI
+import SwitchyardCache
 
 /// `yard request`: one request through the full client, printed like a friendly curl or as JSON.
 struct RequestCommand: AsyncParsableCommand {
@@ -70,6 +71,12 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Write the exchange (every attempt, with its timings) as an HTTP Archive to this path.")
     var har: String?
 
+    @Option(help: "Cache responses in this directory (RFC 9111; several processes may share it).")
+    var cache: String?
+
+    @Option(name: .customLong("cache-policy"), help: "With --cache: standard, stale-if-error or cache-only (default standard).")
+    var cachePolicy: CachePolicyArgument = .standard
+
     func validate() throws {
         if [data != nil, dataFile != nil, !formFields.isEmpty].filter({ $0 }).count > 1 {
             throw ValidationError("Give only one of -d, --data-file and -F.")
@@ -82,11 +89,13 @@ struct RequestCommand: AsyncParsableCommand {
         if let maxBodyBytes, maxBodyBytes < 0 { throw ValidationError("--max-body-bytes must not be negative.") }
         if retries < 0 || maxRedirects < 0 { throw ValidationError("--retries and --max-redirects must not be negative.") }
         if let method, HTTPRequest.Method(method) == nil { throw ValidationError("'\(method)' is not a valid method.") }
+        if cache == nil, cachePolicy != .standard { throw ValidationError("--cache-policy needs --cache DIR.") }
     }
 
     func run() async throws {
         let started = ContinuousClock.now
         var outcome = ExchangeOutcome(transport: transport.rawValue, startedAt: started)
+        outcome.isCaching = cache != nil
         let bus = EventBus()
         let events = EventLog(observing: bus)
         let archive = HARRecorder()
@@ -98,6 +107,9 @@ struct RequestCommand: AsyncParsableCommand {
             try await transport.withTransport { transport in
                 var configuration = configuration(events: bus)
                 if har != nil { configuration.attemptInterceptors.append(archive.interceptor) }
+                if let cache {
+                    configuration.plugins.append(CachePlugin.make(cache: HTTPCache(store: try DiskCacheStore(directory: cache))))
+                }
                 let client = try Client(transport: transport, configuration: configuration)
                 if let output {
                     try await download(request, to: output, client: client, into: &outcome)
@@ -166,6 +178,7 @@ struct RequestCommand: AsyncParsableCommand {
         request.head.headerFields.append(contentsOf: fields)
         request.options.timeout = timeout.map { .milliseconds(Int64($0 * 1_000)) }
         request.options.maxResponseBytes = maxBodyBytes
+        if cache != nil { request.options.cachePolicy = cachePolicy.policy }
         return (request, uploadProgress)
     }
 
@@ -228,3 +241,19 @@ struct RequestCommand: AsyncParsableCommand {
     }
 }
 
+
+/// The `--cache-policy` values.
+enum CachePolicyArgument: String, ExpressibleByArgument, CaseIterable {
+    case standard
+    case staleIfError = "stale-if-error"
+    case cacheOnly = "cache-only"
+
+    /// The cache plugin's policy of this name.
+    var policy: CachePolicy {
+        switch self {
+        case .standard: .standard
+        case .staleIfError: .staleIfError
+        case .cacheOnly: .cacheOnly
+        }
+    }
+}

@@ -43,6 +43,7 @@ public final class ExchangeContext: Sendable {
         var storage: [ObjectIdentifier: any Sendable] = [:]
         var pendingDecodingReport: DecodingReport?
         var decodingReported = false
+        var provenance = ResponseProvenance.network
     }
 
     private let state: Mutex<State>
@@ -87,6 +88,13 @@ public final class ExchangeContext: Sendable {
     public var attemptStartedAt: ContinuousClock.Instant {
         get { state.withLock { $0.attemptStartedAt ?? startedAt } }
         set { state.withLock { $0.attemptStartedAt = newValue } }
+    }
+
+    /// Where the exchange's response came from and how old it is: ``ResponseProvenance/network``
+    /// unless a cache interceptor answered (it sets this before it returns its response).
+    public var provenance: ResponseProvenance {
+        get { state.withLock { $0.provenance } }
+        set { state.withLock { $0.provenance = newValue } }
     }
 
     /// The phase timings recorded so far by the transport.

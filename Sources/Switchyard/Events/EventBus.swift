@@ -100,7 +100,7 @@ public final class EventBus: Sendable {
 extension ExchangeContext {
     /// Publishes an event of this kind about this exchange (its id, attempt and the given request)
     /// to the chain's plugin observers and the client's ``eventBus``. Costs nothing (no event is
-    /// built) when nobody listens.
+    /// built) when nobody listens. A `succeeded` event carries the exchange's ``provenance``.
     /// - Parameters:
     ///   - kind: What happened.
     ///   - request: The request the event is about.
@@ -111,6 +111,7 @@ extension ExchangeContext {
         var event = ExchangeEvent(kind: kind(), exchangeID: id, request: request.head, tags: request.options.tags,
                                   attempt: attempt, popUp: popUp())
         event.userInfo = request.options.userInfo
+        if case .succeeded = event.kind { event.provenance = provenance }
         for observer in observers { observer(event) }
         bus?.publish(event)
     }

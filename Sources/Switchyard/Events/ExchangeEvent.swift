@@ -50,6 +50,9 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
     public let at: ContinuousClock.Instant
     /// Set on failure events worth telling the user about; `nil` otherwise. See ``PopUp``.
     public var popUp: PopUp?
+    /// On `succeeded` events: where the response came from and its age (``ExchangeContext/provenance``);
+    /// `nil` on other events.
+    public var provenance: ResponseProvenance?
 
     /// Creates an event.
     /// - Parameters:

@@ -1,10 +1,27 @@
 public import HTTPTypes
 public import Switchyard
 
-/// Where a response came from.
+/// Where a response came from (the exchange's ``ResponseProvenance/Source``, set by a cache plugin).
 public enum ResponseSource: String, Sendable, Hashable {
     /// The network (through the client's transport).
     case network
+    /// A cache, without contacting the server.
+    case cache
+    /// A cache, after the server confirmed with `304 Not Modified` that the stored response is current.
+    case revalidated
+    /// A cache, although the stored response is stale (the network failed, or the call was offline).
+    case stale
+
+    /// The source of a response with this provenance.
+    /// - Parameter source: The exchange's provenance source.
+    public init(_ source: ResponseProvenance.Source) {
+        switch source {
+        case .network: self = .network
+        case .cache: self = .cache
+        case .revalidated: self = .revalidated
+        case .stale: self = .stale
+        }
+    }
 }
 
 /// What a call's response was, besides its value: the HTTP head, the exchange (id, attempts,
@@ -19,6 +36,8 @@ public struct ResponseInfo: Sendable {
     public let context: ExchangeContext
     /// Where the response came from.
     public let source: ResponseSource
+    /// How old the response is when it came from a cache (its `Age`); `nil` for a network response.
+    public let age: Duration?
     /// The body's size in bytes.
     public let bodySize: Int
     /// The caller's user info for this call (also in the request's ``RequestOptions/userInfo``).

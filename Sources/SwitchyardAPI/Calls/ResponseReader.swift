@@ -9,7 +9,9 @@ struct ResponseReader<Value: Sendable> {
 
     func read(_ response: BufferedResponse, request: Request) throws(SwitchyardError) -> CallState<Value> {
         let status = response.head.status
-        let info = ResponseInfo(request: request.head, head: response.head, context: response.context, source: .network,
+        let provenance = response.context.provenance
+        let info = ResponseInfo(request: request.head, head: response.head, context: response.context,
+                                source: ResponseSource(provenance.source), age: provenance.age,
                                 bodySize: response.body.count, userInfo: request.options.userInfo)
         guard endpoint.successStatuses.contains(status.code) else {
             response.context.recordDecoding(nil)

@@ -1,0 +1,127 @@
+public import HTTPTypes
+import Foundation
+import Synchronization
+
+/// An HTTP cache: a store, its configuration, and the current partition. Give it to
+/// ``CachePlugin/make(cache:name:scope:placement:)`` to put it in a client's chain; keep it to
+/// switch partitions on sign-in and clear them on sign-out.
+///
+/// ```swift
+/// let cache = HTTPCache(store: try DiskCacheStore(directory: cachesPath + "/http"))
+/// let client = try Client(transport: CurlTransport(),
+///                         configuration: ClientConfiguration(plugins: [CachePlugin.make(cache: cache)]))
+/// cache.partition = session.userID      // on sign-in: this user's entries only
+/// cache.removeAll(partition: session.userID)   // on sign-out
+/// ```
+///
+/// ### Partitions
+///
+/// Every entry belongs to a partition — the signed-in identity, supplied by the app or an auth
+/// plugin — and a request reads and writes only the current partition's entries, so one user's
+/// responses are never served to another. The default partition is `""` (no one signed in).
+public final class HTTPCache: Sendable {
+    /// Where entries are kept.
+    public let store: any CacheStore
+    /// How the cache behaves.
+    public let configuration: CacheConfiguration
+    private let currentPartition: Mutex<String>
+
+    /// Creates a cache.
+    /// - Parameters:
+    ///   - store: Where entries are kept (default: a ``MemoryCacheStore`` of 10 MiB).
+    ///   - configuration: How it behaves.
+    ///   - partition: The initial partition (default `""`).
+    public init(store: any CacheStore = MemoryCacheStore(), configuration: CacheConfiguration = CacheConfiguration(),
+                partition: String = "") {
+        self.store = store
+        self.configuration = configuration
+        self.currentPartition = Mutex(partition)
+    }
+
+    /// The partition requests read and write from now on: the signed-in identity, `""` for none.
+    public var partition: String {
+        get { currentPartition.withLock { $0 } }
+        set { currentPartition.withLock { $0 = newValue } }
+    }
+
+    /// Removes every entry of `partition` (e.g. when its user signs out).
+    /// - Parameter partition: The partition.
+    public func removeAll(partition: String) {
+        store.removeAll(partition: partition)
+    }
+
+    /// Removes every entry of every partition.
+    public func removeAll() {
+        store.removeAll()
+    }
+
+    /// The current time in seconds since 1970.
+    func now() -> Double { configuration.now().timeIntervalSince1970 }
+
+    // MARK: - Keys
+
+    /// The key of `head`'s resource in the current partition (`GET` and `HEAD` share one), or `nil`
+    /// for a request without an absolute URL.
+    func primaryKey(for head: HTTPRequest) -> CacheKey? {
+        guard let scheme = head.scheme, let authority = head.authority else { return nil }
+        return CacheKey(partition: partition, resource: "GET " + scheme + "://" + authority + (head.path ?? "/"))
+    }
+
+    /// The stored response for `head` under `primary`, following a `Vary` index to the variant.
+    func lookup(_ head: HTTPRequest, primary: CacheKey) -> (key: CacheKey, response: CachedResponse)? {
+        // A status outside 200…999 (only a faulty custom store could hold one) is a miss, never a crash.
+        switch store.record(for: primary) {
+        case .response(let response)? where (200...999).contains(response.status):
+            return (primary, response)
+        case .variants(let names, let generation)?:
+            let key = primary.variant([generation] + Self.varyValues(names, of: head))
+            guard case .response(let response)? = store.record(for: key), (200...999).contains(response.status) else {
+                return nil
+            }
+            return (key, response)
+        case .response?:
+            return nil
+        case nil:
+            return nil
+        }
+    }
+
+    /// Where a response to `head` with these header fields goes: `primary`, or a variant key after
+    /// storing the `Vary` index; `nil` for `Vary: *` (never reusable).
+    func storageKey(for head: HTTPRequest, responseFields: HTTPFields, primary: CacheKey) -> CacheKey? {
+        let names = responseFields[values: .vary]
+            .flatMap { $0.split(separator: ",") }
+            .map { String($0.trimmingOptionalWhitespace()).lowercased() }
+            .filter { !$0.isEmpty }
+        guard !names.contains("*") else { return nil }
+        guard !names.isEmpty else { return primary }
+        let generation: String
+        if case .variants(names, let existing)? = store.record(for: primary) {
+            generation = existing
+        } else {
+            generation = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            store.store(.variants(names: names, generation: generation), for: primary)
+        }
+        return primary.variant([generation] + Self.varyValues(names, of: head))
+    }
+
+    /// Removes what is stored for `head`'s resource after an unsafe method succeeded on it, and for
+    /// the same-origin URLs the response's `Location` and `Content-Location` name (RFC 9111 §4.4).
+    func invalidate(_ head: HTTPRequest, response: HTTPFields) {
+        guard let key = primaryKey(for: head), let scheme = head.scheme, let authority = head.authority else { return }
+        store.removeRecord(for: key)
+        let origin = scheme + "://" + authority
+        for value in [response[.location], response[.contentLocation]].compactMap({ $0 }) {
+            let url = value.hasPrefix("/") ? origin + value : value
+            guard url.hasPrefix(origin + "/") else { continue }
+            store.removeRecord(for: CacheKey(partition: key.partition, resource: "GET " + url))
+        }
+    }
+
+    private static func varyValues(_ names: [String], of head: HTTPRequest) -> [String] {
+        names.map { name in
+            let values = HTTPField.Name(name).map { head.headerFields[values: $0] } ?? []
+            return name + "=" + values.joined(separator: ", ")
+        }
+    }
+}
