@@ -94,7 +94,10 @@ struct DemoTour {
         section(13, "Token refresh: many 401s, one refresh (SwitchyardAuth, registered on the running client)")
         try await DemoAuthTour(server: server, transportName: transportName, client: client).run()
 
-        section(14, "Timing statistics per endpoint (call = whole call; ttfb of the last attempt; back-off waits; decoding)")
+        section(14, "A cached response served while the server is down (SwitchyardCache, stale-if-error)")
+        try await DemoCacheTour(server: server, transportName: transportName, client: client).run()
+
+        section(15, "Timing statistics per endpoint (call = whole call; ttfb of the last attempt; back-off waits; decoding)")
         var snapshot = stats.snapshot()
         for index in snapshot.endpoints.indices {
             snapshot.endpoints[index].phases.removeAll { !["call", "ttfb", "backoff", "decoding"].contains($0.name) }
