@@ -78,6 +78,7 @@ struct RequestCompressionTests {
             let sizes = try #require(response.context[RequestCompressionReport.Key.self])
             #expect(sizes == RequestCompressionReport(
                 coding: "gzip", originalBytes: Int64(Self.largeBody.count), compressedBytes: Int64(report.receivedLength)))
+            #expect(response.context.pipelineTimings.requestCompression == sizes)
         }
     }
 

@@ -6,7 +6,8 @@ import HTTPTypes
 /// either of unknown length or at least ``minimumBytes`` long; smaller bodies go as they are. A
 /// compressed request gets `Content-Encoding: gzip` and loses any `Content-Length` (the compressed
 /// size is only known once it has been sent; transports then send it chunked). The sizes before and
-/// after are recorded as a ``RequestCompressionReport`` in the exchange's context.
+/// after are recorded as a ``RequestCompressionReport`` in the exchange's context and its
+/// ``PipelineTimings/requestCompression``.
 ///
 /// Only use it for servers known to accept compressed request bodies (there is no negotiation in
 /// HTTP for requests): register it for their scope with ``Plugin/requestCompression(scope:minimumBytes:level:name:)``.
@@ -43,8 +44,9 @@ public struct RequestCompressionInterceptor: Interceptor {
         guard let body = request.body, shouldCompress(request, body) else { return try await next(request) }
         var request = request
         request.body = body.gzipped(level: Int32(level)) { plain, compressed in
-            context[RequestCompressionReport.Key.self] =
-                RequestCompressionReport(coding: "gzip", originalBytes: plain, compressedBytes: compressed)
+            let report = RequestCompressionReport(coding: "gzip", originalBytes: plain, compressedBytes: compressed)
+            context[RequestCompressionReport.Key.self] = report
+            context.recordPipelineTimings { $0.requestCompression = report }
         }
         request.head.headerFields[.contentEncoding] = "gzip"
         request.head.headerFields[.contentLength] = nil
