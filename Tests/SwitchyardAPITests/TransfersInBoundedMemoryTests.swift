@@ -10,21 +10,23 @@ import Testing
 /// Big transfers on every transport, measured against the process's resident memory. The suite's
 /// name matches the Makefile's `MEMORY_TESTS` filter, so these run in the serial pass.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct TransfersInBoundedMemoryTests {
-    /// The growth of resident memory a transfer of any size may cause: 16 MiB. URLSession gets the
-    /// 24 MiB its own scale tests allow: on Linux, FoundationNetworking alone — a plain
-    /// `client.stream` of the same 256 MiB with no transfer code — grew resident memory by
-    /// 14–27 MiB in three runs (its buffers and the malloc arenas of its threads), so 16 MiB
-    /// would test the transport, not the transfer.
+    /// The growth of resident memory a transfer of any size may cause: 16 MiB on curl and
+    /// AsyncHTTPClient. URLSession gets 64 MiB, a quarter of the file: on Linux,
+    /// FoundationNetworking alone — a plain `client.stream` of the same 256 MiB with no transfer
+    /// code — grew resident memory by 14–27 MiB in three runs, and this test by 4.7–34 MiB (its
+    /// buffers and the malloc arenas of its threads), so a tighter bound would test the transport,
+    /// not the transfer; 64 MiB still fails if the download buffered the file.
     static func memoryBudget(_ kind: TransportKind) -> Int {
-        kind == .urlSession ? 24 << 20 : 16 << 20
+        kind == .urlSession ? 64 << 20 : 16 << 20
     }
 
-    /// The growth a streamed 64 MiB upload may cause: 32 MiB, the budget of AsyncHTTPClient's own
-    /// scale test. The loopback server shares the process; a plain 64 MiB file upload over
+    /// The growth a streamed 64 MiB upload may cause: 48 MiB, under the file's size, so buffering
+    /// the file fails the test (AsyncHTTPClient's own scale test allows 32 MiB; this upload reached
+    /// 29 MiB there once, too close to that bound to hold on a busy machine). The loopback server shares the process; a plain 64 MiB file upload over
     /// AsyncHTTPClient with no multipart code grew resident memory by 2–12 MiB in six runs, and
     /// this multipart upload by 4–29 MiB over AsyncHTTPClient (NIO's buffers on both ends, malloc
     /// arenas), 0.1–0.4 MiB over curl and 1–4 MiB over URLSession.
-    static let uploadMemoryBudget = 32 << 20
+    static let uploadMemoryBudget = 48 << 20
 
     /// The highest resident memory seen by ``sample()``.
     final class PeakMemory: Sendable {
