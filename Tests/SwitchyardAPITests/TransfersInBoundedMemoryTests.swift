@@ -22,8 +22,8 @@ import Testing
 
     /// The growth a streamed 64 MiB upload may cause: 48 MiB, under the file's size, so buffering
     /// the file fails the test (AsyncHTTPClient's own scale test allows 32 MiB; this upload reached
-    /// 29 MiB there once, too close to that bound to hold on a busy machine). The loopback server shares the process; a plain 64 MiB file upload over
-    /// AsyncHTTPClient with no multipart code grew resident memory by 2–12 MiB in six runs, and
+    /// 29 MiB there once, too close to that bound to hold on a busy machine). The loopback server
+    /// shares the process; a plain 64 MiB file upload over AsyncHTTPClient with no multipart code grew resident memory by 2–12 MiB in six runs, and
     /// this multipart upload by 4–29 MiB over AsyncHTTPClient (NIO's buffers on both ends, malloc
     /// arenas), 0.1–0.4 MiB over curl and 1–4 MiB over URLSession.
     static let uploadMemoryBudget = 48 << 20
