@@ -166,7 +166,8 @@ let package = Package(
         .target(
             name: "SwitchyardTestSupport",
             dependencies: [
-                "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTesting",
+                "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
+                "SwitchyardTestServer", "SwitchyardTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -9,21 +9,6 @@ import SwitchyardTestSupport
 import SwitchyardURLSession
 import Synchronization
 
-/// The transports the cache is checked on.
-enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    case curl, urlSession, asyncHTTPClient
-
-    var description: String { rawValue }
-
-    func make() -> any Transport {
-        switch self {
-        case .curl: CurlTransport()
-        case .urlSession: URLSessionTransport()
-        case .asyncHTTPClient: AsyncHTTPClientTransport()
-        }
-    }
-}
-
 /// The `succeeded` events' provenances, in order.
 final class ProvenanceLog: Sendable {
     private let entries = Mutex<[ResponseProvenance]>([])

@@ -9,21 +9,6 @@ import SwitchyardTesting
 import SwitchyardURLSession
 import Testing
 
-/// The transports request compression is checked on.
-enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    case curl, urlSession, asyncHTTPClient
-
-    var description: String { rawValue }
-
-    func make() -> any Transport {
-        switch self {
-        case .curl: CurlTransport()
-        case .urlSession: URLSessionTransport()
-        case .asyncHTTPClient: AsyncHTTPClientTransport()
-        }
-    }
-}
-
 /// What `/gunzip` reports about the body it received.
 struct GunzipReport: Decodable, Equatable {
     let contentEncoding: String

@@ -7,24 +7,6 @@ import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardURLSession
 
-/// The transports the API layer is checked on.
-enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertibleName {
-    case curl, urlSession, asyncHTTPClient
-
-    var testName: String { rawValue }
-
-    func make() -> any Transport {
-        switch self {
-        case .curl: CurlTransport()
-        case .urlSession: URLSessionTransport()
-        case .asyncHTTPClient: AsyncHTTPClientTransport()
-        }
-    }
-}
-
-/// A name for parameterised test output.
-protocol CustomTestStringConvertibleName { var testName: String { get } }
-
 /// Starts a loopback server and an ``APIClient`` over `kind` with the built-in chain from
 /// `configuration`, runs `body`, and shuts both down.
 func withAPI<T>(

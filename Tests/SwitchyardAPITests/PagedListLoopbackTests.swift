@@ -11,29 +11,7 @@ import Testing
 /// Paged lists over real HTTP: ``JSONPageSource`` and ``PageLoader`` against the loopback server's
 /// `/pages/{key}` lists, whose server inserts items at the top between page loads.
 @Suite(.timeLimit(.minutes(3))) struct PagedListLoopbackTests {
-    enum Backend: String, CaseIterable, Sendable, CustomStringConvertible {
-        case curl, urlSession, asyncHTTPClient
-        var description: String { rawValue }
-
-        /// Runs `body` with a client over this backend and a fresh server, then shuts both down.
-        func withClient(_ body: (Client, LoopbackServer) async throws -> Void) async throws {
-            let server = try await LoopbackServer.start()
-            let transport: any Transport = switch self {
-            case .curl: CurlTransport()
-            case .urlSession: URLSessionTransport()
-            case .asyncHTTPClient: AsyncHTTPClientTransport()
-            }
-            var failure: (any Error)?
-            do {
-                try await body(Client(transport: transport), server)
-            } catch {
-                failure = error
-            }
-            try? await transport.shutdown()
-            try? await server.shutdown()
-            if let failure { throw failure }
-        }
-    }
+    typealias Backend = TransportKind
 
     /// The layout of the `/pages` lists for a `style` query value.
     static func layout(_ style: String) -> JSONPageLayout {
@@ -201,5 +179,22 @@ import Testing
         let cursorSource = JSONPageSource(client: Client(transport: CurlTransport()), url: "http://h/list", layout: cursor)
         #expect(cursorSource.pageURL(for: PageRequest(index: 1, offset: 0)) == "http://h/list")
         #expect(cursorSource.pageURL(for: PageRequest(index: 2, offset: 10, cursor: "a/b=")) == "http://h/list?cursor=a%2Fb%3D")
+    }
+}
+
+extension TransportKind {
+    /// Runs `body` with a client over this transport and a fresh server, then shuts both down.
+    func withClient(_ body: (Client, LoopbackServer) async throws -> Void) async throws {
+        let server = try await LoopbackServer.start()
+        let transport = make()
+        var failure: (any Error)?
+        do {
+            try await body(Client(transport: transport), server)
+        } catch {
+            failure = error
+        }
+        try? await transport.shutdown()
+        try? await server.shutdown()
+        if let failure { throw failure }
     }
 }

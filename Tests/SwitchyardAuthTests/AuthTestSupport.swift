@@ -8,21 +8,6 @@ import SwitchyardTestSupport
 import SwitchyardURLSession
 import Synchronization
 
-/// The transports the auth plugin is checked on.
-enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    case curl, urlSession, asyncHTTPClient
-
-    var description: String { rawValue }
-
-    func make() -> any Transport {
-        switch self {
-        case .curl: CurlTransport()
-        case .urlSession: URLSessionTransport()
-        case .asyncHTTPClient: AsyncHTTPClientTransport()
-        }
-    }
-}
-
 /// A provider whose refreshes are held until the test releases them with an outcome.
 final class HeldRefreshProvider: CredentialProvider {
     struct RefreshFailed: Error, CustomStringConvertible {
