@@ -203,6 +203,19 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             if !current.isHead, !inline { write(body, context: context) }
             complete(context: context)
 
+        case .gate(let key, let id):
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            let loop = context.eventLoop
+            let gates = state.gates
+            gates.arrive(key: key, id: id) {
+                loop.execute {
+                    let (handler, context) = bound.value
+                    gates.leave(key: key)
+                    handler.perform(.text(200, "\(id)\n"), context: context)
+                    handler.flushIfNeeded(context: context)
+                }
+            }
+
         case .delayed(let milliseconds, let next):
             scheduled = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(milliseconds))) {
                 self.scheduled = nil

@@ -178,6 +178,19 @@ public final class LoopbackServer: Sendable {
         state.rangeHeaders(tag: tag)
     }
 
+    /// Lets the oldest `count` requests held at the `/gate/{key}` route through (`nil`: all of them,
+    /// and every later one for that key): how a test paces a server without depending on timing.
+    public func releaseGate(key: String, count: Int? = nil) {
+        state.gates.release(key: key, count: count)
+    }
+
+    /// The `/gate/{key}` figures: requests held now, the `id`s in arrival order, and the most
+    /// requests in progress at once.
+    public func gate(key: String) -> (held: Int, arrivals: [String], maxConcurrent: Int) {
+        let figures = state.gates.figures(key: key)
+        return (figures.held, figures.arrivals, figures.maxActive)
+    }
+
     /// Closes every connection that served a request with `?tag=` `tag`, now: how a test interrupts
     /// a download at a point it chose (e.g. after `/bytes/{n}?stall_at=K` has sent `K` bytes and
     /// the client has them), without depending on timing.

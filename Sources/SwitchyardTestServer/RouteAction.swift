@@ -27,6 +27,8 @@ indirect enum RouteAction {
     case patternSlice(RangedBytes.Plan)
     /// Never respond.
     case stall
+    /// Hold the request at the `/gate/{key}` gate until the test lets it through, then answer 200 `{id}\n`.
+    case gate(key: String, id: String)
     /// Never respond, and track the connection under `tag` as if the request carried `?tag=`.
     case stallTracked(tag: String)
     /// A head promising 1,000,000,000 bytes, then `bytes` pattern bytes, then nothing.

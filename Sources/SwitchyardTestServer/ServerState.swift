@@ -11,6 +11,8 @@ final class ServerState: Sendable {
     let authTokens = AuthTokens()
     /// Key → counters and mode of the `/cache/{key}` routes.
     let cacheKeys = CacheRoutes.Keys()
+    /// Key → held requests and counts of the `/gate/{key}` route.
+    let gates = Gates()
 
     private let openConnectionCount = Atomic<Int>(0)
     private let nextConnectionID = Atomic<UInt64>(1)

@@ -47,6 +47,9 @@ struct ChainAssembly {
         for plugin in attemptPlugins { append(plugin) }
         for interceptor in configuration.attemptInterceptors { append(interceptor, .attempt, .app) }
         if let logging = configuration.logging { append(LoggingInterceptor(configuration: logging), .attempt, .builtIn) }
+        if let limiter = configuration.concurrencyLimiter {
+            append(ConcurrencyLimitInterceptor(limiter: limiter), .attempt, .builtIn)
+        }
         links.append(ChainLink(name: String(describing: type(of: transport)), position: .attempt, origin: .transport))
         headerConflicts = HeaderConflict.find(
             in: configuration.headers + configuration.plugins.filter { !$0.headerRules.isEmpty }.map(\.headerGroup))

@@ -14,8 +14,10 @@
 ///
 /// ```
 /// call:     events → timing stats → headers → app call interceptors → call plugins → validation → size limit → redirects → retry
-/// attempt:  attempt plugins → app attempt interceptors → logging → transport
+/// attempt:  attempt plugins → app attempt interceptors → logging → concurrency limiter → transport
 /// ```
+///
+/// An ``ExchangeTracker`` (``tracker``) is not a link: it follows each call around the whole chain.
 ///
 /// *Call* links run once per call; *attempt* links run once per attempt (each retry and each
 /// redirect hop) and see the request exactly as it goes on the wire. Plugins of one position keep
@@ -46,6 +48,11 @@ public struct ClientConfiguration: Sendable {
     public var retry: RetryPolicy?
     /// Limits retries to a fraction of recent requests, shared by every call of the client.
     public var retryBudget: RetryBudget?
+    /// At most N exchanges on the wire at once, overall and per host, with a priority queue (off
+    /// when `nil`, the default). Holds the slots, so keep one limiter per client.
+    public var concurrencyLimiter: ConcurrencyLimiter?
+    /// Follows the exchanges in flight for activity and group cancellation (off when `nil`, the default).
+    public var tracker: ExchangeTracker?
     /// Department plugins.
     public var plugins: [Plugin]
     /// The app's own call interceptors, outermost first (after the events link).

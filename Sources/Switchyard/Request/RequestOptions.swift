@@ -7,6 +7,7 @@
 /// options.isSilent = true          // failures publish no pop-up-worthy event
 /// options.maxResponseBytes = 1 << 20
 /// options.retry = .disabled        // one attempt, whatever the RetryInterceptor's policy
+/// options.priority = .userInitiated // first out of a concurrency-limit queue
 /// ```
 public struct RequestOptions: Sendable, Hashable {
     /// How long the whole exchange may take, measured from when the client starts it.
@@ -34,6 +35,8 @@ public struct RequestOptions: Sendable, Hashable {
     /// ``ExchangeEvent`` of the call and into the API layer's results. Keep secrets out: events are
     /// shown and logged.
     public var userInfo: [String: String] = [:]
+    /// Where this request stands in a ``ConcurrencyLimits`` queue (default ``RequestPriority/utility``).
+    public var priority: RequestPriority = .utility
 
     /// Creates options; every setting defaults to "not set".
     /// - Parameters:
