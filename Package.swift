@@ -270,7 +270,7 @@ let package = Package(
         ),
         .testTarget(
             name: "YardTests",
-            dependencies: ["yard", "SwitchyardTestServer", "CSpawn"]
+            dependencies: ["yard", "SwitchyardTestServer", "SwitchyardTestSupport", "CSpawn"]
         ),
         // posix_spawn for the yard tests, in C because the close-every-descriptor action is a GNU extension.
         .target(name: "CSpawn", path: "Tests/CSpawn"),

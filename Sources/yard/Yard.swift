@@ -6,6 +6,6 @@ struct Yard: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "yard",
         abstract: "Switchyard's command line: a tour, a curl-like request through the chain, a paged-list walk, and the loopback server.",
-        subcommands: [DemoCommand.self, RequestCommand.self, PagesCommand.self, ServeCommand.self, BenchCommand.self]
+        subcommands: [DemoCommand.self, RequestCommand.self, PagesCommand.self, BurstCommand.self, ServeCommand.self, BenchCommand.self]
     )
 }

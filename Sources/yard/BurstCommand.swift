@@ -1,0 +1,138 @@
+import ArgumentParser
+import Crypto
+import Foundation
+import HTTPTypes
+import Switchyard
+
+/// `yard burst`: many identical GETs through one client with traffic control on, and a count of
+/// what came back.
+struct BurstCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "burst",
+        abstract: "Send N identical GETs through one client and count the outcomes.",
+        discussion: """
+            Prints {"calls","ok","statuses","errors","distinct_bodies","elapsed_ms"}: ok counts calls \
+            that received a response (whatever its status), statuses counts them by status, errors \
+            counts failed calls by error kind, distinct_bodies is the number of different body \
+            SHA-256 among 2xx responses. Exit status 0 when every call received a response, 1 otherwise.
+            """
+    )
+
+    @Argument(help: "The absolute http or https URL.")
+    var url: String
+
+    @Option(help: "How many GETs to send.")
+    var count: Int
+
+    @Option(help: "How many run at once (default: all of them).")
+    var concurrency: Int?
+
+    @Flag(help: "Coalesce identical requests in flight into one exchange.")
+    var coalesce = false
+
+    @Option(name: .customLong("max-per-host"), help: "At most K exchanges in flight per host; the rest queue.")
+    var maxPerHost: Int?
+
+    @Option(name: .customLong("breaker-failures"), help: "Open the host's circuit breaker after F consecutive failures.")
+    var breakerFailures: Int?
+
+    @Option(help: "The transport: \(TransportChoice.names).")
+    var transport: TransportChoice = .curl
+
+    @Option(help: "Retry a failed attempt up to N times.")
+    var retries = 0
+
+    @Option(help: "Seconds each call may take.")
+    var timeout: Double?
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func validate() throws {
+        guard count > 0 else { throw ValidationError("--count must be at least 1.") }
+        if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1.") }
+        if let maxPerHost, maxPerHost < 1 { throw ValidationError("--max-per-host must be at least 1.") }
+        if let breakerFailures, breakerFailures < 1 { throw ValidationError("--breaker-failures must be at least 1.") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds.") }
+        if retries < 0 { throw ValidationError("--retries must not be negative.") }
+    }
+
+    func run() async throws {
+        var request: Request
+        do {
+            request = try Request(url: url)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        request.options.timeout = timeout.map { .milliseconds(Int64($0 * 1_000)) }
+        let tally = try await transport.withTransport { transport in
+            let client = try Client(transport: transport, configuration: makeConfiguration())
+            let started = ContinuousClock.now
+            let results = await client.send(all: Array(repeating: request, count: count), maxConcurrency: concurrency ?? count)
+            return BurstTally(results, elapsed: started.duration(to: .now))
+        }
+        if json {
+            print(tally.json.rendered)
+        } else {
+            print(tally.summary)
+        }
+        if tally.ok < count { throw ExitCode(1) }
+    }
+
+    /// The chain the flags ask for.
+    func makeConfiguration() -> ClientConfiguration {
+        var configuration = ClientConfiguration(
+            events: nil, redirects: nil, retry: retries > 0 ? RetryPolicy(maxAttempts: retries + 1) : nil)
+        if let maxPerHost { configuration.concurrencyLimiter = ConcurrencyLimiter(maxExchangesPerHost: maxPerHost) }
+        return configuration
+    }
+}
+
+/// The outcomes of a burst, counted.
+struct BurstTally {
+    var calls = 0
+    var ok = 0
+    var statuses: [Int: Int] = [:]
+    var errors: [String: Int] = [:]
+    var bodies: Set<String> = []
+    var elapsed: Duration = .zero
+
+    init(_ results: [Result<BufferedResponse, SwitchyardError>], elapsed: Duration) {
+        self.elapsed = elapsed
+        calls = results.count
+        for result in results {
+            switch result {
+            case .success(let response):
+                ok += 1
+                statuses[response.head.status.code, default: 0] += 1
+                if (200..<300).contains(response.head.status.code) {
+                    bodies.insert(SHA256.hash(data: response.body).map { String(format: "%02x", $0) }.joined())
+                }
+            case .failure(let error):
+                errors[error.kind.rawValue, default: 0] += 1
+            }
+        }
+    }
+
+    var elapsedMilliseconds: Double {
+        Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+
+    var json: JSONValue {
+        .object([
+            ("calls", .int(Int64(calls))),
+            ("ok", .int(Int64(ok))),
+            ("statuses", .object(statuses.sorted { $0.key < $1.key }.map { (String($0.key), .int(Int64($0.value))) })),
+            ("errors", .object(errors.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })),
+            ("distinct_bodies", .int(Int64(bodies.count))),
+            ("elapsed_ms", .double(elapsedMilliseconds)),
+        ])
+    }
+
+    var summary: String {
+        let statusText = statuses.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
+        let errorText = errors.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
+        return "\(calls) calls, \(ok) answered [\(statusText)]" + (errors.isEmpty ? "" : ", failed [\(errorText)]")
+            + ", \(bodies.count) distinct 2xx bodies, \(Int(elapsedMilliseconds.rounded())) ms"
+    }
+}

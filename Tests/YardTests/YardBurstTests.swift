@@ -1,0 +1,41 @@
+import Foundation
+import SwitchyardTestServer
+import SwitchyardTestSupport
+import Testing
+
+/// `yard burst` against the loopback server.
+@Suite(.timeLimit(.minutes(3))) struct YardBurstTests {
+    @Test(arguments: ["curl", "urlsession", "ahc"])
+    func aPerHostLimitHoldsTheServerAtItWhileEveryCallIsCounted(transport: String) async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let key = "burst-\(transport)"
+        let run = Task {
+            try await runYard(["burst", server.url("/gate/\(key)?id=same"), "--count", "20", "--max-per-host", "3",
+                               "--transport", transport, "--json"])
+        }
+        #expect(await eventually { server.gate(key: key).held == 3 })
+        server.releaseGate(key: key)
+        let result = try await run.value
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try jsonObject(result.stdout)
+        #expect(summary["calls"] as? Int == 20)
+        #expect(summary["ok"] as? Int == 20)
+        #expect(summary["statuses"] as? [String: Int] == ["200": 20])
+        #expect(summary["errors"] as? [String: Int] == [:])
+        #expect(summary["distinct_bodies"] as? Int == 1)
+        #expect(summary["elapsed_ms"] is Double || summary["elapsed_ms"] is Int)
+        #expect(server.gate(key: key).arrivals.count == 20)
+        #expect(server.gate(key: key).maxConcurrent <= 3)
+    }
+
+    @Test func failedCallsAreCountedByKindAndTheExitStatusSaysSo() async throws {
+        let result = try await runYard(["burst", "http://127.0.0.1:9/refused", "--count", "5", "--concurrency", "2", "--json"])
+        #expect(result.status == 1)
+        let summary = try jsonObject(result.stdout)
+        #expect(summary["ok"] as? Int == 0)
+        #expect(summary["errors"] as? [String: Int] == ["connectionFailed": 5])
+        #expect(summary["statuses"] as? [String: Int] == [:])
+        #expect(summary["distinct_bodies"] as? Int == 0)
+    }
+}
