@@ -97,7 +97,10 @@ struct DemoTour {
         section(14, "A cached response served while the server is down (SwitchyardCache, stale-if-error)")
         try await DemoCacheTour(server: server, transportName: transportName, client: client).run()
 
-        section(15, "Timing statistics per endpoint (call = whole call; ttfb of the last attempt; back-off waits; decoding)")
+        section(15, "Traffic control: a per-host limit with priorities, a screen's requests cancelled by tag")
+        try await DemoTrafficTour(server: server, transportName: transportName, transport: transport).run()
+
+        section(16, "Timing statistics per endpoint (call = whole call; ttfb of the last attempt; back-off waits; decoding)")
         var snapshot = stats.snapshot()
         for index in snapshot.endpoints.indices {
             snapshot.endpoints[index].phases.removeAll { !["call", "ttfb", "backoff", "decoding"].contains($0.name) }

@@ -1,0 +1,89 @@
+import HTTPTypes
+import Switchyard
+import SwitchyardTestServer
+
+/// The traffic-control part of `yard demo`: a per-host limit whose queue follows priorities, and a
+/// screen's tag cancelled mid-flight. Uses clients of its own, one with a limiter, one with a tracker.
+struct DemoTrafficTour {
+    let server: LoopbackServer
+    let transportName: String
+    let transport: any Transport
+
+    func run() async throws {
+        let limiter = ConcurrencyLimiter(maxExchangesPerHost: 2)
+        var limited = ClientConfiguration(events: nil)
+        limited.concurrencyLimiter = limiter
+        try await priorities(try Client(transport: transport, configuration: limited), limiter: limiter)
+
+        let tracker = ExchangeTracker()
+        var tracked = ClientConfiguration(events: nil)
+        tracked.tracker = tracker
+        try await tagCancellation(try Client(transport: transport, configuration: tracked), tracker: tracker)
+    }
+
+    /// Two slots per host; six more requests queue (background first, user-initiated last) and the
+    /// server, answering one at a time, sees them in priority order.
+    private func priorities(_ client: Client, limiter: ConcurrencyLimiter) async throws {
+        let key = "demo-limit-\(transportName)"
+        var tasks: [Task<Void, Never>] = []
+        func launch(_ id: String, _ priority: RequestPriority) throws {
+            var request = try Request(url: server.url("/gate/\(key)?id=\(id)"))
+            request.options.priority = priority
+            tasks.append(Task { _ = try? await client.send(request) })
+        }
+        try launch("first-a", .utility)
+        try launch("first-b", .utility)
+        await until { server.gate(key: key).held == 2 }
+        let queued: [(String, RequestPriority)] = [
+            ("background-1", .background), ("background-2", .background), ("utility-1", .utility),
+            ("utility-2", .utility), ("userInitiated-1", .userInitiated), ("userInitiated-2", .userInitiated),
+        ]
+        for (index, (id, priority)) in queued.enumerated() {
+            try launch(id, priority)
+            await until { limiter.queued == index + 1 }
+        }
+        print("   limit 2 per host: 2 on the wire, \(limiter.queued) queued in the order background, utility, userInitiated")
+        for released in 1...queued.count {
+            server.releaseGate(key: key, count: 1)
+            await until { server.gate(key: key).arrivals.count == 2 + released }
+        }
+        server.releaseGate(key: key)
+        for task in tasks { await task.value }
+        let figures = server.gate(key: key)
+        print("   the server saw them in this order: \(figures.arrivals.dropFirst(2).joined(separator: ", "))")
+        print("   most requests in progress at the server at once: \(figures.maxConcurrent)")
+    }
+
+    /// A screen's three requests (on the wire, held by the server) cancelled by their tag; another
+    /// request is left alone.
+    private func tagCancellation(_ client: Client, tracker: ExchangeTracker) async throws {
+        let key = "demo-tag-\(transportName)"
+        var screen: [Task<Result<BufferedResponse, SwitchyardError>, Never>] = []
+        for index in 0..<3 {
+            var request = try Request(url: server.url("/gate/\(key)?id=\(index)&tag=\(key)-\(index)"))
+            request.options.tags = ["profile-screen"]
+            screen.append(Task { do { return .success(try await client.send(request)) } catch { return .failure(.wrapping(error)) } })
+        }
+        let other = Task { try? await client.send(try Request(url: server.url("/gate/\(key)?id=other"))) }
+        await until { server.gate(key: key).held == 4 }
+        print("   in flight: \(tracker.activity()), of which the profile screen's: \(tracker.activity(tagged: "profile-screen").inFlight)")
+        let cancelled = tracker.cancel(tagged: "profile-screen")
+        var kinds: [String] = []
+        for task in screen {
+            if case .failure(let error) = await task.value { kinds.append(error.kind.rawValue) }
+        }
+        var closed = true
+        for index in 0..<3 { closed = await server.waitForDisconnect(tag: "\(key)-\(index)", timeout: .seconds(30)) && closed }
+        server.releaseGate(key: key)
+        let untouched = await other.value
+        print("   cancel(tagged: \"profile-screen\") → \(cancelled) exchanges ended: \(kinds.joined(separator: ", "));"
+            + " server saw their connections close: \(closed ? "yes" : "no");"
+            + " the other request: \(untouched.map { "\($0.head.status.code)" } ?? "failed")")
+    }
+
+    /// Waits until `condition` holds (polling; the demo's server answers at once).
+    private func until(_ condition: () -> Bool) async {
+        let end = ContinuousClock.now + .seconds(60)
+        while !condition(), ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(2)) }
+    }
+}
