@@ -160,3 +160,24 @@ func waitForEndpoint(_ stats: TimingStats, path: String) async -> TimingSnapshot
     }
     return found ?? stats.snapshot().endpoints.first { $0.path == path }
 }
+
+@Suite struct EndpointBatchTests {
+    @Test(arguments: TransportKind.allCases)
+    func valuesOfManyEndpointsInOrderAndFailFastCancelsTheRest(_ kind: TransportKind) async throws {
+        try await withAPI(kind) { api, server in
+            let endpoints = (0..<6).map { index in
+                echoing([Item].self, #"{"data": {"list": [{"id": "\#(index)", "title": "T"}]}}"#, at: "data.list")
+            }
+            let values = await api.values(of: endpoints, maxConcurrency: 2)
+            let ids = try values.map { try $0.get()[0].id }
+            #expect(ids == (0..<6).map(String.init))
+
+            let held = Endpoint<String>(.get, "/gate/api-batch-\(kind)?tag=api-batch-\(kind)", decoding: .text)
+            let failing = Endpoint<String>(.get, "/status/404", decoding: .text)   // outside 200…299: fails
+            let outcomes = await api.values(of: [held, failing], mode: .failFast)
+            if case .failure(let error) = outcomes[0] { #expect(error.kind == .cancelled) } else { Issue.record("not cancelled") }
+            if case .failure(let error) = outcomes[1] { #expect(error.kind != .cancelled) } else { Issue.record("no failure") }
+            #expect(await server.waitForDisconnect(tag: "api-batch-\(kind)", timeout: .seconds(30)))
+        }
+    }
+}

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let profiles = await Batch.run(userIDs, maxConcurrency: 4, mode: .failFast) { id in
-///     try await api.value(of: Endpoints.user(id))
+///     try await api.value(Endpoints.user(id))
 /// }
 /// ```
 ///
