@@ -11,6 +11,8 @@ final class ServerState: Sendable {
     let authTokens = AuthTokens()
     /// Key → counters and mode of the `/cache/{key}` routes.
     let cacheKeys = CacheRoutes.Keys()
+    /// Key → gate of the `/hold/{key}/{n}` route.
+    let holds = HeldResponses()
 
     private let openConnectionCount = Atomic<Int>(0)
     private let nextConnectionID = Atomic<UInt64>(1)

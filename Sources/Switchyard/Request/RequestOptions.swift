@@ -7,6 +7,7 @@
 /// options.isSilent = true          // failures publish no pop-up-worthy event
 /// options.maxResponseBytes = 1 << 20
 /// options.retry = .disabled        // one attempt, whatever the RetryInterceptor's policy
+/// options.coalescing = .never      // never share an identical request's exchange
 /// ```
 public struct RequestOptions: Sendable, Hashable {
     /// How long the whole exchange may take, measured from when the client starts it.
@@ -34,6 +35,10 @@ public struct RequestOptions: Sendable, Hashable {
     /// ``ExchangeEvent`` of the call and into the API layer's results. Keep secrets out: events are
     /// shown and logged.
     public var userInfo: [String: String] = [:]
+    /// Whether this request may share an identical exchange already in flight, when the client
+    /// coalesces (``ClientConfiguration/coalescing``): `.automatic` (the default) lets the policy
+    /// decide; `.always` and `.never` decide for this request.
+    public var coalescing: CoalescingOverride = .automatic
 
     /// Creates options; every setting defaults to "not set".
     /// - Parameters:
