@@ -116,7 +116,8 @@ struct CoalescingLoopbackTests {
     func cancellingEveryReaderMidBodyClosesTheConnection(_ kind: TransportKind) async throws {
         try await Self.withCoalescingClient(kind) { client, server, events in
             let tag = "mid-body-\(kind)"
-            let request = try Request(url: server.url("/hold/mid-body/\(64 * Self.mebibyte)?tag=\(tag)"))
+            // The server stops sending after 1 MiB and keeps the connection open: only the client closes it.
+            let request = try Request(url: server.url("/hold/mid-body/\(64 * Self.mebibyte)?stall_at=\(Self.mebibyte)&tag=\(tag)"))
             let reading = Counter()
             let tasks = (0..<5).map { _ in
                 Task {
@@ -132,7 +133,6 @@ struct CoalescingLoopbackTests {
             #expect(await eventually { reading.value == 5 })
             for task in tasks { task.cancel() }
             #expect(await server.waitForDisconnect(tag: tag, timeout: .seconds(60)))
-            #expect(server.bodyBytesSent(tag: tag) < 64 * Self.mebibyte)
             #expect(server.requestCount(path: "/hold/mid-body/\(64 * Self.mebibyte)") == 1)
         }
     }
