@@ -15,7 +15,7 @@ struct CoalescingLoopbackTests {
     static let mebibyte = 1 << 20
 
     static func withCoalescingClient<T>(
-        _ kind: TransportKind, policy: CoalescingPolicy? = CoalescingPolicy(),
+        _ kind: TransportKind, policy: CoalescingPolicy? = CoalescingPolicy(), stats: TimingStats? = nil,
         _ body: (Client, LoopbackServer, CollectedEvents) async throws -> T
     ) async throws -> T {
         try await withLoopbackServer { server in
@@ -24,6 +24,7 @@ struct CoalescingLoopbackTests {
             let events = CollectedEvents(bus)
             var configuration = ClientConfiguration(events: bus)
             configuration.coalescing = policy
+            configuration.timingStats = stats
             let client = try Client(transport: transport, configuration: configuration)
             do {
                 let result = try await body(client, server, events)
@@ -38,7 +39,8 @@ struct CoalescingLoopbackTests {
 
     @Test(arguments: TransportKind.allCases)
     func aHundredIdenticalGETsReachTheServerOnceAndEveryCallerReadsTheWholeBody(_ kind: TransportKind) async throws {
-        try await Self.withCoalescingClient(kind) { client, server, events in
+        let stats = TimingStats()
+        try await Self.withCoalescingClient(kind, stats: stats) { client, server, events in
             let path = "/hold/hundred/\(Self.mebibyte)"
             let request = try Request(url: server.url(path))
             let results = try await withThrowingTaskGroup(of: (bytes: Int, coalescedWith: UInt64?).self) { group in
@@ -48,8 +50,7 @@ struct CoalescingLoopbackTests {
                         return (try await readPattern(response.body), response.context.coalescedWith)
                     }
                 }
-                #expect(await eventually { events.count("coalesced") == 99 })
-                #expect(server.requestCount(path: path) == 1)
+                #expect(await eventually { events.count("coalesced") == 99 && server.requestCount(path: path) == 1 })
                 server.release(key: "hundred")
                 var results: [(bytes: Int, coalescedWith: UInt64?)] = []
                 for try await result in group { results.append(result) }
@@ -65,6 +66,11 @@ struct CoalescingLoopbackTests {
             #expect(await eventually { events.count("succeeded") == 100 })
             #expect(events.count("started") == 100)
             #expect(events.all.filter { $0.kind.name == "succeeded" && $0.coalescedWith != nil }.count == 99)
+            // Timing statistics count every caller, the followers also as coalesced.
+            #expect(await eventually { stats.snapshot().endpoints.first?.count == 100 })
+            let endpoint = try #require(stats.snapshot().endpoints.first)
+            #expect(endpoint.coalesced == 99)
+            #expect(endpoint.phases.first { $0.name == "ttfb" }?.count == 100)
         }
     }
 
