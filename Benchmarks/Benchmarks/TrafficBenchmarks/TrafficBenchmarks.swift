@@ -40,6 +40,27 @@ func registerCoalescingBenchmarks(request: Request) {
     let otherHost = CoalescingPolicy(scopes: [RequestScope(hosts: ["elsewhere.test"])])
     measureSends("Traffic.coalescing-on-out-of-scope", client: trafficClient { $0.coalescing = otherHost },
                  request: request)
+    let otherMethods = CoalescingPolicy(methods: [.head])
+    measureSends("Traffic.coalescing-on-other-method", client: trafficClient { $0.coalescing = otherMethods },
+                 request: request)
+    // References that explain the figures: one link that only forwards (the cost of any link), and
+    // the unstructured task every shared exchange runs in (started and awaited, doing nothing).
+    measureSends("Traffic.reference-passthrough-link", client: trafficClient { $0.callInterceptors = [PassThrough()] },
+                 request: request)
+    Benchmark("Traffic.reference-task-immediate") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let task: Task<Int, Never>
+            if #available(macOS 26.0, *) { task = Task.immediate { 1 } } else { task = Task { 1 } }
+            blackHole(await task.value)
+        }
+    }
+}
+
+/// Forwards to `next` unchanged.
+struct PassThrough: Interceptor {
+    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+        try await next(request)
+    }
 }
 
 let benchmarks: @Sendable () -> Void = {

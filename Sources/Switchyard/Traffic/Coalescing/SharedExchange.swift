@@ -69,6 +69,16 @@ final class SharedExchange: Sendable {
     private func deliver(_ result: Result<Response, SwitchyardError>) -> HTTPBody? {
         typealias Waiter = (UnsafeContinuation<Response, any Error>, Result<Response, SwitchyardError>)
         let (waiters, followers, shared) = state.withLock { state -> ([Waiter], [ExchangeContext], HTTPBody?) in
+            if state.callers.count == 1 {
+                // Nobody joined (the uncontended case): the leader, if still there, gets the response as is.
+                state.phase = .ended
+                guard state.callers[0].status == .attached else { return ([], [], nil) }
+                guard let waiter = state.callers[0].headWaiter.take() else {
+                    state.callers[0].delivery = result
+                    return ([], [], nil)
+                }
+                return ([(waiter, result)], [], nil)
+            }
             let attached = state.callers.indices.filter { state.callers[$0].status == .attached }
             var shared: HTTPBody?
             let make: (Int) -> Result<Response, SwitchyardError>
@@ -121,6 +131,8 @@ final class SharedExchange: Sendable {
     /// - Throws: The shared exchange's failure, or ``SwitchyardError/Kind/cancelled`` when this
     ///   caller's task is cancelled (the exchange goes on for the others).
     func response(for token: Int) async throws(SwitchyardError) -> Response {
+        // Fast path: the head is already there (an exchange answered from memory).
+        if let ready = state.withLock({ $0.callers[token].delivery.take() }) { return try ready.get() }
         do {
             return try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Response, any Error>) in

@@ -59,12 +59,12 @@ struct SharedExchangeState {
     var pumpWaiter: UnsafeContinuation<Bool, Never>?
     /// How the fan-out ended: `nil` cleanly (with ``Phase/ended``), else the failure.
     var failure: SwitchyardError?
-    /// The error a cut-off caller's read throws.
-    let tooSlow: SwitchyardError
+    /// The per-caller buffer limit, for the error a cut-off caller's read throws.
+    let limit: Int
 
     init(leader: ExchangeContext, maxBufferedBytesPerCaller: Int) {
         callers = [Caller(context: leader)]
-        tooSlow = .coalescedReaderTooSlow(limit: maxBufferedBytesPerCaller)
+        limit = maxBufferedBytesPerCaller
     }
 
     /// Whether the fan-out may pull the next chunk: `false` when nobody is left to read, `true`
@@ -79,7 +79,7 @@ struct SharedExchangeState {
     mutating func read(_ token: Int) -> (read: Read, pump: UnsafeContinuation<Bool, Never>?) {
         switch callers[token].status {
         case .detached: return (.fail(.cancelled), nil)
-        case .cutOff: return (.fail(tooSlow), nil)
+        case .cutOff: return (.fail(.coalescedReaderTooSlow(limit: limit)), nil)
         case .attached: break
         }
         guard callers[token].hasBuffered else {
