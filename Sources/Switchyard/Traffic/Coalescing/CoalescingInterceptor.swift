@@ -46,7 +46,4 @@ public struct CoalescingInterceptor: Interceptor {
         }
         return try await exchange.response(for: membership.token)
     }
-
-    /// The number of shared exchanges that still accept callers (waiting for their heads).
-    var exchangesAcceptingCallers: Int { registry.count }
 }

@@ -39,7 +39,4 @@ final class CoalescingRegistry: Sendable {
             if exchanges[exchange.key] === exchange { exchanges[exchange.key] = nil }
         }
     }
-
-    /// The number of exchanges accepting callers (for tests).
-    var count: Int { exchanges.withLock { $0.count } }
 }
