@@ -223,6 +223,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 self.flushIfNeeded(context: context)
             }
 
+        case .held(let key, let next):
+            state.holds.wait(key: key, on: context.eventLoop).assumeIsolated().whenSuccess {
+                self.perform(next, context: context)
+                self.flushIfNeeded(context: context)
+            }
+
         case .pattern(let count, let framing):
             if framing == .close { responding?.keepAlive = false }
             var head = ResponseHead(status: 200, headers: [("Content-Type", "application/octet-stream")])

@@ -20,6 +20,7 @@ import NIOHTTP1
 /// | `/bytes/{n}` | 200 `application/octet-stream`, `n` bytes, byte `i` = `i % 251`; `?framing=content-length` (default) \| `chunked` \| `close` (no length, `Connection: close`, body ends at close); `?delay_ms=D` waits before the head; streamed in 64 KiB pieces with back-pressure |
 /// | `/bytes/{n}` ranges | content-length framing: `ETag: "bytes-{n}"` (`?version=V`: `"bytes-{n}-vV"`, a changed resource), `Accept-Ranges: bytes`; `Range: bytes=S-` / `bytes=S-E` → 206 + `Content-Range` unless `If-Range` differs from the `ETag` (then 200); start ≥ n → 416 `Content-Range: bytes */n`; `?ranges=ignore` → always the full 200; `?cut_after=K` closes the connection after K body bytes; `?stall_at=K` stops sending at body offset K (connection left open; not for responses starting at or past K). The `Range` of every tagged request: ``LoopbackServer/rangeHeaders(tag:)``. Logic in `RangedBytes` |
 /// | `/upload/multipart` | parses a `multipart/form-data` body as it streams in (bounded memory) and answers 200 `application/json` `{"parts":[{"name","filename","content_type","bytes","sha256","value"}]}` (`filename`/`content_type` `null` when absent; `value` is the text of parts without a filename, up to 4 KiB, else `null`); 400 `{"error":…}` for a malformed body. Logic in `MultipartParser`, `MultipartRoute` |
+/// | `/hold/{key}/{n}` | waits, without a timer, until the test calls ``LoopbackServer/release(key:)`` for `key` (at once once released), then answers exactly as `/bytes/{n}` with content-length framing (ranges, `?stall_at=K`, `?cut_after=K` included); count arrivals with ``LoopbackServer/requestCount(path:)`` |
 /// | `/stall` | reads the request, never answers |
 /// | `/stall-body?bytes=N` | 200 head with `Content-Length: 1000000000`, `N` (default 1024) pattern bytes, then nothing |
 /// | `/flaky/{key}/{n}` | attempts 1…n for `key`: `status` (default 503) with `Retry-After: 0` and body `fail {attempt}\n`; later: 200 `ok after {n}\n`. `?status=S` (400–599) picks the failure status; `?retry-after=V` sends `Retry-After: V` instead of `0` (empty: no header). Arrivals per key: ``LoopbackServer/flakyArrivals(key:)`` |
@@ -89,6 +90,9 @@ enum Router {
             return state.authTokens.action(key: String(parts[1]), authorization: request.head.headers["Authorization"])
         case ("bytes", 2): return bytes(parts[1], request)
         case ("upload", 2) where parts[1] == "multipart": return MultipartRoute.action(for: request)
+        case ("hold", 3):
+            guard let count = integer(parts[2]) else { return badRequest }
+            return .held(key: String(parts[1]), then: RangedBytes.action(count: count, request: request))
         case ("stall", 1): return .stall
         case ("stall-body", 1):
             guard let count = optionalInteger(target, "bytes", default: 1024, limit: 999_999_999) else { return badRequest }

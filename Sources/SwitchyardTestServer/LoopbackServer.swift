@@ -237,6 +237,14 @@ public final class LoopbackServer: Sendable {
         state.cacheKeys.setMode(routeMode, key: key)
     }
 
+    /// Answers every request of the `/hold/{key}/{n}` route for `key` that is waiting, and lets
+    /// later ones through at once: how a test keeps a response in flight for as long as it needs
+    /// (e.g. until every coalesced caller has joined) without a timed delay.
+    /// - Parameter key: The route's key.
+    public func release(key: String) {
+        state.holds.release(key: key)
+    }
+
     /// Number of currently open client connections.
     public var openConnections: Int {
         state.openConnections

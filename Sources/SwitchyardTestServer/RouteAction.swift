@@ -18,6 +18,8 @@ indirect enum RouteAction {
     /// A complete response: `head` (which already carries its framing headers) and `body`
     /// (omitted for `HEAD`).
     case respond(ResponseHead, body: ByteBuffer)
+    /// Run `action` once the `/hold` gate `key` is released (``HeldResponses``).
+    case held(key: String, then: RouteAction)
     /// Run `action` after `milliseconds`, scheduled on the event loop.
     case delayed(milliseconds: Int, then: RouteAction)
     /// A 200 with `count` pattern bytes, streamed in pieces with back-pressure.

@@ -13,6 +13,8 @@ final class ServerState: Sendable {
     let cacheKeys = CacheRoutes.Keys()
     /// Key → held requests and counts of the `/gate/{key}` route.
     let gates = Gates()
+    /// Key → gate of the `/hold/{key}/{n}` route.
+    let holds = HeldResponses()
 
     private let openConnectionCount = Atomic<Int>(0)
     private let nextConnectionID = Atomic<UInt64>(1)

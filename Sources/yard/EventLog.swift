@@ -24,6 +24,7 @@ extension ExchangeEvent.Kind {
         case .redirected(let status, let location): "\(status) → \(location)"
         case .succeeded(let status): "status \(status)"
         case .failed(let error): "\(error.kind.rawValue): \(error.message)"
+        case .coalesced(let leader): "shares exchange #\(leader)"
         }
     }
 }

@@ -34,6 +34,7 @@ struct ChainAssembly {
         }
         for interceptor in configuration.callInterceptors { append(interceptor, .call, .app) }
         for plugin in callPlugins { append(plugin) }
+        if let coalescing = configuration.coalescing { append(CoalescingInterceptor(policy: coalescing), .call, .builtIn) }
         if let validation = configuration.validation {
             append(StatusValidationInterceptor(validation: validation), .call, .builtIn)
         }

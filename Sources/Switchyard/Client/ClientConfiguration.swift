@@ -13,7 +13,7 @@
 /// ### The order of the chain
 ///
 /// ```
-/// call:     events → timing stats → headers → app call interceptors → call plugins → validation → size limit → redirects → retry
+/// call:     events → timing stats → headers → app call interceptors → call plugins → coalescing → validation → size limit → redirects → retry
 /// attempt:  attempt plugins → app attempt interceptors → logging → concurrency limiter → transport
 /// ```
 ///
@@ -38,6 +38,9 @@ public struct ClientConfiguration: Sendable {
     public var headers: [HeaderRules] = []
     /// How failures become user-facing pop-ups (per department scope), and their coalescing.
     public var popUps: PopUpPolicy
+    /// Whether identical requests in flight share one exchange, and which (``CoalescingPolicy``);
+    /// `nil` (the default) is off: the link is not in the chain.
+    public var coalescing: CoalescingPolicy?
     /// Which statuses count as success; others fail with `httpStatus`. `nil` (default) accepts all.
     public var validation: StatusValidation?
     /// A response-size limit for calls that set none, enforced while the body streams.

@@ -20,8 +20,11 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
         case failed(SwitchyardError)
         /// The calling task was cancelled.
         case cancelled
+        /// The call joined exchange `with` (the leader's id), already in flight for an identical
+        /// request: its response comes from that exchange (see ``CoalescingPolicy``).
+        case coalesced(with: UInt64)
 
-        /// A short name: `started`, `retrying`, `redirected`, `succeeded`, `failed`, `cancelled`.
+        /// A short name: `started`, `retrying`, `redirected`, `succeeded`, `failed`, `cancelled`, `coalesced`.
         public var name: String {
             switch self {
             case .started: "started"
@@ -30,6 +33,7 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
             case .succeeded: "succeeded"
             case .failed: "failed"
             case .cancelled: "cancelled"
+            case .coalesced: "coalesced"
             }
         }
     }
@@ -53,6 +57,9 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
     /// On `succeeded` events: where the response came from and its age (``ExchangeContext/provenance``);
     /// `nil` on other events.
     public var provenance: ResponseProvenance?
+    /// For a call that shared another call's exchange: that exchange's id (the leader's), on the
+    /// events published after it joined (``ExchangeContext/coalescedWith``); `nil` otherwise.
+    public var coalescedWith: UInt64?
 
     /// Creates an event.
     /// - Parameters:

@@ -8,6 +8,7 @@
 /// options.maxResponseBytes = 1 << 20
 /// options.retry = .disabled        // one attempt, whatever the RetryInterceptor's policy
 /// options.priority = .userInitiated // first out of a concurrency-limit queue
+/// options.coalescing = .never      // never share an identical request's exchange
 /// ```
 public struct RequestOptions: Sendable, Hashable {
     /// How long the whole exchange may take, measured from when the client starts it.
@@ -37,6 +38,10 @@ public struct RequestOptions: Sendable, Hashable {
     public var userInfo: [String: String] = [:]
     /// Where this request stands in a ``ConcurrencyLimits`` queue (default ``RequestPriority/utility``).
     public var priority: RequestPriority = .utility
+    /// Whether this request may share an identical exchange already in flight, when the client
+    /// coalesces (``ClientConfiguration/coalescing``): `.automatic` (the default) lets the policy
+    /// decide; `.always` and `.never` decide for this request.
+    public var coalescing: CoalescingOverride = .automatic
 
     /// Creates options; every setting defaults to "not set".
     /// - Parameters:

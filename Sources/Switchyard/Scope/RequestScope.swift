@@ -72,7 +72,8 @@ public struct RequestScope: Sendable, Hashable, CustomStringConvertible {
     }
 
     private func matchesHost(_ host: Substring) -> Bool {
-        let host = host.lowercased()
+        // Lower-cased only when needed: the usual host is already lower-case ASCII.
+        let host = host.utf8.contains { (65...90).contains($0) || $0 >= 128 } ? host.lowercased() : String(host)
         if hosts.contains(host) { return true }
         return hosts.contains { pattern in
             pattern.hasPrefix("*.") && host.hasSuffix(pattern.dropFirst(1)) && host.count > pattern.count - 1
@@ -81,13 +82,14 @@ public struct RequestScope: Sendable, Hashable, CustomStringConvertible {
 
     /// The host of an authority (`user@host:port`, `[::1]:8080`), without port or user info.
     static func host(of authority: String?) -> Substring? {
+        // Searched as UTF-8 (the delimiters are ASCII): no grapheme breaking on the request path.
         guard var rest = authority.map({ Substring($0) }) else { return nil }
-        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        if rest.first == "[" {
-            guard let close = rest.firstIndex(of: "]") else { return nil }
+        if let at = rest.utf8.lastIndex(of: UInt8(ascii: "@")) { rest = rest[rest.utf8.index(after: at)...] }
+        if rest.utf8.first == UInt8(ascii: "[") {
+            guard let close = rest.utf8.firstIndex(of: UInt8(ascii: "]")) else { return nil }
             return rest[...close]
         }
-        if let colon = rest.lastIndex(of: ":") { rest = rest[..<colon] }
+        if let colon = rest.utf8.lastIndex(of: UInt8(ascii: ":")) { rest = rest[..<colon] }
         return rest
     }
 

@@ -34,6 +34,7 @@ public final class TimingStats: Sendable {
     private struct Aggregate: Sendable {
         var count = 0
         var errors = 0
+        var coalesced = 0
         var phaseNames: [String] = []
         var histograms: [Histogram<UInt64>] = []
 
@@ -104,6 +105,8 @@ public final class TimingStats: Sendable {
         var phases: [(String, Duration)]
         var interceptors: [(name: String, duration: Duration)]
         var failed: Bool
+        /// Whether the call shared another call's exchange.
+        var coalesced = false
     }
 
     /// Calls recorded but not folded yet, in one of a few shards: a call takes a shard's lock just
@@ -163,6 +166,7 @@ public final class TimingStats: Sendable {
         // out of the dictionary and back would copy them all on every call.
         state.endpoints.values[index].count += 1
         if call.failed { state.endpoints.values[index].errors += 1 }
+        if call.coalesced { state.endpoints.values[index].coalesced += 1 }
         for (position, (name, duration)) in call.phases.enumerated() {
             state.endpoints.values[index].record(Self.microseconds(duration), phase: name, hint: position)
         }
@@ -198,7 +202,7 @@ public final class TimingStats: Sendable {
                 }
             }
             return TimingSnapshot.Endpoint(method: key.method, host: key.host, path: key.path, count: aggregate.count,
-                                           errors: aggregate.errors, phases: phases)
+                                           errors: aggregate.errors, coalesced: aggregate.coalesced, phases: phases)
         }
         return TimingSnapshot(endpoints: rows.sorted { ($0.method, $0.host, $0.path) < ($1.method, $1.host, $1.path) })
     }

@@ -11,7 +11,8 @@ import Synchronization
 /// `transfer` (first byte to end of transfer, as the transport reports it), `backoff` (all retry
 /// waits), `decoding`, and `interceptor:<name>` (time inside each interceptor). Transport phases are
 /// the last attempt's. A call counts as an error when it throws, its body fails, or its status is
-/// 500 or more.
+/// 500 or more. A call that shared another call's exchange (coalescing) counts as a call of its own
+/// and also under ``TimingSnapshot/Endpoint/coalesced``.
 ///
 /// In an assembled client (``ClientConfiguration/timingStats``) it is the call link right after events.
 public struct TimingStatsInterceptor: Interceptor, ReadsStageTimings {
@@ -86,7 +87,8 @@ final class CallRecorder: BodyTap {
         guard !done.exchange(true, ordering: .relaxed) else { return }
         let (stages, interceptors) = context.stageTimings
         let call = TimingStats.PendingCall(head: request, phases: Self.phases(context, stages: stages),
-                                           interceptors: interceptors, failed: failed)
+                                           interceptors: interceptors, failed: failed,
+                                           coalesced: context.coalescedWith != nil)
         let (stats, exporter, shard) = (stats, exporter, context.id)
         let submit: @Sendable (Duration?) -> Void = { decoding in
             var call = call

@@ -1,0 +1,18 @@
+/// Whether one request may share an in-flight identical exchange, whatever the client's
+/// ``CoalescingPolicy`` says about its method and scope (``RequestOptions/coalescing``).
+///
+/// ```swift
+/// var request = try Request(url: "https://api.example.com/feed")
+/// request.options.coalescing = .never     // this caller wants its own exchange
+/// ```
+///
+/// Overrides apply only to a client with a policy (``ClientConfiguration/coalescing``), and a
+/// request with a body never coalesces.
+public enum CoalescingOverride: Sendable, Hashable {
+    /// The policy decides (the default).
+    case automatic
+    /// Coalesce this request even if its method or scope is not in the policy.
+    case always
+    /// Never coalesce this request: it gets an exchange of its own.
+    case never
+}
