@@ -84,6 +84,7 @@ struct BurstCommand: AsyncParsableCommand {
         var configuration = ClientConfiguration(
             events: nil, redirects: nil, retry: retries > 0 ? RetryPolicy(maxAttempts: retries + 1) : nil)
         if let maxPerHost { configuration.concurrencyLimiter = ConcurrencyLimiter(maxExchangesPerHost: maxPerHost) }
+        if coalesce { configuration.coalescing = CoalescingPolicy() }
         return configuration
     }
 }

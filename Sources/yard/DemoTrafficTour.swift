@@ -2,14 +2,17 @@ import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
 
-/// The traffic-control part of `yard demo`: a per-host limit whose queue follows priorities, and a
-/// screen's tag cancelled mid-flight. Uses clients of its own, one with a limiter, one with a tracker.
+/// The traffic-control part of `yard demo`: identical requests coalesced, a per-host limit whose
+/// queue follows priorities, and a screen's tag cancelled mid-flight. Each part uses a client of its
+/// own with just that facility on.
 struct DemoTrafficTour {
     let server: LoopbackServer
     let transportName: String
     let transport: any Transport
 
     func run() async throws {
+        try await coalescing()
+
         let limiter = ConcurrencyLimiter(maxExchangesPerHost: 2)
         var limited = ClientConfiguration(events: nil)
         limited.concurrencyLimiter = limiter
@@ -19,6 +22,30 @@ struct DemoTrafficTour {
         var tracked = ClientConfiguration(events: nil)
         tracked.tracker = tracker
         try await tagCancellation(try Client(transport: transport, configuration: tracked), tracker: tracker)
+    }
+
+    /// 100 identical GETs while the first is in flight: one server hit, 100 full bodies.
+    private func coalescing() async throws {
+        let bus = EventBus()
+        let joined = bus.subscribe(bufferSize: 256)
+        var configuration = ClientConfiguration(events: bus)
+        configuration.coalescing = CoalescingPolicy()
+        let client = try Client(transport: transport, configuration: configuration)
+        let key = "demo-coalesce-\(transportName)"
+        let path = "/hold/\(key)/65536"
+        let request = try Request(url: server.url(path))
+        let sizes = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<100 { group.addTask { (try? await client.send(request).body.count) ?? -1 } }
+            var followers = 0
+            for await event in joined where event.kind.name == "coalesced" {
+                followers += 1
+                if followers == 99 { break }
+            }
+            server.release(key: key)   // the server answers only now: every caller has joined
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        print("   100 identical GETs with coalescing: the server was hit \(server.requestCount(path: path)) time(s);"
+            + " \(sizes.filter { $0 == 65536 }.count) callers read the whole 64 KiB body")
     }
 
     /// Two slots per host; six more requests queue (background first, user-initiated last) and the

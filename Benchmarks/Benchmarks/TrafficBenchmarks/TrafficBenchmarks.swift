@@ -56,6 +56,49 @@ func registerCoalescingBenchmarks(request: Request) {
     }
 }
 
+/// Answers from memory with a streamed one-chunk body, as network transports do: the limiter ties
+/// its slot to such a body (a tap), which an in-memory body skips.
+struct StreamingInMemoryTransport: Transport {
+    func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+        Response(HTTPResponse(status: .ok), body: HTTPBody(OneChunk(), length: .known(5)))
+    }
+
+    struct OneChunk: AsyncSequence, Sendable {
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var done = false
+            mutating func next() async throws -> ArraySlice<UInt8>? {
+                defer { done = true }
+                return done ? nil : [104, 101, 108, 108, 111]
+            }
+        }
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+    }
+}
+
+/// The concurrency limiter: off, on with room (the uncontended slot: one lock, a count, and the
+/// slot tied to the body), with a per-host limit (a dictionary count per host), and out of scope.
+/// Over a streamed body, so the slot's release at the body's end is part of the figure.
+func registerLimiterBenchmarks(request: Request) {
+    func client(_ limiter: ConcurrencyLimiter?) -> Client {
+        var configuration = ClientConfiguration(events: nil, redirects: nil, retry: nil, retryBudget: nil)
+        configuration.concurrencyLimiter = limiter
+        return try! Client(transport: StreamingInMemoryTransport(), configuration: configuration)
+    }
+    measureSends("Traffic.limiter-off-streamed", client: client(nil), request: request)
+    measureSends("Traffic.limiter-on-overall-streamed", client: client(ConcurrencyLimiter(maxExchanges: 64)),
+                 request: request)
+    measureSends("Traffic.limiter-on-per-host-streamed",
+                 client: client(ConcurrencyLimiter(maxExchanges: 64, maxExchangesPerHost: 8)), request: request)
+    measureSends("Traffic.limiter-on-out-of-scope-streamed",
+                 client: client(ConcurrencyLimiter(maxExchangesPerHost: 8, scope: RequestScope(hosts: ["elsewhere.test"]))),
+                 request: request)
+}
+
+/// The exchange tracker: each tracked call runs in a task of its own and is registered by id.
+func registerTrackerBenchmarks(request: Request) {
+    measureSends("Traffic.tracker-on", client: trafficClient { $0.tracker = ExchangeTracker() }, request: request)
+}
+
 /// Forwards to `next` unchanged.
 struct PassThrough: Interceptor {
     func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
@@ -73,4 +116,6 @@ let benchmarks: @Sendable () -> Void = {
     )
     let request = try! Request(url: "http://example.test/users/42")
     registerCoalescingBenchmarks(request: request)
+    registerLimiterBenchmarks(request: request)
+    registerTrackerBenchmarks(request: request)
 }
