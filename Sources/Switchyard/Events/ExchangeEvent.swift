@@ -20,8 +20,19 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
         case failed(SwitchyardError)
         /// The calling task was cancelled.
         case cancelled
+        /// This exchange's outcome opened the circuit breaker of `host` (the host and port): requests
+        /// to it fail fast with ``SwitchyardError/Kind/circuitOpen`` for `retryAfter`, then probes
+        /// are let through. Published once per opening, by the exchange that caused it.
+        case circuitOpened(host: String, retryAfter: Duration)
+        /// This exchange's outcome (a successful probe) closed the circuit breaker of `host`.
+        /// Published once per closing, by the exchange that caused it.
+        case circuitClosed(host: String)
+        /// The exchange waits for the ``ClientConfiguration/connectivity`` source to report the
+        /// network back (``RequestOptions/waitsForConnectivity``, or a retry while offline).
+        case waitingForConnectivity
 
-        /// A short name: `started`, `retrying`, `redirected`, `succeeded`, `failed`, `cancelled`.
+        /// A short name: `started`, `retrying`, `redirected`, `succeeded`, `failed`, `cancelled`,
+        /// `circuitOpened`, `circuitClosed`, `waitingForConnectivity`.
         public var name: String {
             switch self {
             case .started: "started"
@@ -30,6 +41,9 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
             case .succeeded: "succeeded"
             case .failed: "failed"
             case .cancelled: "cancelled"
+            case .circuitOpened: "circuitOpened"
+            case .circuitClosed: "circuitClosed"
+            case .waitingForConnectivity: "waitingForConnectivity"
             }
         }
     }

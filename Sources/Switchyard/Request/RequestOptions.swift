@@ -7,6 +7,7 @@
 /// options.isSilent = true          // failures publish no pop-up-worthy event
 /// options.maxResponseBytes = 1 << 20
 /// options.retry = .disabled        // one attempt, whatever the RetryInterceptor's policy
+/// options.waitsForConnectivity = true  // while offline, wait for the network (up to the timeout)
 /// ```
 public struct RequestOptions: Sendable, Hashable {
     /// How long the whole exchange may take, measured from when the client starts it.
@@ -34,6 +35,11 @@ public struct RequestOptions: Sendable, Hashable {
     /// ``ExchangeEvent`` of the call and into the API layer's results. Keep secrets out: events are
     /// shown and logged.
     public var userInfo: [String: String] = [:]
+    /// Whether the request waits, while the client's ``ClientConfiguration/connectivity`` source
+    /// reports offline, for the network to come back (up to its deadline, cancellable) instead of
+    /// being sent at once. Default `false`: sent anyway (the source can be wrong). Has no effect
+    /// on a client without a connectivity source. See ``ConnectivityInterceptor``.
+    public var waitsForConnectivity = false
 
     /// Creates options; every setting defaults to "not set".
     /// - Parameters:
