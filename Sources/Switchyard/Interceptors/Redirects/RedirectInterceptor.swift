@@ -82,7 +82,14 @@ public struct RedirectInterceptor: Interceptor {
                                       proposedRequest: following, number: visited.count)
                 switch await policy.decide(hop) {
                 case .follow: break
-                case .followModified(let modified): following = modified
+                case .followModified(let modified):
+                    if !modified.isValidated {
+                        do throws(SwitchyardError) { try RequestValidator.validate(modified.head) } catch {
+                            await response.body?.discard()
+                            throw failure(error, modified, response)
+                        }
+                    }
+                    following = modified
                 case .stop: return response
                 case .fail(let error):
                     await response.body?.discard()

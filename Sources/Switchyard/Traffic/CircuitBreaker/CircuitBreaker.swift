@@ -51,6 +51,10 @@ public final class CircuitBreaker: Sendable {
     private let origin: ContinuousClock.Instant
     /// Whether the policy's scope is `.all`, so that no request needs a scope check.
     let watchesEveryRequest: Bool
+    /// The policy's numbers, as a plain value for the state machine.
+    private let rules: CircuitRules
+    /// Whether each status 0…999 is in the policy's failure statuses: an index, not a hash.
+    private let failingStatuses: [Bool]
 
     /// Creates a breaker with every host closed.
     /// - Parameters:
@@ -64,6 +68,8 @@ public final class CircuitBreaker: Sendable {
         self.now = now
         self.origin = now()
         self.watchesEveryRequest = policy.scope == .all
+        self.rules = CircuitRules(policy)
+        self.failingStatuses = (0..<1000).map { policy.failureStatuses.contains($0) }
     }
 
     /// The state of the breaker for `host`.
@@ -106,6 +112,12 @@ public final class CircuitBreaker: Sendable {
         return plain ? authority : RequestOrigin.hostAndPort(of: authority).lowercased()
     }
 
+    /// How an attempt that got a response with this status counts.
+    func classify(status: Int) -> CircuitOutcome {
+        let failed = failingStatuses.indices.contains(status) ? failingStatuses[status] : policy.failureStatuses.contains(status)
+        return failed ? .failure : .success
+    }
+
     /// Lets a call to `key` through, or refuses it with the time until a probe may go.
     func admit(_ key: String) -> Result<CircuitTicket, RejectedCall> {
         let now = now()
@@ -113,7 +125,7 @@ public final class CircuitBreaker: Sendable {
             if circuits.count >= Self.maxTrackedHosts, circuits[key] == nil {
                 circuits = circuits.filter { !$0.value.isIdle }
             }
-            return circuits[key, default: HostCircuit(window: policy.window)].admit(at: now, policy: policy)
+            return circuits[key, default: HostCircuit(window: policy.window)].admit(at: now, rules: rules)
         }
     }
 
@@ -123,7 +135,9 @@ public final class CircuitBreaker: Sendable {
         let now = now()
         let elapsed = origin.duration(to: now)
         return circuits.withLock { circuits in
-            circuits[key]?.record(outcome, ticket: ticket, at: now, elapsed: elapsed, policy: policy)
+            // Through `values[index]`: an in-place change of the stored record (no copy of its window).
+            guard let index = circuits.index(forKey: key) else { return nil }
+            return circuits.values[index].record(outcome, ticket: ticket, at: now, elapsed: elapsed, rules: rules)
         }
     }
 

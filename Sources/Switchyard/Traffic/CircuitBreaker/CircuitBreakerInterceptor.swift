@@ -48,7 +48,7 @@ public struct CircuitBreakerInterceptor: Interceptor {
         }
         do {
             let response = try await next(request)
-            report(breaker.policy.classify(status: response.head.status.code), key, ticket, request, context)
+            report(breaker.classify(status: response.head.status.code), key, ticket, request, context)
             return response
         } catch {
             report(breaker.policy.classify(error: error.kind), key, ticket, request, context)

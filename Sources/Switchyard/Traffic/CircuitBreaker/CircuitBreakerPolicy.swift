@@ -131,11 +131,6 @@ public struct CircuitBreakerPolicy: Sendable, Hashable {
         CircuitBreakerPolicy(failureRateThreshold: nil, consecutiveFailures: count, openDuration: openDuration)
     }
 
-    /// How an attempt that got a response with this status counts.
-    func classify(status: Int) -> CircuitOutcome {
-        failureStatuses.contains(status) ? .failure : .success
-    }
-
     /// How an attempt that failed with an error of this kind counts (a cancellation never counts).
     func classify(error kind: SwitchyardError.Kind) -> CircuitOutcome {
         kind != .cancelled && failureKinds.contains(kind) ? .failure : .neutral

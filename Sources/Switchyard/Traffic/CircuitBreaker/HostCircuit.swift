@@ -42,7 +42,7 @@ struct HostCircuit {
 
     /// Lets a call through (`nil` when it must fail fast), as a probe when half-open.
     /// - Returns: The call's ticket, or the time until a probe may go (zero when probes are in flight).
-    mutating func admit(at now: ContinuousClock.Instant, policy: CircuitBreakerPolicy) -> Result<CircuitTicket, RejectedCall> {
+    mutating func admit(at now: ContinuousClock.Instant, rules: CircuitRules) -> Result<CircuitTicket, RejectedCall> {
         switch phase {
         case .closed:
             return .success(CircuitTicket(generation: generation, isProbe: false))
@@ -50,9 +50,9 @@ struct HostCircuit {
             guard now >= until else { return .failure(RejectedCall(retryAfter: now.duration(to: until))) }
             generation &+= 1
             phase = .halfOpen(inFlight: 0, succeeded: 0)
-            return admit(at: now, policy: policy)
+            return admit(at: now, rules: rules)
         case .halfOpen(let inFlight, let succeeded):
-            guard inFlight + succeeded < max(1, policy.halfOpenProbes) else { return .failure(RejectedCall(retryAfter: .zero)) }
+            guard inFlight + succeeded < max(1, rules.halfOpenProbes) else { return .failure(RejectedCall(retryAfter: .zero)) }
             phase = .halfOpen(inFlight: inFlight + 1, succeeded: succeeded)
             return .success(CircuitTicket(generation: generation, isProbe: true))
         }
@@ -62,7 +62,7 @@ struct HostCircuit {
     /// - Returns: The transition it caused, if any.
     mutating func record(
         _ outcome: CircuitOutcome, ticket: CircuitTicket, at now: ContinuousClock.Instant, elapsed: Duration,
-        policy: CircuitBreakerPolicy
+        rules: CircuitRules
     ) -> Transition? {
         guard ticket.generation == generation else { return nil }
         switch phase {
@@ -74,9 +74,9 @@ struct HostCircuit {
                 phase = .halfOpen(inFlight: inFlight - 1, succeeded: succeeded)
                 return nil
             case .failure:
-                return open(at: now, policy: policy)
+                return open(at: now, rules: rules)
             case .success:
-                guard succeeded + 1 >= max(1, policy.halfOpenProbes) else {
+                guard succeeded + 1 >= max(1, rules.halfOpenProbes) else {
                     phase = .halfOpen(inFlight: inFlight - 1, succeeded: succeeded + 1)
                     return nil
                 }
@@ -97,23 +97,23 @@ struct HostCircuit {
             case .failure:
                 consecutiveFailures += 1
                 window.record(failed: true, elapsed: elapsed)
-                return trips(policy) ? open(at: now, policy: policy) : nil
+                return trips(rules) ? open(at: now, rules: rules) : nil
             }
         }
     }
 
-    private func trips(_ policy: CircuitBreakerPolicy) -> Bool {
-        if let limit = policy.consecutiveFailures, consecutiveFailures >= max(1, limit) { return true }
-        guard let threshold = policy.failureRateThreshold, window.calls >= max(1, policy.minimumCalls) else { return false }
+    private func trips(_ rules: CircuitRules) -> Bool {
+        if let limit = rules.consecutiveFailures, consecutiveFailures >= max(1, limit) { return true }
+        guard let threshold = rules.failureRateThreshold, window.calls >= max(1, rules.minimumCalls) else { return false }
         return Double(window.failures) >= threshold * Double(window.calls)
     }
 
-    private mutating func open(at now: ContinuousClock.Instant, policy: CircuitBreakerPolicy) -> Transition {
+    private mutating func open(at now: ContinuousClock.Instant, rules: CircuitRules) -> Transition {
         generation &+= 1
-        phase = .open(until: now.advanced(by: policy.openDuration))
+        phase = .open(until: now.advanced(by: rules.openDuration))
         window.reset()
         consecutiveFailures = 0
-        return .opened(retryAfter: policy.openDuration)
+        return .opened(retryAfter: rules.openDuration)
     }
 }
 
@@ -126,4 +126,22 @@ struct CircuitTicket {
 /// A call a breaker refused: how long until it lets a probe through.
 struct RejectedCall: Error {
     let retryAfter: Duration
+}
+
+/// The numbers of a ``CircuitBreakerPolicy`` the state machine needs: a plain value, cheap to pass
+/// (the policy itself holds sets and strings).
+struct CircuitRules {
+    let failureRateThreshold: Double?
+    let minimumCalls: Int
+    let consecutiveFailures: Int?
+    let openDuration: Duration
+    let halfOpenProbes: Int
+
+    init(_ policy: CircuitBreakerPolicy) {
+        failureRateThreshold = policy.failureRateThreshold
+        minimumCalls = max(1, policy.minimumCalls)
+        consecutiveFailures = policy.consecutiveFailures.map { max(1, $0) }
+        openDuration = policy.openDuration
+        halfOpenProbes = max(1, policy.halfOpenProbes)
+    }
 }

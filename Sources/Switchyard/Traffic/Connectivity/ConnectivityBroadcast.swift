@@ -10,7 +10,8 @@ final class ConnectivityBroadcast: Sendable {
 
     private let state: Mutex<State>
     /// Called with the number of subscribers after each subscribe and unsubscribe (sources that
-    /// poll start and stop their polling with it).
+    /// poll start and stop their polling with it), under the lock: it must not call back into
+    /// this broadcast.
     private let subscribersChanged: @Sendable (Int) -> Void
 
     init(_ status: ConnectivityStatus, subscribersChanged: @escaping @Sendable (Int) -> Void = { _ in }) {
@@ -33,21 +34,22 @@ final class ConnectivityBroadcast: Sendable {
     /// A stream of the current status and every later change.
     func changes() -> AsyncStream<ConnectivityStatus> {
         let (stream, continuation) = AsyncStream<ConnectivityStatus>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let (id, count) = state.withLock { state in
+        // `subscribersChanged` runs under the lock, so that the counts it sees arrive in order (a
+        // poller is never stopped by a late "0" while a new stream is open).
+        let id = state.withLock { state in
             defer { state.nextID += 1 }
             state.continuations[state.nextID] = continuation
             continuation.yield(state.status)
-            return (state.nextID, state.continuations.count)
+            subscribersChanged(state.continuations.count)
+            return state.nextID
         }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            let count = state.withLock { state in
+            state.withLock { state in
                 state.continuations[id] = nil
-                return state.continuations.count
+                subscribersChanged(state.continuations.count)
             }
-            subscribersChanged(count)
         }
-        subscribersChanged(count)
         return stream
     }
 
