@@ -40,7 +40,8 @@ struct HostCircuit {
         return false
     }
 
-    /// Lets a call through (`nil` when it must fail fast), as a probe when half-open.
+    /// Lets a call through (as a probe when half-open), or refuses it: an open breaker whose
+    /// cool-down is over turns half-open here.
     /// - Returns: The call's ticket, or the time until a probe may go (zero when probes are in flight).
     mutating func admit(at now: ContinuousClock.Instant, rules: CircuitRules) -> Result<CircuitTicket, RejectedCall> {
         switch phase {
