@@ -42,6 +42,11 @@ let benchmarks: @Sendable () -> Void = {
     variant("validation") { $0.validation = StatusValidation(); $0.maxResponseBytes = 1 << 20 }
     variant("redirects") { $0.redirects = RedirectPolicy() }
     variant("retry") { $0.retry = RetryPolicy(); $0.retryBudget = RetryBudget() }
+    variant("breaker") { $0.circuitBreaker = CircuitBreaker() }
+    variant("breaker-out-of-scope") {
+        $0.circuitBreaker = CircuitBreaker(policy: CircuitBreakerPolicy(scope: RequestScope(tags: ["payments"])))
+    }
+    variant("connectivity") { $0.connectivity = ManualConnectivitySource() }
     // The built-in chain `yard bench --chain default` runs, over the same in-memory transport.
     let builtIns = try! Client(transport: InMemoryTransport(), configuration: .benchmarkingBuiltIns())
     Benchmark("Client.send-builtins=all") { benchmark in

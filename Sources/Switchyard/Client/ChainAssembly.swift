@@ -42,9 +42,14 @@ struct ChainAssembly {
             append(ResponseSizeLimitInterceptor(maxResponseBytes: limit), .call, .builtIn)
         }
         if let redirects = configuration.redirects { append(RedirectInterceptor(policy: redirects), .call, .builtIn) }
-        if let retry = configuration.retry {
-            append(RetryInterceptor(policy: retry, budget: configuration.retryBudget), .call, .builtIn)
+        if let connectivity = configuration.connectivity {
+            append(ConnectivityInterceptor(source: connectivity), .call, .builtIn)
         }
+        if let retry = configuration.retry {
+            append(RetryInterceptor(policy: retry, budget: configuration.retryBudget, connectivity: configuration.connectivity),
+                   .call, .builtIn)
+        }
+        if let breaker = configuration.circuitBreaker { append(CircuitBreakerInterceptor(breaker: breaker), .attempt, .builtIn) }
         for plugin in attemptPlugins { append(plugin) }
         for interceptor in configuration.attemptInterceptors { append(interceptor, .attempt, .app) }
         if let logging = configuration.logging { append(LoggingInterceptor(configuration: logging), .attempt, .builtIn) }

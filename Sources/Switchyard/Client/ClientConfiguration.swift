@@ -13,11 +13,16 @@
 /// ### The order of the chain
 ///
 /// ```
-/// call:     events → timing stats → headers → app call interceptors → call plugins → coalescing → validation → size limit → redirects → retry
-/// attempt:  attempt plugins → app attempt interceptors → logging → concurrency limiter → transport
+/// call:     events → timing stats → headers → app call interceptors → call plugins → coalescing → validation → size limit → redirects → connectivity → retry
+/// attempt:  circuit breaker → attempt plugins → app attempt interceptors → logging → concurrency limiter → transport
 /// ```
 ///
-/// An ``ExchangeTracker`` (``tracker``) is not a link: it follows each call around the whole chain.
+/// The circuit breaker (``circuitBreaker``) is the first attempt link: every attempt (each retry,
+/// each redirect hop) is counted, and an attempt it fails fast skips the attempt plugins and the
+/// transport. The connectivity link (``connectivity``) holds requests that ask to wait while
+/// offline; the retry link gets the same source and waits for the network between attempts. The
+/// concurrency limiter is the last link, so a slot is held only on the wire. An ``ExchangeTracker``
+/// (``tracker``) is not a link: it follows each call around the whole chain.
 ///
 /// *Call* links run once per call; *attempt* links run once per attempt (each retry and each
 /// redirect hop) and see the request exactly as it goes on the wire. Plugins of one position keep
@@ -56,6 +61,14 @@ public struct ClientConfiguration: Sendable {
     public var concurrencyLimiter: ConcurrencyLimiter?
     /// Follows the exchanges in flight for activity and group cancellation (off when `nil`, the default).
     public var tracker: ExchangeTracker?
+    /// Fails requests to a failing host fast (off when `nil`, the default). A reference, so its
+    /// state survives plugin changes and the app can read it (``CircuitBreaker/state(forHost:)``):
+    /// `configuration.circuitBreaker = CircuitBreaker(policy: CircuitBreakerPolicy())`.
+    public var circuitBreaker: CircuitBreaker?
+    /// Where the client learns whether the network is reachable (off when `nil`, the default):
+    /// requests with ``RequestOptions/waitsForConnectivity`` wait while it reports offline, and
+    /// retries wait for the network instead of spending attempts (see ``ConnectivitySource``).
+    public var connectivity: (any ConnectivitySource)?
     /// Department plugins.
     public var plugins: [Plugin]
     /// The app's own call interceptors, outermost first (after the events link).

@@ -23,8 +23,19 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
         /// The call joined exchange `with` (the leader's id), already in flight for an identical
         /// request: its response comes from that exchange (see ``CoalescingPolicy``).
         case coalesced(with: UInt64)
+        /// This exchange's outcome opened the circuit breaker of `host` (the host and port): requests
+        /// to it fail fast with ``SwitchyardError/Kind/circuitOpen`` for `retryAfter`, then probes
+        /// are let through. Published once per opening, by the exchange that caused it.
+        case circuitOpened(host: String, retryAfter: Duration)
+        /// This exchange's outcome (a successful probe) closed the circuit breaker of `host`.
+        /// Published once per closing, by the exchange that caused it.
+        case circuitClosed(host: String)
+        /// The exchange waits for the ``ClientConfiguration/connectivity`` source to report the
+        /// network back (``RequestOptions/waitsForConnectivity``, or a retry while offline).
+        case waitingForConnectivity
 
-        /// A short name: `started`, `retrying`, `redirected`, `succeeded`, `failed`, `cancelled`, `coalesced`.
+        /// A short name: `started`, `retrying`, `redirected`, `succeeded`, `failed`, `cancelled`,
+        /// `coalesced`, `circuitOpened`, `circuitClosed`, `waitingForConnectivity`.
         public var name: String {
             switch self {
             case .started: "started"
@@ -34,6 +45,9 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
             case .failed: "failed"
             case .cancelled: "cancelled"
             case .coalesced: "coalesced"
+            case .circuitOpened: "circuitOpened"
+            case .circuitClosed: "circuitClosed"
+            case .waitingForConnectivity: "waitingForConnectivity"
             }
         }
     }

@@ -9,6 +9,7 @@
 /// options.retry = .disabled        // one attempt, whatever the RetryInterceptor's policy
 /// options.priority = .userInitiated // first out of a concurrency-limit queue
 /// options.coalescing = .never      // never share an identical request's exchange
+/// options.waitsForConnectivity = true  // while offline, wait for the network (up to the timeout)
 /// ```
 public struct RequestOptions: Sendable, Hashable {
     /// How long the whole exchange may take, measured from when the client starts it.
@@ -42,6 +43,11 @@ public struct RequestOptions: Sendable, Hashable {
     /// coalesces (``ClientConfiguration/coalescing``): `.automatic` (the default) lets the policy
     /// decide; `.always` and `.never` decide for this request.
     public var coalescing: CoalescingOverride = .automatic
+    /// Whether the request waits, while the client's ``ClientConfiguration/connectivity`` source
+    /// reports offline, for the network to come back (up to its deadline, cancellable) instead of
+    /// being sent at once. Default `false`: sent anyway (the source can be wrong). Has no effect
+    /// on a client without a connectivity source. See ``ConnectivityInterceptor``.
+    public var waitsForConnectivity = false
 
     /// Creates options; every setting defaults to "not set".
     /// - Parameters:

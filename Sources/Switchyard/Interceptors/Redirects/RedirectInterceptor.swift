@@ -33,6 +33,8 @@ import HTTPTypes
 ///   ``ExchangeEvent/Kind/redirected(status:location:)`` with the target URL (user information
 ///   removed, query shown as `?…`).
 /// - The exchange's deadline covers all hops together.
+/// - ``RedirectPolicy/hooks`` decide each hop last (after the limit and the `https` → `http`
+///   check): follow, follow a modified request, stop (the 3xx is returned, body unread) or fail.
 ///
 /// ### Position in the chain
 ///
@@ -74,18 +76,40 @@ public struct RedirectInterceptor: Interceptor {
                 await response.body?.discard()
                 throw failure(downgrade(from: current.head.redactedLocation, to: location), current, response)
             }
-            guard let following = step.request(following: current) else { return response }
+            guard var following = step.request(following: current) else { return response }
+            if !policy.hooks.isEmpty {
+                let hop = RedirectHop(originalRequest: request, request: current, response: response.head,
+                                      proposedRequest: following, number: visited.count)
+                switch await policy.decide(hop) {
+                case .follow: break
+                case .followModified(let modified):
+                    if !modified.isValidated {
+                        do throws(SwitchyardError) { try RequestValidator.validate(modified.head) } catch {
+                            await response.body?.discard()
+                            throw failure(error, modified, response)
+                        }
+                    }
+                    following = modified
+                case .stop: return response
+                case .fail(let error):
+                    await response.body?.discard()
+                    throw failure(error, current, response, keepingHeads: true)
+                }
+            }
             await response.body?.discard()
-            context.publish(.redirected(status: step.status, location: location), request: current)
-            visited.append(location)
+            let target = following.head.redactedLocation
+            context.publish(.redirected(status: step.status, location: target), request: current)
+            visited.append(target)
             current = following
         }
     }
 
-    private func failure(_ error: SwitchyardError, _ request: Request, _ response: Response) -> SwitchyardError {
+    private func failure(
+        _ error: SwitchyardError, _ request: Request, _ response: Response, keepingHeads: Bool = false
+    ) -> SwitchyardError {
         var error = error
-        error.request = request.head
-        error.response = response.head
+        if !keepingHeads || error.request == nil { error.request = request.head }
+        if !keepingHeads || error.response == nil { error.response = response.head }
         return error
     }
 

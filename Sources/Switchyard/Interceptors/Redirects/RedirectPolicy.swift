@@ -7,6 +7,9 @@ public import HTTPTypes
 /// policy.maxRedirects = 5
 /// policy.allowsInsecureRedirects = true                      // let https:// redirect to http://
 /// policy.crossOriginStrippedHeaders.insert(HTTPField.Name("X-Api-Key")!)
+/// policy.hooks.append(.init(name: "stay-home", scope: payments) { hop in   // a per-hop decision
+///     hop.proposedRequest.head.authority == "pay.example.com" ? .follow : .stop
+/// })
 /// let redirects = RedirectInterceptor(policy: policy)
 /// ```
 public struct RedirectPolicy: Sendable, Hashable {
@@ -25,6 +28,9 @@ public struct RedirectPolicy: Sendable, Hashable {
     public var allowsInsecureRedirects: Bool
     /// Headers removed when a redirect changes the scheme, host or port.
     public var crossOriginStrippedHeaders: Set<HTTPField.Name>
+    /// Per-hop decisions, each for the requests of its scope (see ``Hook``); none by default.
+    /// Hooks compare by name and scope only, so the policy stays `Hashable`.
+    public var hooks: [Hook] = []
 
     /// Creates a policy; every parameter has a documented default.
     /// - Parameters:

@@ -19,7 +19,7 @@ extension RetryPolicy {
     ///
     /// Rules, in order: attempts left; the request is safe to repeat (``allowsRepeating(_:)``);
     /// the outcome is a retryable status or a connection failure or timeout (never a
-    /// cancellation); a `Retry-After` on the response is honoured when it is at most
+    /// cancellation, never ``SwitchyardError/Kind/circuitOpen``); a `Retry-After` on the response is honoured when it is at most
     /// ``maxRetryAfter``, otherwise the response is final; the wait must end before `deadline`.
     func decision(
         after outcome: Result<Response, SwitchyardError>, of request: Request, attempt: Int,
@@ -43,6 +43,9 @@ extension RetryPolicy {
             switch error.kind {
             case .connectionFailed: reason = "connection failed"
             case .timeout: reason = "attempt timed out"
+            // An open circuit breaker refused the attempt: the host is known to be failing, and
+            // retrying would only fail fast again (or, worse, probe it early). Never retried.
+            case .circuitOpen: return .stop
             default: return .stop
             }
             delay = backoff.delay(forRetry: attempt)

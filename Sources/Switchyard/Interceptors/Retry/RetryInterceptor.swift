@@ -24,7 +24,10 @@ import HTTPTypes
 ///   final), throws away the failed response's body (``HTTPBody/discard(drainingUpTo:)``),
 ///   records the wait in ``PipelineTimings/backoffs``, publishes
 ///   ``ExchangeEvent/Kind/retrying(attempt:delay:reason:)`` and waits;
-/// - stops waiting at once when the task is cancelled, throwing ``SwitchyardError/Kind/cancelled``.
+/// - stops waiting at once when the task is cancelled, throwing ``SwitchyardError/Kind/cancelled``;
+/// - with a ``connectivity`` source that reports offline after a failed attempt, publishes
+///   ``ExchangeEvent/Kind/waitingForConnectivity`` and waits for the network instead of the
+///   back-off (see ``RetryPolicy``), then retries at once.
 ///
 /// When no retry follows, the caller gets the last outcome unchanged: the last response (e.g. the
 /// final 503, with its body) or the last error, with ``SwitchyardError/attempt`` set. This also
@@ -42,15 +45,25 @@ public struct RetryInterceptor: Interceptor {
     public let policy: RetryPolicy
     /// The budget shared by all requests through this interceptor and its copies; `nil` for none.
     public let budget: RetryBudget?
+    /// Where the interceptor learns that the device is offline (then it waits for the network
+    /// instead of retrying into it); `nil` for no such check.
+    public let connectivity: (any ConnectivitySource)?
 
     /// Creates a retry interceptor.
     /// - Parameters:
     ///   - policy: When and how to retry.
     ///   - budget: The retry budget; by default a new ``RetryBudget`` owned by this interceptor.
     ///     Pass `nil` to retry without a budget.
-    public init(policy: RetryPolicy = RetryPolicy(), budget: RetryBudget? = RetryBudget()) {
+    ///   - connectivity: A connectivity source: after a failed attempt while it reports offline,
+    ///     the interceptor waits for the network (``RetryPolicy/maxConnectivityWait``, the
+    ///     deadline) instead of the back-off. `nil` (the default) for none.
+    public init(
+        policy: RetryPolicy = RetryPolicy(), budget: RetryBudget? = RetryBudget(),
+        connectivity: (any ConnectivitySource)? = nil
+    ) {
         self.policy = policy
         self.budget = budget
+        self.connectivity = connectivity
     }
 
     /// Sends `request`, retrying as the policy allows.
@@ -74,9 +87,18 @@ public struct RetryInterceptor: Interceptor {
                 // released before the wait, not after it.
                 let outcome = await Self.attempt(request, next: next, number: attempt)
                 guard case .retry(let wait, let why) = policy.decision(
-                    after: outcome, of: request, attempt: attempt, deadline: deadline),
-                    budget?.consumeRetry() ?? true
+                    after: outcome, of: request, attempt: attempt, deadline: deadline)
                 else { return try outcome.get() }
+                if case .failure = outcome, let connectivity, connectivity.status == .offline {
+                    // Waiting for the network replaces the back-off: retrying into it would only burn attempts.
+                    let waited = try await waitForConnectivity(connectivity, request, context, deadline: deadline, attempt: attempt)
+                    guard let waited, budget?.consumeRetry() ?? true else { return try outcome.get() }
+                    context.recordPipelineTimings { $0.backoffs.append(waited) }
+                    context.publish(.retrying(attempt: attempt, delay: .zero, reason: why + "; connectivity is back"), request: request)
+                    attempt += 1
+                    continue
+                }
+                guard budget?.consumeRetry() ?? true else { return try outcome.get() }
                 if case .success(let response) = outcome { await response.body?.discard() }
                 (delay, reason) = (wait, why)
             }
@@ -84,6 +106,27 @@ public struct RetryInterceptor: Interceptor {
             context.publish(.retrying(attempt: attempt, delay: delay, reason: reason), request: request)
             try await Self.wait(delay, attempt: attempt)
             attempt += 1
+        }
+    }
+
+    /// Waits for `connectivity` to report the network back, up to ``RetryPolicy/maxConnectivityWait``
+    /// and `deadline`.
+    /// - Returns: How long it waited, or `nil` when the network was still down at the bound.
+    /// - Throws: ``SwitchyardError/Kind/cancelled`` when the task is cancelled.
+    private func waitForConnectivity(
+        _ connectivity: any ConnectivitySource, _ request: Request, _ context: ExchangeContext,
+        deadline: ContinuousClock.Instant?, attempt: Int
+    ) async throws(SwitchyardError) -> Duration? {
+        let start = ContinuousClock.now
+        let bound = start.advanced(by: policy.maxConnectivityWait)
+        context.publish(.waitingForConnectivity, request: request)
+        switch await connectivity.waitUntilOnline(deadline: deadline.map { min($0, bound) } ?? bound) {
+        case .online: return start.duration(to: .now)
+        case .deadlinePassed: return nil
+        case .cancelled:
+            var cancelled = SwitchyardError.cancelled
+            cancelled.attempt = attempt
+            throw cancelled
         }
     }
 

@@ -19,7 +19,8 @@ public import HTTPTypes
 ///
 /// ``SwitchyardError/Kind/connectionFailed`` (refused, reset, closed without an answer: that is
 /// how every shipped transport reports them) and ``SwitchyardError/Kind/timeout`` of an attempt
-/// while the exchange's deadline has not passed. Cancellation, TLS failures, protocol violations,
+/// while the exchange's deadline has not passed. ``SwitchyardError/Kind/circuitOpen`` is never
+/// retried (the host's breaker is open: the request was not sent). Cancellation, TLS failures, protocol violations,
 /// oversized responses, invalid requests and other ``SwitchyardError/Kind/transport`` failures
 /// are final: repeating them would give the same answer.
 ///
@@ -30,6 +31,13 @@ public import HTTPTypes
 /// `Idempotency-Key` header, or the caller opted in (``retriesNonIdempotentRequests`` here, or
 /// ``RetryOverride/allowsNonIdempotentRetry`` on one request). A body that is a single-use
 /// stream (``HTTPBody/Replayability/singleUse``) is never sent twice, whatever the settings.
+///
+/// ### While offline
+///
+/// A ``RetryInterceptor`` given a ``ConnectivitySource`` does not spend attempts while the source
+/// reports offline: after a failed attempt that is to be retried, it waits for the network to come
+/// back instead of the back-off (up to ``maxConnectivityWait`` and the deadline), then retries at
+/// once. If the network stays down, the last error is final.
 ///
 /// ### One deadline for all attempts
 ///
@@ -47,6 +55,8 @@ public struct RetryPolicy: Sendable {
     public static let defaultIdempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .put, .delete, .trace]
     /// The longest `Retry-After` honoured. Default 30 s.
     public static let defaultMaxRetryAfter: Duration = .seconds(30)
+    /// The longest a retry waits for connectivity to return. Default 30 s.
+    public static let defaultMaxConnectivityWait: Duration = .seconds(30)
 
     /// Attempts in total, the first one included; 1 disables retries.
     public var maxAttempts: Int
@@ -64,6 +74,10 @@ public struct RetryPolicy: Sendable {
     /// The longest `Retry-After` honoured: when a server asks for a longer wait, the response is
     /// returned instead of waiting.
     public var maxRetryAfter: Duration
+    /// The longest a retry waits for the network to come back when the interceptor's
+    /// ``ConnectivitySource`` reports offline after a failed attempt (the exchange's deadline
+    /// bounds it too); when the network is still down then, the last error is final.
+    public var maxConnectivityWait: Duration = RetryPolicy.defaultMaxConnectivityWait
 
     /// Creates a policy; every parameter has a documented default.
     /// - Parameters:
