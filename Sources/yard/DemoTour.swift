@@ -97,7 +97,7 @@ struct DemoTour {
         section(14, "A cached response served while the server is down (SwitchyardCache, stale-if-error)")
         try await DemoCacheTour(server: server, transportName: transportName, client: client).run()
 
-        section(15, "Traffic control: a per-host limit with priorities, a screen's requests cancelled by tag")
+        section(15, "Traffic control: coalescing, a per-host limit with priorities, a screen cancelled by tag, a circuit breaker")
         try await DemoTrafficTour(server: server, transportName: transportName, transport: transport).run()
 
         section(16, "Timing statistics per endpoint (call = whole call; ttfb of the last attempt; back-off waits; decoding)")

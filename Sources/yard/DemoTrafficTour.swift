@@ -3,7 +3,8 @@ import Switchyard
 import SwitchyardTestServer
 
 /// The traffic-control part of `yard demo`: identical requests coalesced, a per-host limit whose
-/// queue follows priorities, and a screen's tag cancelled mid-flight. Each part uses a client of its
+/// queue follows priorities, a screen's tag cancelled mid-flight, and a circuit breaker opening and
+/// closing. Each part uses a client of its
 /// own with just that facility on.
 struct DemoTrafficTour {
     let server: LoopbackServer
@@ -22,6 +23,53 @@ struct DemoTrafficTour {
         var tracked = ClientConfiguration(events: nil)
         tracked.tracker = tracker
         try await tagCancellation(try Client(transport: transport, configuration: tracked), tracker: tracker)
+
+        try await circuitBreaker()
+    }
+
+    /// A failing endpoint opens the host's breaker after three failures; requests then fail fast
+    /// without reaching the server; once the endpoint recovers and the cool-down ends, a probe goes
+    /// through and the breaker closes.
+    private func circuitBreaker() async throws {
+        let bus = EventBus()
+        let transitions = bus.subscribe()
+        var configuration = ClientConfiguration(events: bus, retry: nil)
+        let breaker = CircuitBreaker(policy: .consecutiveFailures(3, openDuration: .milliseconds(200)))
+        configuration.circuitBreaker = breaker
+        let client = try Client(transport: transport, configuration: configuration)
+        let key = "demo-breaker-\(transportName)"
+        let request = try Request(url: server.url("/cache/\(key)"))
+        server.setCacheMode(.status(503), key: key)
+        var statuses: [String] = []
+        for _ in 0..<3 { statuses.append(await outcome(client, request)) }
+        let host = request.head.authority ?? ""
+        print("   three 503s: \(statuses.joined(separator: ", ")); breaker for \(host): \(breaker.state(forHost: host))")
+        let hitsBefore = server.requestCount(path: "/cache/\(key)")
+        let failFast = await outcome(client, request)
+        print("   the next request: \(failFast), the server saw \(server.requestCount(path: "/cache/\(key)") - hitsBefore) new request(s)")
+        server.setCacheMode(.ok, key: key)
+        var probe = failFast
+        let end = ContinuousClock.now + .seconds(60)
+        while probe == "circuitOpen", ContinuousClock.now < end {   // until the cool-down lets a probe through
+            try await Task.sleep(for: .milliseconds(20))
+            probe = await outcome(client, request)
+        }
+        print("   after the endpoint recovered and the cool-down ended, a probe: \(probe); breaker: \(breaker.state(forHost: host))")
+        var events: [String] = []   // both were published before the calls that caused them returned
+        for await event in transitions where ["circuitOpened", "circuitClosed"].contains(event.kind.name) {
+            events.append(event.kind.name)
+            if events.count == 2 { break }
+        }
+        print("   events published: \(events.joined(separator: ", "))")
+    }
+
+    /// `200`, `503`, or the error kind of one call.
+    private func outcome(_ client: Client, _ request: Request) async -> String {
+        do {
+            return String(try await client.send(request).head.status.code)
+        } catch {
+            return error.kind.rawValue
+        }
     }
 
     /// 100 identical GETs while the first is in flight: one server hit, 100 full bodies.

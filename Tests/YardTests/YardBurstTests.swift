@@ -54,6 +54,20 @@ import Testing
         #expect(server.requestCount(path: path) < 50)
     }
 
+    @Test(arguments: ["curl", "urlsession", "ahc"])
+    func theBreakerOpensAfterConsecutiveFailuresAndTheRestFailFast(transport: String) async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let result = try await runYard(["burst", server.url("/status/503"), "--count", "10", "--concurrency", "1",
+                                        "--breaker-failures", "2", "--transport", transport, "--json"])
+        #expect(result.status == 1)
+        let summary = try jsonObject(result.stdout)
+        #expect(summary["ok"] as? Int == 2)
+        #expect(summary["statuses"] as? [String: Int] == ["503": 2])
+        #expect(summary["errors"] as? [String: Int] == ["circuitOpen": 8])
+        #expect(server.requestCount(path: "/status/503") == 2)
+    }
+
     @Test func failedCallsAreCountedByKindAndTheExitStatusSaysSo() async throws {
         let result = try await runYard(["burst", "http://127.0.0.1:9/refused", "--count", "5", "--concurrency", "2", "--json"])
         #expect(result.status == 1)

@@ -44,6 +44,7 @@ public final class ExchangeContext: Sendable {
         var pendingDecodingReport: DecodingReport?
         var decodingReported = false
         var provenance = ResponseProvenance.network
+        var trackerRegistration: TrackerRegistration?
     }
 
     private let state: Mutex<State>
@@ -108,6 +109,13 @@ public final class ExchangeContext: Sendable {
     public var provenance: ResponseProvenance {
         get { state.withLock { $0.provenance } }
         set { state.withLock { $0.provenance = newValue } }
+    }
+
+    /// The tracker following this exchange and its entry there, when the client has an
+    /// ``ExchangeTracker`` (read by the links that report to it: the concurrency limiter).
+    var trackerRegistration: TrackerRegistration? {
+        get { state.withLock { $0.trackerRegistration } }
+        set { state.withLock { $0.trackerRegistration = newValue } }
     }
 
     /// The phase timings recorded so far by the transport.

@@ -39,12 +39,7 @@ final class SharedExchange: Sendable {
     /// it first suspends: an exchange answered from memory completes without a thread hop.
     func start(_ request: Request, next: Next) {
         let operation: @Sendable () async -> Void = { await self.run(request, next: next) }
-        let task: Task<Void, Never>
-        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            task = Task.immediate(operation: operation)
-        } else {
-            task = Task(operation: operation)
-        }
+        let task = Task.startingImmediately(operation)
         let everyoneLeft = state.withLock { state in
             state.task = task
             return state.live == 0 && state.phase != .ended

@@ -49,14 +49,14 @@ extension ExchangeTracker {
 
     private func startFollowing(_ context: ExchangeContext, tags: Set<String>) -> TrackedExchange {
         let exchange = register(id: context.id, tags: tags)
-        context[TrackedExchangeKey.self] = TrackerRegistration(tracker: self, exchange: exchange)
+        context.trackerRegistration = TrackerRegistration(tracker: self, exchange: exchange)
         return exchange
     }
 
     private static func runCancellable<Value: Sendable>(
         _ exchange: TrackedExchange, _ operation: @escaping @Sendable () async throws(SwitchyardError) -> Value
     ) async -> Result<Value, SwitchyardError> {
-        let task = Task { () async -> Result<Value, SwitchyardError> in
+        let task = Task.startingImmediately { () async -> Result<Value, SwitchyardError> in
             do throws(SwitchyardError) {
                 return .success(try await operation())
             } catch {

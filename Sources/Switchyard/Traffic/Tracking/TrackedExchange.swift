@@ -36,11 +36,6 @@ final class TrackedExchange: Sendable {
     }
 }
 
-/// Where a tracked exchange keeps its tracker entry, for the links that report to it (the limiter).
-enum TrackedExchangeKey: ExchangeContextKey {
-    typealias Value = TrackerRegistration
-}
-
 /// A tracked exchange and the tracker that follows it.
 struct TrackerRegistration: Sendable {
     let tracker: ExchangeTracker
@@ -50,7 +45,7 @@ struct TrackerRegistration: Sendable {
 extension ExchangeContext {
     /// Tells the exchange's tracker, if any, that it waits in (or left) a concurrency-limit queue.
     func markQueued(_ queued: Bool) {
-        guard let registration = self[TrackedExchangeKey.self] else { return }
+        guard let registration = trackerRegistration else { return }
         registration.tracker.exchange(registration.exchange, isQueued: queued)
     }
 }
