@@ -101,3 +101,27 @@ import Testing
         }
     }
 }
+
+@Suite struct ExchangeTrackerMemoryTests {
+    /// A tracked call's task holds its response, whose context points back at the tracker entry that
+    /// holds the task: the entry must let go when the call ends, or every call leaks.
+    @Test func aTrackedCallLeavesNothingBehindOnceItsResponseIsGone() async throws {
+        let tracker = ExchangeTracker()
+        var configuration = ClientConfiguration(events: nil)
+        configuration.tracker = tracker
+        let client = try Client(transport: ClosureTransport { _, _ in Response(status: .ok, body: Array("hi".utf8)) },
+                                configuration: configuration)
+        weak var bufferedContext: ExchangeContext?
+        weak var streamedContext: ExchangeContext?
+        do {
+            let buffered = try await client.send(try Request(url: "http://example.test/a"))
+            bufferedContext = buffered.context
+            let streamed = try await client.stream(try Request(url: "http://example.test/b"))
+            for try await _ in streamed.body {}
+            streamedContext = streamed.context
+        }
+        #expect(bufferedContext == nil)
+        #expect(streamedContext == nil)
+        #expect(tracker.activity() == TrafficActivity(inFlight: 0, queued: 0))
+    }
+}

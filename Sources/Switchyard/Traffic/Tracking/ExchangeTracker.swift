@@ -101,6 +101,7 @@ public final class ExchangeTracker: Sendable {
 
     /// Stops following an exchange (it ended).
     func unregister(_ exchange: TrackedExchange) {
+        exchange.end()
         state.withLock { state in
             guard state.exchanges.removeValue(forKey: exchange.id) != nil else { return }
             state.queued.remove(exchange.id)

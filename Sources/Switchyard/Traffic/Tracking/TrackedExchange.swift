@@ -8,6 +8,7 @@ final class TrackedExchange: Sendable {
 
     private struct State {
         var cancelled = false
+        var ended = false
         var cancelActions: [@Sendable () -> Void] = []
     }
 
@@ -16,13 +17,24 @@ final class TrackedExchange: Sendable {
         self.tags = tags
     }
 
-    /// Runs `action` when the exchange is cancelled (at once if it already was).
+    /// Runs `action` when the exchange is cancelled (at once if it already was; never once it ended).
     func onCancel(_ action: @escaping @Sendable () -> Void) {
         let runNow = state.withLock { state in
-            if !state.cancelled { state.cancelActions.append(action) }
-            return state.cancelled
+            if !state.cancelled, !state.ended { state.cancelActions.append(action) }
+            return state.cancelled && !state.ended
         }
         if runNow { action() }
+    }
+
+    /// The exchange ended: its cancel actions are dropped. They hold its task, whose result holds the
+    /// response and its context, which holds this entry — a cycle that must not outlive the exchange.
+    func end() {
+        let actions = state.withLock { state in
+            state.ended = true
+            defer { state.cancelActions = [] }
+            return state.cancelActions
+        }
+        _ = actions  // released here, outside the lock
     }
 
     /// Cancels the exchange: runs every cancel action once.
