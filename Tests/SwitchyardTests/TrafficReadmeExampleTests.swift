@@ -15,6 +15,8 @@ import Testing
         var configuration = ClientConfiguration()
         configuration.concurrencyLimiter = ConcurrencyLimiter(maxExchanges: 16, maxExchangesPerHost: 4)
         configuration.tracker = ExchangeTracker()
+        configuration.coalescing = CoalescingPolicy()
+        configuration.circuitBreaker = CircuitBreaker(policy: CircuitBreakerPolicy())
         let client = try Client(transport: transport, configuration: configuration)
 
         var request = try Request(url: server.url("/gate/readme?id=me&tag=readme"))
