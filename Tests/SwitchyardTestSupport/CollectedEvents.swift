@@ -18,6 +18,9 @@ public final class CollectedEvents: Sendable {
     /// The names of the events' kinds, e.g. `["started", "succeeded"]`.
     public var names: [String] { all.map(\.kind.name) }
 
+    /// How many events of kind `name` were published.
+    public func count(_ name: String) -> Int { all.lazy.filter { $0.kind.name == name }.count }
+
     /// The pop-ups worth showing, in order.
     public var worthyPopUps: [PopUp] { all.compactMap(\.popUp).filter(\.isWorthShowing) }
 }

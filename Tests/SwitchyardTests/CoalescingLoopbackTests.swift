@@ -236,11 +236,6 @@ private final class Counter: Sendable {
     func increment() { count.add(1, ordering: .relaxed) }
 }
 
-extension CollectedEvents {
-    /// How many events of kind `name` were published.
-    fileprivate func count(_ name: String) -> Int { all.lazy.filter { $0.kind.name == name }.count }
-}
-
 extension ExchangeEvent {
     /// The leader's id of a `coalesced` event.
     fileprivate var coalescedLeader: UInt64? {

@@ -125,3 +125,42 @@ import Testing
         #expect(tracker.activity() == TrafficActivity(inFlight: 0, queued: 0))
     }
 }
+
+@Suite(.timeLimit(.minutes(2))) struct ExchangeTrackerCoalescingTests {
+    /// Coalesced waiters are cancelled by their tag like any exchange; the shared exchange goes on
+    /// for the caller whose tag was not cancelled.
+    @Test(arguments: TransportKind.allCases)
+    func cancellingATagEndsItsCoalescedWaitersAndLeavesTheOthers(kind: TransportKind) async throws {
+        try await withLoopbackServer { server in
+            let transport = kind.make()
+            let bus = EventBus()
+            let events = CollectedEvents(bus)
+            let tracker = ExchangeTracker()
+            var configuration = ClientConfiguration(events: bus)
+            configuration.coalescing = CoalescingPolicy()
+            configuration.tracker = tracker
+            let client = try Client(transport: transport, configuration: configuration)
+            let path = "/hold/tracked-\(kind)/1000"
+            func send(tag: String) -> Task<BufferedResponse, any Error> {
+                Task {
+                    var request = try Request(url: server.url(path))
+                    request.options.tags = [tag]
+                    return try await client.send(request)
+                }
+            }
+            let keeper = send(tag: "keep")
+            #expect(await eventually { server.requestCount(path: path) == 1 })
+            let screen = (0..<5).map { _ in send(tag: "screen") }
+            #expect(await eventually { events.count("coalesced") == 5 })
+            #expect(tracker.cancel(tagged: "screen") == 5)
+            for task in screen {
+                let error = await #expect(throws: SwitchyardError.self) { try await task.value }
+                #expect(error?.kind == .cancelled)
+            }
+            server.release(key: "tracked-\(kind)")
+            #expect(try await keeper.value.body.count == 1000)
+            #expect(server.requestCount(path: path) == 1)
+            try await transport.shutdown()
+        }
+    }
+}
