@@ -152,3 +152,38 @@ private final class GatedTransport: Transport {
         return try answer()
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct CoalescingDeadlineTests {
+    /// A caller with a tighter deadline than the exchange in flight does not join it (it would wait
+    /// past its own deadline) and ends by its own deadline; callers with a later deadline, or none, join.
+    @Test func aCallerJoinsOnlyAnExchangeThatEndsNoLaterThanItsDeadline() async throws {
+        let open = Atomic<Bool>(false)
+        let sent = Atomic<Int>(0)
+        let transport = ClosureTransport { _, _ in
+            sent.add(1, ordering: .relaxed)
+            while !open.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(2)) }
+            return Response(status: .ok, body: Array("shared".utf8))
+        }
+        let bus = EventBus()
+        let events = CollectedEvents(bus)
+        var configuration = ClientConfiguration(events: bus, redirects: nil, retry: nil)
+        configuration.coalescing = CoalescingPolicy()
+        let client = try Client(transport: transport, configuration: configuration)
+        func request(timeout: Duration?) throws -> Request {
+            var request = try Request(url: "http://example.test/config")
+            request.options.timeout = timeout
+            return request
+        }
+        let leader = Task { try await client.send(try request(timeout: .seconds(600))) }
+        #expect(await eventually { sent.load(ordering: .relaxed) == 1 })
+        let noDeadline = Task { try await client.send(try request(timeout: nil)) }
+        let later = Task { try await client.send(try request(timeout: .seconds(1200))) }
+        #expect(await eventually { events.count("coalesced") == 2 })
+        let tighter = await #expect(throws: SwitchyardError.self) { try await client.send(try request(timeout: .milliseconds(50))) }
+        #expect(tighter?.kind == .timeout)
+        #expect(sent.load(ordering: .relaxed) == 2)   // the tighter caller had an exchange of its own
+        #expect(events.count("coalesced") == 2)
+        open.store(true, ordering: .relaxed)
+        for task in [leader, noDeadline, later] { #expect(try await task.value.text == "shared") }
+    }
+}

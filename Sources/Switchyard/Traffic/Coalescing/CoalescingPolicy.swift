@@ -46,8 +46,10 @@ public import HTTPTypes
 ///
 /// ### Deadlines
 ///
-/// The shared exchange runs with the leader's context, so the leader's deadline bounds it;
-/// followers share that outcome. Opt a request with a tighter deadline out with `.never`.
+/// The shared exchange runs with the leader's context, so the leader's deadline bounds it. A caller
+/// joins only an exchange whose deadline ends no later than its own (a caller without a deadline
+/// joins any): one with a tighter deadline starts an exchange of its own, so no caller ever waits
+/// past its deadline for someone else's exchange (it may end earlier, with the leader's `timeout`).
 public struct CoalescingPolicy: Sendable, Hashable {
     /// The default for ``maxBufferedBytesPerCaller``: 1 MiB.
     public static let defaultMaxBufferedBytesPerCaller = 1 << 20

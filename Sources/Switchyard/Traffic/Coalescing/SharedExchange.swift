@@ -22,10 +22,15 @@ final class SharedExchange: Sendable {
         self.state = Mutex(SharedExchangeState(leader: leader, maxBufferedBytesPerCaller: maxBufferedBytesPerCaller))
     }
 
-    /// Adds a caller while the exchange waits for its head and still has callers.
-    /// - Returns: The caller's token, or `nil` when the exchange no longer accepts callers.
+    /// Adds a caller while the exchange waits for its head and still has callers, and only if the
+    /// exchange's deadline (the leader's) ends no later than the caller's own: a caller never waits
+    /// past its deadline for someone else's exchange.
+    /// - Returns: The caller's token, or `nil` when the exchange does not accept this caller.
     func add(_ context: ExchangeContext) -> Int? {
-        state.withLock { state in
+        if let own = context.deadline {
+            guard let shared = leader.deadline, shared <= own else { return nil }
+        }
+        return state.withLock { state in
             guard state.phase == .waitingForHead, state.live > 0 else { return nil }
             state.callers.append(SharedExchangeState.Caller(context: context))
             state.live += 1
