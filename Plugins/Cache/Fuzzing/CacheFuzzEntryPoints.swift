@@ -1,0 +1,13 @@
+public import HTTPTypes
+
+/// Entry points for the fuzzers in `Fuzz/`: the cache's header parsing, with arbitrary input. Not
+/// API: `@_spi(Fuzzing)` only.
+@_spi(Fuzzing)
+public enum CacheFuzzEntryPoints {
+    /// Parses `Cache-Control` (and the dates the cache reads) from a field value.
+    public static func cacheControl(_ value: String) {
+        let fields: HTTPFields = [.cacheControl: value, .expires: value, .date: value, .age: value, .lastModified: value]
+        _ = CacheControl(fields)
+        _ = HTTPDate.parse(value)
+    }
+}
