@@ -30,7 +30,7 @@ enum FuzzTarget: String, CaseIterable {
     static let selected: FuzzTarget = {
         guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
             let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
-            fputs("Set FUZZ_TARGET to one of: \(names)\n", stderr)
+            print("Set FUZZ_TARGET to one of: \(names)")
             exit(64)
         }
         return target
