@@ -68,6 +68,10 @@ public final class CurlTransport: Transport {
         /// (``IdleTimeout``); `nil` turns the check off. Whole seconds (libcurl's low-speed check);
         /// a transfer paused because its reader is slow is not idle.
         public var idleTimeout: Duration?
+        /// The proxies requests go through (``ProxyConfiguration``); `nil` (the default): every
+        /// request goes direct, and libcurl is told not to read `http_proxy` and the like from the
+        /// environment (use ``ProxyConfiguration/fromEnvironment(_:)`` for that).
+        public var proxy: ProxyConfiguration? = nil
 
         /// Creates a configuration.
         /// - Parameters:
