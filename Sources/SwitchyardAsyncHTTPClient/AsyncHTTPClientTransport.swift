@@ -77,7 +77,8 @@ import Synchronization
 /// no phase timings: only ``TransferTimings/firstByte`` (when the head arrived) and
 /// ``TransferTimings/total`` (when the body ended) are recorded; DNS, connect and TLS stay `nil`.
 public final class AsyncHTTPClientTransport: Transport {
-    /// The AsyncHTTPClient instance requests go through.
+    /// The AsyncHTTPClient instance requests go through (with ``Configuration/proxy`` set: those that
+    /// go direct; the transport keeps one more client per proxy).
     public let client: HTTPClient
     /// Whether this transport created ``client`` and is responsible for shutting it down.
     public let ownsClient: Bool

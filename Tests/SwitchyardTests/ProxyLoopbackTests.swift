@@ -100,7 +100,7 @@ private func expectURLSessionRefusal(_ client: Client, _ server: LoopbackServer,
             for _ in 0..<2 {
                 let response = try await client.send(try Request(url: server.url("/bytes/100000")))
                 #expect(response.head.status == .ok)
-                #expect(response.body.map { _ in true } == true)
+                #expect(response.body.count == 100_000)
             }
             let echoed = try await client.send(try Request(method: .post, url: server.url("/echo/body"), body: HTTPBody("through the tunnel")))
             #expect(echoed.text == "through the tunnel")

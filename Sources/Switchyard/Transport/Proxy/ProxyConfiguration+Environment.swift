@@ -15,13 +15,18 @@ extension ProxyConfiguration {
     ///
     /// A variable that is set but empty counts as set: `https_proxy=` sends `https://` requests direct
     /// even when `HTTPS_PROXY` or `ALL_PROXY` names a proxy (as in curl).
-    /// - Parameter environment: The variables; the process's environment by default.
     /// - Returns: The configuration, or `nil` when neither scheme has a proxy.
     /// - Throws: ``SwitchyardError/Kind/invalidRequest`` naming the variable whose URL is not a
     ///   plain-HTTP proxy (its value, which may hold a password, is not repeated).
-    public static func fromEnvironment(
-        _ environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws(SwitchyardError) -> ProxyConfiguration? {
+    public static func fromEnvironment() throws(SwitchyardError) -> ProxyConfiguration? {
+        try fromEnvironment(ProcessInfo.processInfo.environment)
+    }
+
+    /// The proxy settings of `environment`, read as ``fromEnvironment()`` reads the process's.
+    /// - Parameter environment: The variables, by name.
+    /// - Returns: The configuration, or `nil` when neither scheme has a proxy.
+    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` naming the unusable variable.
+    public static func fromEnvironment(_ environment: [String: String]) throws(SwitchyardError) -> ProxyConfiguration? {
         func first(_ names: [String]) -> (name: String, value: String)? {
             for name in names { if let value = environment[name] { return (name, value) } }
             return nil
