@@ -17,11 +17,11 @@
 public struct NoProxyList: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     enum Entry: Sendable, Hashable {
         case any
-        /// Lower-cased, without leading or trailing dots.
-        case name(String)
+        /// Lower-cased UTF-8, without leading or trailing dots.
+        case name([UInt8])
         case ipv4(address: UInt32, mask: UInt32)
-        /// Lower-cased, without brackets.
-        case ipv6(String)
+        /// Lower-cased UTF-8, without brackets.
+        case ipv6([UInt8])
     }
 
     let entries: [Entry]
@@ -50,7 +50,7 @@ public struct NoProxyList: Sendable, Hashable, ExpressibleByStringLiteral, Custo
                 }
                 while name.hasPrefix(".") { name = name.dropFirst() }
                 while name.hasSuffix(".") { name = name.dropLast() }
-                if !name.isEmpty { entries.append(.name(String(name))) }
+                if !name.isEmpty { entries.append(.name(Array(name.utf8))) }
             }
         }
         self.entries = entries
@@ -68,39 +68,51 @@ public struct NoProxyList: Sendable, Hashable, ExpressibleByStringLiteral, Custo
     /// - Parameter host: A host name or IP address, IPv6 with or without brackets, without a port.
     public func matches<Host: StringProtocol>(host: Host) -> Bool {
         guard !entries.isEmpty else { return false }
-        var host = Substring(host)
-        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
-        while host.hasSuffix(".") { host = host.dropLast() }
-        let ipv4 = host.contains(":") ? nil : Self.parseIPv4(host)
+        var text = String(host)
+        return text.withUTF8 { matches($0) }
+    }
+
+    /// ``matches(host:)`` on the host's UTF-8 bytes; allocates nothing.
+    func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !entries.isEmpty else { return false }
+        var host = bytes[...]
+        if host.first == UInt8(ascii: "["), host.last == UInt8(ascii: "]") { host = host.dropFirst().dropLast() }
+        while host.last == UInt8(ascii: ".") { host = host.dropLast() }
+        let isIPv6 = host.contains(UInt8(ascii: ":"))
+        let ipv4 = isIPv6 ? nil : Self.parseIPv4(host)
         for entry in entries {
             switch entry {
             case .any:
                 return true
             case .name(let name):
-                if Self.hostMatches(host, name: name) { return true }
+                if ipv4 == nil, !isIPv6, Self.hostMatches(host, name: name) { return true }
             case .ipv4(let address, let mask):
                 if let ipv4, ipv4 & mask == address & mask { return true }
             case .ipv6(let address):
-                if host.count == address.count, host.lowercased() == address { return true }
+                if isIPv6, Self.equalIgnoringCase(host, address[...]) { return true }
             }
         }
         return false
     }
 
-    /// `host` equals `name` or ends with `.name`, ignoring ASCII case, without allocating.
-    private static func hostMatches(_ host: Substring, name: String) -> Bool {
-        let hostBytes = host.utf8
-        let nameBytes = name.utf8
-        guard hostBytes.count >= nameBytes.count else { return false }
-        let start = hostBytes.index(hostBytes.endIndex, offsetBy: -nameBytes.count)
-        if hostBytes.count > nameBytes.count, hostBytes[hostBytes.index(before: start)] != UInt8(ascii: ".") {
-            return false
-        }
-        return zip(hostBytes[start...], nameBytes).allSatisfy { lowered($0) == $1 }
+    /// `host` equals `name` or ends with `.name`, ignoring ASCII case.
+    private static func hostMatches(_ host: Slice<UnsafeBufferPointer<UInt8>>, name: [UInt8]) -> Bool {
+        guard host.count >= name.count else { return false }
+        let start = host.endIndex - name.count
+        if host.count > name.count, host[start - 1] != UInt8(ascii: ".") { return false }
+        return equalIgnoringCase(host[start...], name[...])
     }
 
-    private static func lowered(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+    /// Whether `bytes` equals the lower-case `lowered`, ignoring ASCII case.
+    private static func equalIgnoringCase(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowered: ArraySlice<UInt8>) -> Bool {
+        guard bytes.count == lowered.count else { return false }
+        var other = lowered.startIndex
+        for byte in bytes {
+            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            guard folded == lowered[other] else { return false }
+            other += 1
+        }
+        return true
     }
 
     private static func ipEntry(_ token: Substring) -> Entry? {
@@ -112,26 +124,39 @@ public struct NoProxyList: Sendable, Hashable, ExpressibleByStringLiteral, Custo
             address = token[..<slash]
         }
         if address.hasPrefix("["), address.hasSuffix("]") { address = address.dropFirst().dropLast() }
-        if let ipv4 = parseIPv4(address) {
+        if let ipv4 = parseIPv4(address.utf8) {
             let bits = min(max(prefix ?? 32, 0), 32)
             let mask: UInt32 = bits == 0 ? 0 : ~UInt32(0) << (32 - bits)
             return .ipv4(address: ipv4, mask: mask)
         }
         if address.contains(":"), address.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) {
-            return .ipv6(address.lowercased())
+            return .ipv6(Array(address.lowercased().utf8))
         }
         return nil
     }
 
-    /// A dotted-quad IPv4 address as a number, or `nil`.
-    static func parseIPv4<Text: StringProtocol>(_ text: Text) -> UInt32? {
+    /// A dotted-quad IPv4 address as a number, or `nil`; allocates nothing.
+    static func parseIPv4<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt32? {
         var value: UInt32 = 0
+        var part: UInt32 = 0
+        var digits = 0
         var parts = 0
-        for part in text.split(separator: ".", omittingEmptySubsequences: false) {
-            guard part.count <= 3, let byte = UInt8(part) else { return nil }
-            value = value << 8 | UInt32(byte)
-            parts += 1
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, parts < 3 else { return nil }
+                value = value << 8 | part
+                parts += 1
+                part = 0
+                digits = 0
+            } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 3 {
+                part = part * 10 + UInt32(byte - UInt8(ascii: "0"))
+                guard part <= 255 else { return nil }
+                digits += 1
+            } else {
+                return nil
+            }
         }
-        return parts == 4 ? value : nil
+        guard digits > 0, parts == 3 else { return nil }
+        return value << 8 | part
     }
 }

@@ -74,7 +74,9 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible {
             server = nil
         }
         guard let server else { return nil }
-        if !noProxy.isEmpty, let authority, noProxy.matches(host: Self.host(ofAuthority: authority)) { return nil }
+        if !noProxy.isEmpty, var authority {
+            if authority.withUTF8({ noProxy.matches(Self.host(ofAuthority: $0)) }) { return nil }
+        }
         return server
     }
 
@@ -83,14 +85,14 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible {
         tunnelsHTTP || scheme?.lowercased() == "https"
     }
 
-    /// The host part of `host[:port]` or `[v6]:port` (brackets kept).
-    static func host(ofAuthority authority: String) -> Substring {
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return authority[...] }
-            return authority[...close]
+    /// The host part of the UTF-8 bytes of `host[:port]` or `[v6]:port` (brackets kept).
+    static func host(ofAuthority bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return bytes }
+            return UnsafeBufferPointer(rebasing: bytes[...close])
         }
-        guard let colon = authority.lastIndex(of: ":") else { return authority[...] }
-        return authority[..<colon]
+        guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return bytes }
+        return UnsafeBufferPointer(rebasing: bytes[..<colon])
     }
 
     /// `http=…, https=…, noproxy=…` with passwords redacted.
