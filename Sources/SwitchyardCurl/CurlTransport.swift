@@ -17,6 +17,8 @@ public import Switchyard
 /// Like every transport, it never follows redirects, stores cookies, caches or retries: the chain
 /// owns those. TLS peers are verified unless ``Configuration/verifiesPeer`` is turned off.
 /// Content-Encoding `gzip` and `deflate` are decoded (``Configuration/decodesContentEncoding``).
+/// Requests go direct unless ``Configuration/proxy`` is set: unlike libcurl's default, the proxy
+/// environment variables are not read unless asked for (``ProxyConfiguration/fromEnvironment()``).
 public final class CurlTransport: Transport {
     /// Settings of a ``CurlTransport``.
     public struct Configuration: Sendable {

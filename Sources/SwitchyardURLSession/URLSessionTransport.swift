@@ -63,6 +63,11 @@ import HTTPTypes
 ///   `Connection: keep-alive` unless the request sets them; `Content-Length: 0` on non-`GET`
 ///   requests without a body; `Content-Type: application/x-www-form-urlencoded` on a `POST` with a
 ///   body and no `Content-Type`.
+/// - **Proxies:** corelibs never gives libcurl a proxy (it ignores `connectionProxyDictionary`), so
+///   libcurl follows the proxy environment variables (`http_proxy`, `https_proxy`, `no_proxy`, …) for
+///   every request, even with ``Configuration/proxy`` `nil`; only a ``Configuration/proxy`` equal to
+///   ``ProxyConfiguration/fromEnvironment()`` is honoured, any other fails each request with
+///   ``SwitchyardError/Kind/transport``.
 /// - **Timings:** corelibs reports no `URLSessionTaskMetrics`; only ``TransferTimings/firstByte``
 ///   and ``TransferTimings/total`` (measured by the transport) are recorded. On Apple platforms
 ///   DNS, connect and TLS come from the task's transaction metrics.
