@@ -53,6 +53,13 @@ extension AsyncHTTPClientTransport {
         public var decodesContentEncoding: Bool
         /// The HTTP version policy.
         public var httpVersion: HTTPVersion
+        /// The proxies requests go through (``ProxyConfiguration``); `nil` (the default): direct.
+        ///
+        /// AsyncHTTPClient has one proxy per client, so the transport keeps one extra `HTTPClient` per
+        /// distinct proxy and picks per request (``ProxyConfiguration/noProxy`` hosts use the direct
+        /// one). It reaches every server through `CONNECT`, `http://` ones too, never in absolute
+        /// form. Not part of ``httpClientConfiguration``, which stays the direct client's.
+        public var proxy: ProxyConfiguration? = nil
 
         /// Creates a configuration.
         /// - Parameters:

@@ -77,7 +77,8 @@ import Synchronization
 /// no phase timings: only ``TransferTimings/firstByte`` (when the head arrived) and
 /// ``TransferTimings/total`` (when the body ended) are recorded; DNS, connect and TLS stay `nil`.
 public final class AsyncHTTPClientTransport: Transport {
-    /// The AsyncHTTPClient instance requests go through.
+    /// The AsyncHTTPClient instance requests go through (with ``Configuration/proxy`` set: those that
+    /// go direct; the transport keeps one more client per proxy).
     public let client: HTTPClient
     /// Whether this transport created ``client`` and is responsible for shutting it down.
     public let ownsClient: Bool
@@ -100,6 +101,8 @@ public final class AsyncHTTPClientTransport: Transport {
     private let acceptEncoding: String?
     private let contentDecoding: ContentDecoding
     private let shutdownStarted = Atomic<Bool>(false)
+    /// The clients of ``Configuration/proxy``, if any.
+    private let proxyClients: AsyncHTTPClientProxyClients?
 
     /// Creates a transport that owns a new `HTTPClient` built from `configuration`.
     ///
@@ -109,6 +112,9 @@ public final class AsyncHTTPClientTransport: Transport {
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                  configuration: configuration.httpClientConfiguration)
         self.ownsClient = true
+        self.proxyClients = configuration.proxy.map {
+            AsyncHTTPClientProxyClients($0, base: configuration.httpClientConfiguration)
+        }
         self.contentDecoding = configuration.decodesContentEncoding ? .byTransport : .none
         self.acceptEncoding = configuration.decodesContentEncoding ? Self.defaultAcceptEncoding : nil
     }
@@ -123,6 +129,7 @@ public final class AsyncHTTPClientTransport: Transport {
     public init(wrapping client: HTTPClient, contentDecoding: ContentDecoding = .byTransport) {
         self.client = client
         self.ownsClient = false
+        self.proxyClients = nil
         self.contentDecoding = contentDecoding
         self.acceptEncoding = contentDecoding == .byTransport ? Self.defaultAcceptEncoding : nil
     }
@@ -132,6 +139,7 @@ public final class AsyncHTTPClientTransport: Transport {
         // client alive until its connections are closed, so its deinit never sees a running client.
         if ownsClient, !shutdownStarted.exchange(true, ordering: .acquiringAndReleasing) {
             client.shutdown { _ in }
+            proxyClients?.shutdownInBackground()
         }
     }
 
@@ -142,6 +150,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Throws: AsyncHTTPClient's shutdown error, if any.
     public func shutdown() async throws {
         guard ownsClient, !shutdownStarted.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        try await proxyClients?.shutdown()
         try await client.shutdown()
     }
 
@@ -155,11 +164,17 @@ public final class AsyncHTTPClientTransport: Transport {
         try context.checkLiveness()
         let host = request.head.authority ?? "the server"
         let outgoing = try AsyncHTTPClientRequestMapping.makeRequest(request, acceptEncoding: acceptEncoding)
+        var client = self.client
+        var proxy: ProxyServer?
+        if let proxyClients { (client, proxy) = proxyClients.route(request.head, direct: client) }
         let response: HTTPClientResponse
         do {
             response = try await client.execute(outgoing, deadline: Self.nioDeadline(for: context))
         } catch {
             recordTotal(context)
+            if let proxy, let failure = AsyncHTTPClientProxyClients.failure(for: error, proxy: proxy, host: host) {
+                throw failure
+            }
             throw AsyncHTTPClientErrorMapping.error(for: error, phase: .waitingForHead, host: host)
         }
         let headArrived = ContinuousClock.now

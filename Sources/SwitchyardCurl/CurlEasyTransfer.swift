@@ -38,6 +38,10 @@ final class CurlEasyTransfer {
     private var configuredURL: String?
     /// Whether the last transfer left state behind that only `curl_easy_reset` clears.
     private var needsReset = false
+    /// The proxy route libcurl holds for this handle (`nil`: direct, or not configured yet).
+    private var proxyRoute: CurlProxyRoute?
+    /// The proxy the current transfer goes through, for its error messages.
+    private var activeProxy: ProxyServer?
 
     /// - Parameter onHeadReady: Called (on the loop thread) when a head is complete; the loop then
     ///   calls ``flushHead()`` after the current `curl_multi_perform` pass.
@@ -75,6 +79,7 @@ final class CurlEasyTransfer {
             try check(ccurl_easy_setopt_string(easy, CURLOPT_URL, lines.url), "URL")
             configuredURL = lines.url
         }
+        if let proxies = configuration.proxy { applyProxy(proxies, to: request) }
         // 0 turns either limit off, so a value left by the previous transfer never lingers.
         let timeout = transfer.context.remainingTime.map { max(1, Self.milliseconds($0)) } ?? 0
         _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, timeout)
@@ -115,6 +120,9 @@ final class CurlEasyTransfer {
         _ = ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, configuration.verifiesPeer ? 1 : 0)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, configuration.verifiesPeer ? 2 : 0)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, handle.errorBuffer)
+        // Never read the proxy environment variables behind the configuration's back ("" = direct).
+        _ = ccurl_easy_setopt_string(easy, CURLOPT_PROXY, "")
+        proxyRoute = nil
         if configuration.httpVersion == .http1_1 {
             _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
         }
@@ -130,6 +138,27 @@ final class CurlEasyTransfer {
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata)
         _ = ccurl_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, userdata)
+    }
+
+    /// Points the handle at the proxy `request` goes through (or none), when that changed.
+    private func applyProxy(_ proxies: ProxyConfiguration, to request: Request) {
+        let server = proxies.proxy(forScheme: request.head.scheme, authority: request.head.authority)
+        activeProxy = server
+        let route = server.map { CurlProxyRoute(server: $0, tunnels: proxies.tunnels(scheme: request.head.scheme)) }
+        guard route != proxyRoute else { return }
+        let easy = handle.raw
+        proxyRoute = route
+        _ = ccurl_easy_setopt_string(easy, CURLOPT_PROXY, route?.server.urlWithoutCredentials ?? "")
+        if let credentials = route?.server.credentials {
+            _ = ccurl_easy_setopt_string(easy, CURLOPT_PROXYUSERNAME, credentials.user)
+            _ = ccurl_easy_setopt_string(easy, CURLOPT_PROXYPASSWORD, credentials.password)
+        } else {
+            _ = ccurl_easy_setopt_pointer(easy, CURLOPT_PROXYUSERNAME, nil)
+            _ = ccurl_easy_setopt_pointer(easy, CURLOPT_PROXYPASSWORD, nil)
+        }
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTPPROXYTUNNEL, route?.tunnels == true ? 1 : 0)
+        // The proxy's own `200 Connection established` head is not the response.
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     }
 
     private func configureMethodAndBody(_ request: Request, transfer: CurlTransfer) throws(SwitchyardError) {
@@ -191,6 +220,12 @@ final class CurlEasyTransfer {
             return 0
         }
         if let block {
+            if let activeProxy, CurlProxyRoute.isProxyAuthenticationRequired(block) {
+                // A forwarding proxy's 407 fails the request, as a refused CONNECT does.
+                callbackFailure = ProxyFailure.authenticationRequired(
+                    proxy: activeProxy, host: transfer.request.head.authority ?? "the server")
+                return 0
+            }
             headDelivered = true
             recordTimings(final: false)
             readyHead = block
@@ -295,6 +330,9 @@ final class CurlEasyTransfer {
         if code != CURLE_OK || callbackFailure != nil { needsReset = true }
         if code == CURLE_OK, callbackFailure == nil {
             transfer.finish(.success(()))
+        } else if let activeProxy, callbackFailure == nil,
+                  let failure = CurlProxyRoute.failure(code, handle: handle, proxy: activeProxy, request: transfer.request.head) {
+            transfer.finish(.failure(failure))
         } else {
             transfer.finish(.failure(CurlErrorMapping.error(for: code, detail: handle.errorMessage,
                                                             callbackFailure: callbackFailure,

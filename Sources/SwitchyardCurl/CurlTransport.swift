@@ -17,6 +17,8 @@ public import Switchyard
 /// Like every transport, it never follows redirects, stores cookies, caches or retries: the chain
 /// owns those. TLS peers are verified unless ``Configuration/verifiesPeer`` is turned off.
 /// Content-Encoding `gzip` and `deflate` are decoded (``Configuration/decodesContentEncoding``).
+/// Requests go direct unless ``Configuration/proxy`` is set: unlike libcurl's default, the proxy
+/// environment variables are not read unless asked for (``ProxyConfiguration/fromEnvironment()``).
 public final class CurlTransport: Transport {
     /// Settings of a ``CurlTransport``.
     public struct Configuration: Sendable {
@@ -68,6 +70,10 @@ public final class CurlTransport: Transport {
         /// (``IdleTimeout``); `nil` turns the check off. Whole seconds (libcurl's low-speed check);
         /// a transfer paused because its reader is slow is not idle.
         public var idleTimeout: Duration?
+        /// The proxies requests go through (``ProxyConfiguration``); `nil` (the default): every
+        /// request goes direct, and libcurl is told not to read `http_proxy` and the like from the
+        /// environment (use ``ProxyConfiguration/fromEnvironment(_:)`` for that).
+        public var proxy: ProxyConfiguration? = nil
 
         /// Creates a configuration.
         /// - Parameters:

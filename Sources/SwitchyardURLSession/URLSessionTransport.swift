@@ -63,6 +63,11 @@ import HTTPTypes
 ///   `Connection: keep-alive` unless the request sets them; `Content-Length: 0` on non-`GET`
 ///   requests without a body; `Content-Type: application/x-www-form-urlencoded` on a `POST` with a
 ///   body and no `Content-Type`.
+/// - **Proxies:** corelibs never gives libcurl a proxy (it ignores `connectionProxyDictionary`), so
+///   libcurl follows the proxy environment variables (`http_proxy`, `https_proxy`, `no_proxy`, …) for
+///   every request, even with ``Configuration/proxy`` `nil`; only a ``Configuration/proxy`` equal to
+///   ``ProxyConfiguration/fromEnvironment()`` is honoured, any other fails each request with
+///   ``SwitchyardError/Kind/transport``.
 /// - **Timings:** corelibs reports no `URLSessionTaskMetrics`; only ``TransferTimings/firstByte``
 ///   and ``TransferTimings/total`` (measured by the transport) are recorded. On Apple platforms
 ///   DNS, connect and TLS come from the task's transaction metrics.
@@ -87,6 +92,15 @@ public final class URLSessionTransport: Transport {
         /// (``IdleTimeout``); `nil` turns the check off. Enforced by the transport itself, because
         /// corelibs applies URLSession's request timeout to the whole transfer.
         public var idleTimeout: Duration?
+        /// The proxies requests go through — **a declared limitation**: FoundationNetworking on
+        /// Linux never hands a proxy to libcurl (it ignores `connectionProxyDictionary`; corelibs
+        /// leaves `CURLOPT_PROXY` unset), so libcurl reads the proxy environment variables itself,
+        /// for every session, even with `nil` here. Only the value the environment gives
+        /// (``ProxyConfiguration/fromEnvironment(_:)``, or an equal one) is therefore honoured; any
+        /// other fails each request with ``SwitchyardError/Kind/transport`` before anything is sent,
+        /// rather than going direct behind the caller's back. On Apple platforms the system's proxy
+        /// settings apply and any non-`nil` value fails the same way.
+        public var proxy: ProxyConfiguration? = nil
 
         /// Creates a configuration.
         /// - Parameters:
@@ -113,6 +127,8 @@ public final class URLSessionTransport: Transport {
     public let session: URLSession
     private let router: SessionRouter
     private let ownsSession: Bool
+    /// Why ``Configuration/proxy`` cannot be honoured, if it cannot.
+    private let proxyRefusal: SwitchyardError?
 
     /// Creates a transport with its own session, configured for throughput and with URLSession's
     /// cache, cookies and credential storage switched off.
@@ -125,6 +141,7 @@ public final class URLSessionTransport: Transport {
         self.router = SessionRouter()
         self.session = Self.makeSession(sessionConfiguration, router: router)
         self.ownsSession = true
+        self.proxyRefusal = Self.proxyRefusal(configuration.proxy)
     }
 
     /// Creates a transport that sends through a session the app already has.
@@ -137,6 +154,7 @@ public final class URLSessionTransport: Transport {
     public init(wrapping session: URLSession, configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.router = SessionRouter()
+        self.proxyRefusal = Self.proxyRefusal(configuration.proxy)
         #if canImport(FoundationNetworking)
         let copy = session.configuration
         Self.disablePolicies(of: copy, configuration: configuration)
@@ -160,6 +178,7 @@ public final class URLSessionTransport: Transport {
     /// - Throws: A ``SwitchyardError``.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         try context.checkLiveness()
+        if let proxyRefusal { throw proxyRefusal }
         var urlRequest = try RequestMapping.urlRequest(for: request, timeout: backstopSeconds(for: context))
         let exchange = URLSessionExchange(request: request, context: context,
                                           memoryLimit: max(configuration.bufferedBodyBytes, 64 * 1024),

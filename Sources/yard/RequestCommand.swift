@@ -71,6 +71,15 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Write the exchange (every attempt, with its timings) as an HTTP Archive to this path.")
     var har: String?
 
+    @Option(help: ArgumentHelp("Send through this HTTP proxy: [http://][user:password@]host[:port] (port 1080 by default).",
+                               discussion: "Without it the proxy comes from http_proxy, https_proxy/HTTPS_PROXY and"
+                                   + " all_proxy/ALL_PROXY, as curl reads them (upper-case HTTP_PROXY is ignored); --proxy ''"
+                                   + " sends direct."))
+    var proxy: String?
+
+    @Option(name: .customLong("noproxy"), help: "Comma-separated hosts that bypass the proxy, as NO_PROXY (which it replaces); '*' for all.")
+    var noProxy: String?
+
     @Option(help: "Cache responses in this directory (RFC 9111; several processes may share it).")
     var cache: String?
 
@@ -104,7 +113,7 @@ struct RequestCommand: AsyncParsableCommand {
             let uploadPrinter = uploadProgress.map { progress in
                 Task { await ProgressPrinter(label: "upload", interactive: ProgressPrinter.standardErrorIsTerminal).run(progress) }
             }
-            try await transport.withTransport { transport in
+            try await transport.withTransport(proxy: try proxyConfiguration()) { transport in
                 var configuration = configuration(events: bus)
                 if har != nil { configuration.attemptInterceptors.append(archive.interceptor) }
                 if let cache {
@@ -141,6 +150,18 @@ struct RequestCommand: AsyncParsableCommand {
             outcome.printSummary()
         }
         if outcome.error != nil { throw ExitCode(1) }
+    }
+
+    /// The proxies `--proxy`, `--noproxy` and the environment ask for, as curl combines them.
+    private func proxyConfiguration() throws(SwitchyardError) -> ProxyConfiguration? {
+        var configuration: ProxyConfiguration?
+        if let proxy {
+            configuration = proxy.isEmpty ? nil : try ProxyConfiguration(url: proxy)
+        } else {
+            configuration = try ProxyConfiguration.fromEnvironment()
+        }
+        if let noProxy { configuration?.noProxy = NoProxyList(noProxy) }
+        return configuration
     }
 
     /// The chain the flags ask for: events always; redirects, retry and status validation on request.

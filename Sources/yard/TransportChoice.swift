@@ -17,18 +17,29 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
     static let names = allCases.map(\.rawValue).joined(separator: ", ")
 
     /// A fresh transport of this kind.
-    func makeTransport() -> any Transport {
+    /// - Parameter proxy: The proxies it sends through (`nil`: direct).
+    func makeTransport(proxy: ProxyConfiguration? = nil) -> any Transport {
         switch self {
-        case .curl: CurlTransport()
-        case .urlsession: URLSessionTransport()
-        case .ahc: AsyncHTTPClientTransport()
+        case .curl:
+            var configuration = CurlTransport.Configuration()
+            configuration.proxy = proxy
+            return CurlTransport(configuration: configuration)
+        case .urlsession:
+            var configuration = URLSessionTransport.Configuration()
+            configuration.proxy = proxy
+            return URLSessionTransport(configuration: configuration)
+        case .ahc:
+            var configuration = AsyncHTTPClientTransport.Configuration()
+            configuration.proxy = proxy
+            return AsyncHTTPClientTransport(configuration: configuration)
         }
     }
 
     /// Runs `body` with a fresh transport of this kind, then shuts the transport down
     /// (``Transport/shutdown()``, waiting for what it owns to be released), whatever `body` did.
-    func withTransport<Result>(_ body: (any Transport) async throws -> Result) async throws -> Result {
-        let transport = makeTransport()
+    func withTransport<Result>(proxy: ProxyConfiguration? = nil,
+                               _ body: (any Transport) async throws -> Result) async throws -> Result {
+        let transport = makeTransport(proxy: proxy)
         do {
             let result = try await body(transport)
             try? await transport.shutdown()

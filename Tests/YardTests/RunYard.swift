@@ -13,17 +13,25 @@ import Glibc
 /// The child is run and waited for on a thread of its own, never on one of the few threads of the
 /// Swift concurrency pool: blocking those while a child runs on a busy machine starved every other
 /// test in the process until their time limits expired.
-func runYard(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+///
+/// - Parameter environment: Variables set for the child on top of this process's (through `/usr/bin/env`).
+func runYard(_ arguments: [String], environment: [String: String] = [:]) async throws
+    -> (status: Int32, stdout: String, stderr: String) {
     try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try runYardBlocking(arguments) }) }
+        let thread = Thread { continuation.resume(with: Result { try runYardBlocking(arguments, environment: environment) }) }
         thread.start()
     }
 }
 
-private func runYardBlocking(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+private func runYardBlocking(_ arguments: [String], environment: [String: String])
+    throws -> (status: Int32, stdout: String, stderr: String) {
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("yard").path
-    let child = try SpawnedProcess(executable: executable, arguments: arguments)
+    let child = environment.isEmpty
+        ? try SpawnedProcess(executable: executable, arguments: arguments)
+        : try SpawnedProcess(executable: "/usr/bin/env",
+                             arguments: environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                                 + [executable] + arguments)
     let (stdout, stderr) = try child.readOutput()
     let status = try child.wait()
     return (status, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
