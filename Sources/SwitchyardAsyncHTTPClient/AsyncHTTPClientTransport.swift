@@ -100,6 +100,8 @@ public final class AsyncHTTPClientTransport: Transport {
     private let acceptEncoding: String?
     private let contentDecoding: ContentDecoding
     private let shutdownStarted = Atomic<Bool>(false)
+    /// Why every request fails (a TLS file that could not be loaded), or `nil`.
+    private let tlsFailure: SwitchyardError?
 
     /// Creates a transport that owns a new `HTTPClient` built from `configuration`.
     ///
@@ -111,6 +113,7 @@ public final class AsyncHTTPClientTransport: Transport {
         self.ownsClient = true
         self.contentDecoding = configuration.decodesContentEncoding ? .byTransport : .none
         self.acceptEncoding = configuration.decodesContentEncoding ? Self.defaultAcceptEncoding : nil
+        self.tlsFailure = configuration.tls.isDefault ? nil : AsyncHTTPClientTLS(configuration.tls).failure
     }
 
     /// Creates a transport over an `HTTPClient` the app already has; the app keeps owning it.
@@ -125,6 +128,7 @@ public final class AsyncHTTPClientTransport: Transport {
         self.ownsClient = false
         self.contentDecoding = contentDecoding
         self.acceptEncoding = contentDecoding == .byTransport ? Self.defaultAcceptEncoding : nil
+        self.tlsFailure = nil
     }
 
     deinit {
@@ -153,6 +157,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Throws: A ``SwitchyardError``.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         try context.checkLiveness()
+        if let tlsFailure { throw tlsFailure }
         let host = request.head.authority ?? "the server"
         let outgoing = try AsyncHTTPClientRequestMapping.makeRequest(request, acceptEncoding: acceptEncoding)
         let response: HTTPClientResponse
@@ -160,7 +165,11 @@ public final class AsyncHTTPClientTransport: Transport {
             response = try await client.execute(outgoing, deadline: Self.nioDeadline(for: context))
         } catch {
             recordTotal(context)
-            throw AsyncHTTPClientErrorMapping.error(for: error, phase: .waitingForHead, host: host)
+            let mapped = AsyncHTTPClientErrorMapping.error(for: error, phase: .waitingForHead, host: host)
+            if AsyncHTTPClientTLSDiagnosis.isChainVerificationFailure(error) {
+                throw await AsyncHTTPClientTLSDiagnosis.refine(mapped, host: host, url: outgoing.url, group: client.eventLoopGroup)
+            }
+            throw mapped
         }
         let headArrived = ContinuousClock.now
         let elapsed = context.attemptStartedAt.duration(to: headArrived)

@@ -34,8 +34,13 @@ enum CurlErrorMapping {
                                    underlyingError: cause)
         case CURLE_OPERATION_TIMEDOUT:
             return TransportFailure.deadlinePassed(host: host, detail: reason, underlyingError: cause)
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+        case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            return TLSFailureReason.pinMismatch.error(host: host, detail: reason, underlyingError: cause)
+        case CURLE_SSL_CERTPROBLEM:
+            return TLSFailureReason.clientCertificateUnusable.error(host: host, detail: reason, underlyingError: cause)
+        case CURLE_SSL_CACERT_BADFILE:
+            return TLSFailureReason.trustRootsUnusable.error(host: host, detail: reason, underlyingError: cause)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED:
             return TransportFailure.tlsFailed(host: host, detail: reason, underlyingError: cause)
         case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_HTTP2, CURLE_HTTP2_STREAM,

@@ -63,6 +63,16 @@ import HTTPTypes
 ///   `Connection: keep-alive` unless the request sets them; `Content-Length: 0` on non-`GET`
 ///   requests without a body; `Content-Type: application/x-www-form-urlencoded` on a `POST` with a
 ///   body and no `Content-Type`.
+/// - **TLS:** only the default ``TLSOptions`` work: the system trust store, full verification, TLS
+///   1.2 or later. FoundationNetworking has no per-session TLS settings: custom trust roots exist
+///   only as the process-wide `URLSessionCertificateAuthorityInfoFile` environment variable (read
+///   by every session in the process; `INSECURE_SSL_NO_VERIFY` turns verification off for all of
+///   them), server-trust and client-certificate challenges never reach the delegate (so no pinning
+///   and no mutual TLS), and a minimum protocol version is not applied. Any other ``Configuration/tls``
+///   fails every request with ``SwitchyardError/Kind/tls`` naming the unsupported options, because
+///   a pin that is not checked must never look as if it were. Certificate failures with the defaults
+///   (untrusted, expired, wrong host) are reported as on the curl transport, from libcurl's message.
+///   On Apple platforms the same limitation applies for now.
 /// - **Timings:** corelibs reports no `URLSessionTaskMetrics`; only ``TransferTimings/firstByte``
 ///   and ``TransferTimings/total`` (measured by the transport) are recorded. On Apple platforms
 ///   DNS, connect and TLS come from the task's transaction metrics.
@@ -87,6 +97,10 @@ public final class URLSessionTransport: Transport {
         /// (``IdleTimeout``); `nil` turns the check off. Enforced by the transport itself, because
         /// corelibs applies URLSession's request timeout to the whole transfer.
         public var idleTimeout: Duration?
+        /// TLS options. Only the defaults (system trust store, verification on, TLS 1.2 or later) are
+        /// supported: any other value fails every request with ``SwitchyardError/Kind/tls`` (see
+        /// "TLS" in ``URLSessionTransport``).
+        public var tls: TLSOptions
 
         /// Creates a configuration.
         /// - Parameters:
@@ -94,16 +108,19 @@ public final class URLSessionTransport: Transport {
         ///   - bufferedBodyBytes: Response bytes kept in memory per request.
         ///   - backstopTimeout: URLSession's timeout when there is no deadline.
         ///   - idleTimeout: How long the server may send nothing (`nil`: no limit).
+        ///   - tls: The TLS options (only the defaults are supported).
         public init(
             maxConnectionsPerHost: Int = defaultMaxConnectionsPerHost,
             bufferedBodyBytes: Int = defaultBufferedBodyBytes,
             backstopTimeout: Duration = defaultBackstopTimeout,
-            idleTimeout: Duration? = IdleTimeout.default
+            idleTimeout: Duration? = IdleTimeout.default,
+            tls: TLSOptions = TLSOptions()
         ) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.bufferedBodyBytes = bufferedBodyBytes
             self.backstopTimeout = backstopTimeout
             self.idleTimeout = idleTimeout
+            self.tls = tls
         }
     }
 
@@ -113,6 +130,8 @@ public final class URLSessionTransport: Transport {
     public let session: URLSession
     private let router: SessionRouter
     private let ownsSession: Bool
+    /// The error every request fails with because ``Configuration/tls`` asks for what URLSession cannot do.
+    private let tlsLimitation: SwitchyardError?
 
     /// Creates a transport with its own session, configured for throughput and with URLSession's
     /// cache, cookies and credential storage switched off.
@@ -122,6 +141,7 @@ public final class URLSessionTransport: Transport {
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maxConnectionsPerHost
         Self.disablePolicies(of: sessionConfiguration, configuration: configuration)
         self.configuration = configuration
+        self.tlsLimitation = URLSessionTLSLimitation.error(for: configuration.tls)
         self.router = SessionRouter()
         self.session = Self.makeSession(sessionConfiguration, router: router)
         self.ownsSession = true
@@ -136,6 +156,7 @@ public final class URLSessionTransport: Transport {
     ///   - configuration: The settings (``Configuration/maxConnectionsPerHost`` does not apply).
     public init(wrapping session: URLSession, configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.tlsLimitation = URLSessionTLSLimitation.error(for: configuration.tls)
         self.router = SessionRouter()
         #if canImport(FoundationNetworking)
         let copy = session.configuration
@@ -160,6 +181,7 @@ public final class URLSessionTransport: Transport {
     /// - Throws: A ``SwitchyardError``.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         try context.checkLiveness()
+        if let tlsLimitation { throw tlsLimitation }
         var urlRequest = try RequestMapping.urlRequest(for: request, timeout: backstopSeconds(for: context))
         let exchange = URLSessionExchange(request: request, context: context,
                                           memoryLimit: max(configuration.bufferedBodyBytes, 64 * 1024),

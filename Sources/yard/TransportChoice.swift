@@ -17,18 +17,20 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
     static let names = allCases.map(\.rawValue).joined(separator: ", ")
 
     /// A fresh transport of this kind.
-    func makeTransport() -> any Transport {
+    /// - Parameter tls: The transport's TLS options.
+    func makeTransport(tls: TLSOptions = TLSOptions()) -> any Transport {
         switch self {
-        case .curl: CurlTransport()
-        case .urlsession: URLSessionTransport()
-        case .ahc: AsyncHTTPClientTransport()
+        case .curl: CurlTransport(configuration: .init(tls: tls))
+        case .urlsession: URLSessionTransport(configuration: .init(tls: tls))
+        case .ahc: AsyncHTTPClientTransport(configuration: .init(tls: tls))
         }
     }
 
     /// Runs `body` with a fresh transport of this kind, then shuts the transport down
     /// (``Transport/shutdown()``, waiting for what it owns to be released), whatever `body` did.
-    func withTransport<Result>(_ body: (any Transport) async throws -> Result) async throws -> Result {
-        let transport = makeTransport()
+    func withTransport<Result>(tls: TLSOptions = TLSOptions(),
+                               _ body: (any Transport) async throws -> Result) async throws -> Result {
+        let transport = makeTransport(tls: tls)
         do {
             let result = try await body(transport)
             try? await transport.shutdown()
