@@ -74,7 +74,7 @@ enum AsyncHTTPClientTLSDiagnosis {
                 .connectTimeout(.seconds(2))
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName) { chain, promise in
+                        let collect: NIOSSLCustomVerificationCallback = { chain, promise in
                             for certificate in chain {
                                 let bounds = (Int(certificate.notValidBefore), Int(certificate.notValidAfter))
                                 if now < bounds.0 || now > bounds.1 {
@@ -82,14 +82,16 @@ enum AsyncHTTPClientTLSDiagnosis {
                                     break
                                 }
                             }
-                            promise.succeed(.failed)  // collected: end the handshake here
+                            promise.succeed(NIOSSLVerificationResult.failed)  // collected: end the handshake here
                         }
+                        let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName,
+                                                              customVerificationCallback: collect)
                         try channel.pipeline.syncOperations.addHandler(handler)
                     }
                 }
                 .connect(host: host, port: port).get()
             let closing = channel.closeFuture
-            channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+            channel.eventLoop.scheduleTask(in: TimeAmount.seconds(2)) { channel.close(promise: nil) }
             try? await closing.get()
         } catch {
             return nil

@@ -25,6 +25,11 @@ enum CurlErrorMapping {
         case CURLE_GOT_NOTHING:
             return TransportFailure.closedWithoutResponse(host: host, underlyingError: cause)
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR:
+            if reason.lowercased().contains("alert") {
+                // A TLS 1.3 server refuses a client certificate after the client's handshake has ended,
+                // so libcurl hears of it while reading: "tlsv13 alert certificate required".
+                return TransportFailure.tlsFailed(host: host, detail: reason, underlyingError: cause)
+            }
             if reason.lowercased().contains("chunk") {
                 return TransportFailure.malformedChunking(host: host, detail: reason, underlyingError: cause)
             }

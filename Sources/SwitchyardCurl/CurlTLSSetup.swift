@@ -76,7 +76,7 @@ final class CurlTLSSetup: Sendable {
         _ = ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, verifies ? 1 : 0)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, verifies ? 2 : 0)
         let version = minimumVersion == .v1_3 ? CURL_SSLVERSION_TLSv1_3 : CURL_SSLVERSION_TLSv1_2
-        _ = ccurl_easy_setopt_long(easy, CURLOPT_SSLVERSION, Int(version.rawValue))
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_SSLVERSION, version)
         guard !isDefault else { return }
         if let caBlob {
             _ = caBlob.withUnsafeBytes { ccurl_easy_setopt_blob_copy(easy, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }

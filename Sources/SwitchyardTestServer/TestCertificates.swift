@@ -145,7 +145,7 @@ private struct Issued {
         let keyFile = directory + "/" + name + "-key.pem"
         try certificatePEM.write(toFile: certificateFile, atomically: true, encoding: .utf8)
         try keyPEM.write(toFile: keyFile, atomically: true, encoding: .utf8)
-        let digest = SHA256.hash(data: key.publicKey.derRepresentation)  // the DER SubjectPublicKeyInfo
+        let digest = Crypto.SHA256.hash(data: key.publicKey.derRepresentation)  // the DER SubjectPublicKeyInfo
         return TestCertificates.Identity(
             certificatePEM: certificatePEM, privateKeyPEM: keyPEM,
             certificateFile: certificateFile, privateKeyFile: keyFile,

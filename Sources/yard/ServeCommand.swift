@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SwitchyardTestServer
 
 /// `yard serve`: the embedded loopback server, for trying things by hand.
@@ -45,6 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         print("press Ctrl-C to stop")
+        fflush(nil)  // a script reading the CA path from a pipe needs it now, not at exit
         while !Task.isCancelled {
             try await Task.sleep(for: .seconds(3600))
         }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
 import SwitchyardTestSupport
@@ -34,7 +35,7 @@ private func exchange(
             let response = try await client.send(try Request(url: server.url(path)))
             outcome = .status(response.head.status.code)
         } catch {
-            outcome = .failed(error)
+            outcome = .failed(SwitchyardError.wrapping(error))
         }
         try? await transport.shutdown()
         try inspect(outcome, server, certificates)
