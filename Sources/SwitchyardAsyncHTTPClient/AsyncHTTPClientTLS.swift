@@ -12,8 +12,9 @@ import Switchyard
 /// the connection to any request: a mismatch fails the waiting requests with
 /// ``TLSFailureReason/pinMismatch`` and closes the connection, so no request byte is sent.
 struct AsyncHTTPClientTLS: Sendable {
-    /// NIOSSL's configuration, or `nil` for the defaults (AsyncHTTPClient's own).
-    let configuration: TLSConfiguration?
+    /// NIOSSL's configuration. Always set: NIOSSL's own default minimum is TLS 1.0, below
+    /// ``TLSOptions/minimumVersion``'s default of TLS 1.2.
+    let configuration: TLSConfiguration
     /// The accepted SHA-256 digests of the server's SubjectPublicKeyInfo (empty: no pinning).
     let pins: Set<[UInt8]>
     /// Why every request must fail (unreadable files, inconsistent options), or `nil`.
@@ -21,14 +22,14 @@ struct AsyncHTTPClientTLS: Sendable {
 
     init(_ options: TLSOptions) {
         pins = Set(options.pinnedPublicKeys.map(\.sha256))
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = options.minimumVersion == .v1_3 ? .tlsv13 : .tlsv12
         guard !options.isDefault else {
-            configuration = nil
+            configuration = tls
             failure = nil
             return
         }
         var failure: SwitchyardError? = options.inconsistency.map { SwitchyardError(.tls, $0) }
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.minimumTLSVersion = options.minimumVersion == .v1_3 ? .tlsv13 : .tlsv12
         if options.skipsVerification { tls.certificateVerification = .none }
         let files = options.trustRoots.certificateFiles
         if !files.isEmpty {
@@ -64,7 +65,7 @@ struct AsyncHTTPClientTLS: Sendable {
 
     /// Sets the TLS configuration and, when keys are pinned, the pin check on `configuration`.
     func apply(to configuration: inout HTTPClient.Configuration) {
-        if let tls = self.configuration { configuration.tlsConfiguration = tls }
+        configuration.tlsConfiguration = self.configuration
         guard !pins.isEmpty else { return }
         let pins = self.pins
         configuration.http1_1ConnectionDebugInitializer = { channel in Self.checkPins(pins, on: channel) }

@@ -19,8 +19,18 @@ extension LoopbackServer {
         public var clientCertificateAuthorityFile: String?
         /// The protocols offered by ALPN, most preferred first. Only `http/1.1` is served today.
         public var applicationProtocols: [String]
-        /// Whether the server refuses TLS 1.3 (to test a client's minimum version).
-        public var tls12Only: Bool
+        /// The newest TLS version the server speaks (lower it to test a client's minimum version).
+        public var maximumVersion: MaximumVersion
+
+        /// The newest TLS version a server speaks, for ``maximumVersion``.
+        public enum MaximumVersion: Sendable, Hashable {
+            /// TLS 1.1 (obsolete: clients with a minimum of TLS 1.2 refuse it).
+            case tls11
+            /// TLS 1.2.
+            case tls12
+            /// TLS 1.3 (the default).
+            case tls13
+        }
 
         /// Creates an HTTPS mode from PEM files.
         /// - Parameters:
@@ -28,25 +38,26 @@ extension LoopbackServer {
         ///   - privateKeyFile: Its private key's PEM file.
         ///   - clientCertificateAuthorityFile: The CA clients' certificates must come from (`nil`: none asked for).
         ///   - applicationProtocols: The ALPN protocols offered.
-        ///   - tls12Only: Whether TLS 1.3 is refused.
+        ///   - maximumVersion: The newest TLS version spoken.
         public init(certificateFile: String, privateKeyFile: String, clientCertificateAuthorityFile: String? = nil,
-                    applicationProtocols: [String] = ["http/1.1"], tls12Only: Bool = false) {
+                    applicationProtocols: [String] = ["http/1.1"], maximumVersion: MaximumVersion = .tls13) {
             self.certificateFile = certificateFile
             self.privateKeyFile = privateKeyFile
             self.clientCertificateAuthorityFile = clientCertificateAuthorityFile
             self.applicationProtocols = applicationProtocols
-            self.tls12Only = tls12Only
+            self.maximumVersion = maximumVersion
         }
 
         /// Creates an HTTPS mode serving a generated identity, e.g. `certificates.server`.
         /// - Parameters:
         ///   - identity: The server certificate and key.
         ///   - clientCertificateAuthority: The CA clients' certificates must come from (`nil`: none asked for).
-        ///   - tls12Only: Whether TLS 1.3 is refused.
+        ///   - maximumVersion: The newest TLS version spoken.
         public init(identity: TestCertificates.Identity, clientCertificateAuthority: TestCertificates.Identity? = nil,
-                    tls12Only: Bool = false) {
+                    maximumVersion: MaximumVersion = .tls13) {
             self.init(certificateFile: identity.certificateFile, privateKeyFile: identity.privateKeyFile,
-                      clientCertificateAuthorityFile: clientCertificateAuthority?.certificateFile, tls12Only: tls12Only)
+                      clientCertificateAuthorityFile: clientCertificateAuthority?.certificateFile,
+                      maximumVersion: maximumVersion)
         }
 
         /// The SwiftNIO SSL context these settings describe.
@@ -56,7 +67,13 @@ extension LoopbackServer {
                 privateKey: .privateKey(try NIOSSLPrivateKey(file: privateKeyFile, format: .pem))
             )
             configuration.applicationProtocols = applicationProtocols
-            if tls12Only { configuration.maximumTLSVersion = .tlsv12 }
+            switch maximumVersion {
+            case .tls11:
+                configuration.minimumTLSVersion = .tlsv1
+                configuration.maximumTLSVersion = .tlsv11
+            case .tls12: configuration.maximumTLSVersion = .tlsv12
+            case .tls13: break
+            }
             if let clientCertificateAuthorityFile {
                 configuration.certificateVerification = .noHostnameVerification
                 configuration.trustRoots = .file(clientCertificateAuthorityFile)

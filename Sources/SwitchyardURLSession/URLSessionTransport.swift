@@ -63,8 +63,10 @@ import HTTPTypes
 ///   `Connection: keep-alive` unless the request sets them; `Content-Length: 0` on non-`GET`
 ///   requests without a body; `Content-Type: application/x-www-form-urlencoded` on a `POST` with a
 ///   body and no `Content-Type`.
-/// - **TLS:** only the default ``TLSOptions`` work: the system trust store, full verification, TLS
-///   1.2 or later. FoundationNetworking has no per-session TLS settings: custom trust roots exist
+/// - **TLS:** only the default ``TLSOptions`` work: the system trust store and full verification;
+///   and even their minimum of TLS 1.2 is not enforced on Linux, where libcurl's default applies
+///   (Debian 12's OpenSSL 3 still negotiates TLS 1.1 with a server that offers nothing newer; tested).
+///   FoundationNetworking has no per-session TLS settings: custom trust roots exist
 ///   only as the process-wide `URLSessionCertificateAuthorityInfoFile` environment variable (read
 ///   by every session in the process; `INSECURE_SSL_NO_VERIFY` turns verification off for all of
 ///   them), server-trust and client-certificate challenges never reach the delegate (so no pinning
@@ -97,9 +99,9 @@ public final class URLSessionTransport: Transport {
         /// (``IdleTimeout``); `nil` turns the check off. Enforced by the transport itself, because
         /// corelibs applies URLSession's request timeout to the whole transfer.
         public var idleTimeout: Duration?
-        /// TLS options. Only the defaults (system trust store, verification on, TLS 1.2 or later) are
-        /// supported: any other value fails every request with ``SwitchyardError/Kind/tls`` (see
-        /// "TLS" in ``URLSessionTransport``).
+        /// TLS options. Only the defaults (system trust store, verification on) are supported, and on
+        /// Linux their TLS 1.2 minimum is not enforced: any other value fails every request with
+        /// ``SwitchyardError/Kind/tls`` (see "TLS" in ``URLSessionTransport``).
         public var tls: TLSOptions
 
         /// Creates a configuration.

@@ -28,7 +28,8 @@ public struct TLSOptions: Sendable, Hashable {
     public var pinnedPublicKeys: [PublicKeyPin]
     /// The certificate presented when the server asks for one (mutual TLS); `nil` (the default): none.
     public var clientCertificate: ClientCertificate?
-    /// The oldest TLS version negotiated. Default: ``TLSVersion/v1_2``.
+    /// The oldest TLS version negotiated. Default: ``TLSVersion/v1_2`` (not enforced by
+    /// `URLSessionTransport` on Linux, which cannot change libcurl's default there).
     public var minimumVersion: TLSVersion
     /// Whether the server's certificate chain and host name go unchecked: only through
     /// ``insecureSkippingVerificationForDevelopmentOnly``, never by accident.
