@@ -55,8 +55,19 @@ public final class CurlTransport: Transport {
             get { !tls.skipsVerification }
             set {
                 guard newValue == tls.skipsVerification else { return }
-                tls = newValue ? TLSOptions() : .insecureSkippingVerificationForDevelopmentOnly
+                tls = newValue ? TLSOptions() : Self.skippingVerification(keeping: tls)
             }
+        }
+
+        /// `options` with verification skipped; everything else is kept, so pins configured alongside
+        /// still fail every request (``TLSOptions/inconsistency``) instead of being dropped unseen.
+        private static func skippingVerification(keeping options: TLSOptions) -> TLSOptions {
+            var insecure = TLSOptions.insecureSkippingVerificationForDevelopmentOnly
+            insecure.trustRoots = options.trustRoots
+            insecure.pinnedPublicKeys = options.pinnedPublicKeys
+            insecure.clientCertificate = options.clientCertificate
+            insecure.minimumVersion = options.minimumVersion
+            return insecure
         }
         /// Whether `gzip`/`deflate` response bodies are decoded before they reach the chain.
         public var decodesContentEncoding: Bool
@@ -121,7 +132,7 @@ public final class CurlTransport: Transport {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxTotalConnections = maxTotalConnections
             self.connectTimeout = connectTimeout
-            self.tls = verifiesPeer ? tls : .insecureSkippingVerificationForDevelopmentOnly
+            self.tls = verifiesPeer ? tls : Self.skippingVerification(keeping: tls)
             self.decodesContentEncoding = decodesContentEncoding
             self.httpVersion = httpVersion
             self.receiveBufferBytes = receiveBufferBytes

@@ -14,6 +14,8 @@ import Synchronization
 /// `/redirect/{n}`, `/redirect-to`, `/pages/{key}`, `/headers/many`, `/headers/giant`, `/gzip`, `/deflate`,
 /// `/gzip/broken`, `/malformed/*`). Any request may carry `?tag=X` to observe when its
 /// connection closes via ``waitForDisconnect(tag:timeout:)`` / ``hasDisconnected(tag:)``.
+/// With ``Configuration/tls`` it serves the same routes over HTTPS (``TLS``, certificates from
+/// ``TestCertificates``).
 ///
 /// ```swift
 /// let server = try await LoopbackServer.start()

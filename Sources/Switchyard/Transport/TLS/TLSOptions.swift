@@ -10,7 +10,7 @@
 /// ```swift
 /// var tls = TLSOptions()
 /// tls.trustRoots = .systemAnd(certificateFiles: ["/etc/myapp/internal-ca.pem"])
-/// tls.pinnedPublicKeys = [try TLSOptions.PublicKeyPin("sha256//r8udi/Mxd6pLO7y7hZyUMWq8YnFnIWXCqeHsTDRqy8=")]
+/// tls.pinnedPublicKeys = [try TLSOptions.PublicKeyPin("sha256//5mgUqcVKPGdj5IDMa7UBcoTDnD3BqRTfuLlHG39lfnY=")]
 /// let transport = CurlTransport(configuration: .init(tls: tls))
 /// ```
 ///

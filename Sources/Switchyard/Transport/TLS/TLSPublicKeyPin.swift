@@ -15,7 +15,7 @@ extension TLSOptions {
         public let sha256: [UInt8]
 
         /// Parses curl's form, `sha256//` followed by the base64 of the 32-byte digest.
-        /// - Parameter text: e.g. `sha256//r8udi/Mxd6pLO7y7hZyUMWq8YnFnIWXCqeHsTDRqy8=`.
+        /// - Parameter text: e.g. `sha256//5mgUqcVKPGdj5IDMa7UBcoTDnD3BqRTfuLlHG39lfnY=`.
         /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when it is not of that form.
         public init(_ text: String) throws(SwitchyardError) {
             let prefix = "sha256//"
