@@ -20,6 +20,19 @@ static inline CURLcode ccurl_easy_setopt_pointer(CURL *handle, CURLoption option
     return curl_easy_setopt(handle, option, value);
 }
 
+/// For CURLOPT_CAINFO_BLOB and the other blob options; libcurl copies the bytes (CURL_BLOB_COPY).
+static inline CURLcode ccurl_easy_setopt_blob_copy(CURL *handle, CURLoption option, const void *data, size_t length) {
+    struct curl_blob blob;
+    blob.data = (void *)data;
+    blob.len = length;
+    blob.flags = CURL_BLOB_COPY;
+    return curl_easy_setopt(handle, option, &blob);
+}
+
+static inline CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 static inline CURLcode ccurl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
     return curl_easy_setopt(handle, option, value);
 }

@@ -60,6 +60,15 @@ extension AsyncHTTPClientTransport {
         /// one). It reaches every server through `CONNECT`, `http://` ones too, never in absolute
         /// form. Not part of ``httpClientConfiguration``, which stays the direct client's.
         public var proxy: ProxyConfiguration? = nil
+        /// TLS: trusted CAs, pinned keys, client certificate, minimum version, and (development only)
+        /// skipping verification. Default: verify against the system store, TLS 1.2 or later.
+        ///
+        /// Becomes SwiftNIO SSL's `TLSConfiguration` (trust roots, certificate chain and key, minimum
+        /// version, certificate verification); files are read when the configuration is built, and one
+        /// that cannot be read fails every request with `tls`. Pins are checked right after the
+        /// handshake, before the connection serves any request (through AsyncHTTPClient's connection
+        /// initializers, which ``httpClientConfiguration`` therefore sets when keys are pinned).
+        public var tls: TLSOptions
 
         /// Creates a configuration.
         /// - Parameters:
@@ -69,13 +78,15 @@ extension AsyncHTTPClientTransport {
         ///   - idleTimeout: How long the server may send nothing during an exchange (`nil`: no limit).
         ///   - decodesContentEncoding: Whether gzip/deflate bodies are decoded.
         ///   - httpVersion: The HTTP version policy.
+        ///   - tls: The TLS options.
         public init(
             maxConnectionsPerHost: Int = Self.defaultMaxConnectionsPerHost,
             connectTimeout: Duration = .seconds(30),
             connectionIdleTimeout: Duration = .seconds(60),
             idleTimeout: Duration? = IdleTimeout.default,
             decodesContentEncoding: Bool = true,
-            httpVersion: HTTPVersion = .automatic
+            httpVersion: HTTPVersion = .automatic,
+            tls: TLSOptions = TLSOptions()
         ) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.connectTimeout = connectTimeout
@@ -83,12 +94,15 @@ extension AsyncHTTPClientTransport {
             self.idleTimeout = idleTimeout
             self.decodesContentEncoding = decodesContentEncoding
             self.httpVersion = httpVersion
+            self.tls = tls
         }
 
         /// The AsyncHTTPClient configuration these settings produce.
         ///
         /// Use it to build an `HTTPClient` of your own with the same behaviour, adjust what this
-        /// struct does not cover (TLS, proxies), and pass it to ``AsyncHTTPClientTransport/init(wrapping:)``.
+        /// struct does not cover (proxies), and pass it to ``AsyncHTTPClientTransport/init(wrapping:)``.
+        /// When a TLS file named in ``tls`` cannot be read, the configuration fails closed (that trust
+        /// root or client certificate is missing); an owned transport reports the cause on every request.
         public var httpClientConfiguration: HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration(
                 redirectConfiguration: .disallow,
@@ -101,6 +115,7 @@ extension AsyncHTTPClientTransport {
             )
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.httpVersion = httpVersion == .automatic ? .automatic : .http1Only
+            AsyncHTTPClientTLS(tls).apply(to: &configuration)
             return configuration
         }
     }

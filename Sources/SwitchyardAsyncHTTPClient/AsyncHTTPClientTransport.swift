@@ -103,6 +103,8 @@ public final class AsyncHTTPClientTransport: Transport {
     private let shutdownStarted = Atomic<Bool>(false)
     /// The clients of ``Configuration/proxy``, if any.
     private let proxyClients: AsyncHTTPClientProxyClients?
+    /// Why every request fails (a TLS file that could not be loaded), or `nil`.
+    private let tlsFailure: SwitchyardError?
 
     /// Creates a transport that owns a new `HTTPClient` built from `configuration`.
     ///
@@ -117,6 +119,7 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         self.contentDecoding = configuration.decodesContentEncoding ? .byTransport : .none
         self.acceptEncoding = configuration.decodesContentEncoding ? Self.defaultAcceptEncoding : nil
+        self.tlsFailure = configuration.tls.isDefault ? nil : AsyncHTTPClientTLS(configuration.tls).failure
     }
 
     /// Creates a transport over an `HTTPClient` the app already has; the app keeps owning it.
@@ -132,6 +135,7 @@ public final class AsyncHTTPClientTransport: Transport {
         self.proxyClients = nil
         self.contentDecoding = contentDecoding
         self.acceptEncoding = contentDecoding == .byTransport ? Self.defaultAcceptEncoding : nil
+        self.tlsFailure = nil
     }
 
     deinit {
@@ -162,6 +166,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Throws: A ``SwitchyardError``.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         try context.checkLiveness()
+        if let tlsFailure { throw tlsFailure }
         let host = request.head.authority ?? "the server"
         let outgoing = try AsyncHTTPClientRequestMapping.makeRequest(request, acceptEncoding: acceptEncoding)
         var client = self.client
@@ -175,7 +180,12 @@ public final class AsyncHTTPClientTransport: Transport {
             if let proxy, let failure = AsyncHTTPClientProxyClients.failure(for: error, proxy: proxy, host: host) {
                 throw failure
             }
-            throw AsyncHTTPClientErrorMapping.error(for: error, phase: .waitingForHead, host: host)
+            let mapped = AsyncHTTPClientErrorMapping.error(for: error, phase: .waitingForHead, host: host)
+            // The diagnosis connects to the server directly: through a proxy it would reach the wrong peer.
+            if proxy == nil, AsyncHTTPClientTLSDiagnosis.isChainVerificationFailure(error) {
+                throw await AsyncHTTPClientTLSDiagnosis.refine(mapped, host: host, url: outgoing.url, group: client.eventLoopGroup)
+            }
+            throw mapped
         }
         let headArrived = ContinuousClock.now
         let elapsed = context.attemptStartedAt.duration(to: headArrived)

@@ -21,6 +21,7 @@ final class CurlEasyTransfer {
     /// The transfer being run, `nil` while the handle is idle (so an idle handle keeps nothing alive).
     private(set) var transfer: CurlTransfer?
     private let configuration: CurlTransport.Configuration
+    private let tls: CurlTLSSetup
     private var framer = CurlHeadFramer()
     private var headDelivered = false
     private var receivedBytes: Int64 = 0
@@ -45,10 +46,11 @@ final class CurlEasyTransfer {
 
     /// - Parameter onHeadReady: Called (on the loop thread) when a head is complete; the loop then
     ///   calls ``flushHead()`` after the current `curl_multi_perform` pass.
-    init(handle: CurlEasyHandle, configuration: CurlTransport.Configuration,
+    init(handle: CurlEasyHandle, configuration: CurlTransport.Configuration, tls: CurlTLSSetup,
          onHeadReady: @escaping (CurlEasyTransfer) -> Void) {
         self.handle = handle
         self.configuration = configuration
+        self.tls = tls
         self.onHeadReady = onHeadReady
     }
 
@@ -56,6 +58,7 @@ final class CurlEasyTransfer {
 
     /// Takes on `transfer` and applies its request to the handle.
     func begin(_ transfer: CurlTransfer) throws(SwitchyardError) {
+        if let failure = tls.failure { throw failure }
         self.transfer = transfer
         framer = CurlHeadFramer()
         headDelivered = false
@@ -117,8 +120,7 @@ final class CurlEasyTransfer {
         _ = ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_PATH_AS_IS, 1)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
-        _ = ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, configuration.verifiesPeer ? 1 : 0)
-        _ = ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, configuration.verifiesPeer ? 2 : 0)
+        tls.apply(to: easy)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, handle.errorBuffer)
         // Never read the proxy environment variables behind the configuration's back ("" = direct).
         _ = ccurl_easy_setopt_string(easy, CURLOPT_PROXY, "")

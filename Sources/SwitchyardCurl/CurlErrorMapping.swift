@@ -25,6 +25,11 @@ enum CurlErrorMapping {
         case CURLE_GOT_NOTHING:
             return TransportFailure.closedWithoutResponse(host: host, underlyingError: cause)
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR:
+            if reason.lowercased().contains("alert") {
+                // A TLS 1.3 server refuses a client certificate after the client's handshake has ended,
+                // so libcurl hears of it while reading: "tlsv13 alert certificate required".
+                return TransportFailure.tlsFailed(host: host, detail: reason, underlyingError: cause)
+            }
             if reason.lowercased().contains("chunk") {
                 return TransportFailure.malformedChunking(host: host, detail: reason, underlyingError: cause)
             }
@@ -34,8 +39,13 @@ enum CurlErrorMapping {
                                    underlyingError: cause)
         case CURLE_OPERATION_TIMEDOUT:
             return TransportFailure.deadlinePassed(host: host, detail: reason, underlyingError: cause)
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+        case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            return TLSFailureReason.pinMismatch.error(host: host, detail: reason, underlyingError: cause)
+        case CURLE_SSL_CERTPROBLEM:
+            return TLSFailureReason.clientCertificateUnusable.error(host: host, detail: reason, underlyingError: cause)
+        case CURLE_SSL_CACERT_BADFILE:
+            return TLSFailureReason.trustRootsUnusable.error(host: host, detail: reason, underlyingError: cause)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED:
             return TransportFailure.tlsFailed(host: host, detail: reason, underlyingError: cause)
         case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_HTTP2, CURLE_HTTP2_STREAM,

@@ -97,6 +97,8 @@ private final class CurlLoopThreadState {
     let loop: CurlEventLoop
     let multi: UnsafeMutableRawPointer
     let configuration: CurlTransport.Configuration
+    /// The transport's TLS options as libcurl options, prepared once (files read) on this thread.
+    let tls: CurlTLSSetup
     var active: [UnsafeMutableRawPointer: CurlEasyTransfer] = [:]
     var byTransfer: [ObjectIdentifier: CurlEasyTransfer] = [:]
     /// Easy handles (each with its reusable transfer state) waiting for the next transfer.
@@ -115,6 +117,7 @@ private final class CurlLoopThreadState {
         self.loop = loop
         self.multi = multi
         self.configuration = configuration
+        self.tls = CurlTLSSetup(configuration.tls)
         self.spinWindow = configuration.busyPollDuration
         active.reserveCapacity(64)
         byTransfer.reserveCapacity(64)
@@ -225,7 +228,7 @@ private final class CurlLoopThreadState {
 
     private func makeEasyTransfer() -> CurlEasyTransfer? {
         guard let handle = CurlEasyHandle() else { return nil }
-        return CurlEasyTransfer(handle: handle, configuration: configuration) { [unowned self] ready in
+        return CurlEasyTransfer(handle: handle, configuration: configuration, tls: tls) { [unowned self] ready in
             headsReady.append(ready)
         }
     }

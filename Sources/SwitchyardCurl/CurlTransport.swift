@@ -15,7 +15,8 @@ public import Switchyard
 /// ```
 ///
 /// Like every transport, it never follows redirects, stores cookies, caches or retries: the chain
-/// owns those. TLS peers are verified unless ``Configuration/verifiesPeer`` is turned off.
+/// owns those. TLS peers are verified against the system store unless ``Configuration/tls`` says
+/// otherwise (custom CAs, pins, a client certificate, a minimum version; see ``TLSOptions``).
 /// Content-Encoding `gzip` and `deflate` are decoded (``Configuration/decodesContentEncoding``).
 /// Requests go direct unless ``Configuration/proxy`` is set: unlike libcurl's default, the proxy
 /// environment variables are not read unless asked for (``ProxyConfiguration/fromEnvironment()``).
@@ -40,8 +41,36 @@ public final class CurlTransport: Transport {
         public var maxTotalConnections: Int
         /// How long establishing a connection may take, independently of the request's deadline.
         public var connectTimeout: Duration
-        /// Whether TLS certificates and host names are verified. Leave on outside tests.
-        public var verifiesPeer: Bool
+        /// TLS: trusted CAs, pinned keys, client certificate, minimum version, and (development only)
+        /// skipping verification. Default: verify against the system store, TLS 1.2 or later.
+        ///
+        /// Custom CAs are read once, when the transport starts (`CURLOPT_CAINFO_BLOB`); pins become
+        /// `CURLOPT_PINNEDPUBLICKEY` (checked after the handshake, before the request is sent); the
+        /// client certificate and key are `CURLOPT_SSLCERT`/`CURLOPT_SSLKEY` (PEM); the minimum version
+        /// is `CURLOPT_SSLVERSION`. A file that cannot be read fails every request with `tls`.
+        public var tls: TLSOptions
+        /// Whether TLS certificates and host names are verified: `false` exactly when ``tls`` is
+        /// ``TLSOptions/insecureSkippingVerificationForDevelopmentOnly``. Setting it to `false` replaces
+        /// ``tls`` with that value; setting it to `true` restores the default verification.
+        @available(*, deprecated, message: "Use tls = .insecureSkippingVerificationForDevelopmentOnly (or the default TLSOptions).")
+        public var verifiesPeer: Bool {
+            get { !tls.skipsVerification }
+            set {
+                guard newValue == tls.skipsVerification else { return }
+                tls = newValue ? TLSOptions() : Self.skippingVerification(keeping: tls)
+            }
+        }
+
+        /// `options` with verification skipped; everything else is kept, so pins configured alongside
+        /// still fail every request (``TLSOptions/inconsistency``) instead of being dropped unseen.
+        private static func skippingVerification(keeping options: TLSOptions) -> TLSOptions {
+            var insecure = TLSOptions.insecureSkippingVerificationForDevelopmentOnly
+            insecure.trustRoots = options.trustRoots
+            insecure.pinnedPublicKeys = options.pinnedPublicKeys
+            insecure.clientCertificate = options.clientCertificate
+            insecure.minimumVersion = options.minimumVersion
+            return insecure
+        }
         /// Whether `gzip`/`deflate` response bodies are decoded before they reach the chain.
         public var decodesContentEncoding: Bool
         /// The HTTP version policy.
@@ -80,7 +109,8 @@ public final class CurlTransport: Transport {
         ///   - maxConnectionsPerHost: Connections per host (`0`: unlimited).
         ///   - maxTotalConnections: Connections in total (`0`: unlimited).
         ///   - connectTimeout: Limit for establishing a connection.
-        ///   - verifiesPeer: Whether TLS peers are verified.
+        ///   - verifiesPeer: Whether TLS peers are verified; `false` overrides `tls` with
+        ///     ``TLSOptions/insecureSkippingVerificationForDevelopmentOnly`` (kept for source compatibility).
         ///   - decodesContentEncoding: Whether gzip/deflate bodies are decoded.
         ///   - httpVersion: The HTTP version policy.
         ///   - receiveBufferBytes: Body bytes buffered per transfer before pausing.
@@ -89,6 +119,7 @@ public final class CurlTransport: Transport {
         ///   - busyPollDuration: How long the loop polls without sleeping once idle.
         ///   - busyPollMaxInFlight: The most transfers in flight at which the loop still busy-polls.
         ///   - idleTimeout: How long the server may send nothing (`nil`: no limit).
+        ///   - tls: The TLS options.
         public init(
             maxConnectionsPerHost: Int = 0,
             maxTotalConnections: Int = 0,
@@ -101,12 +132,13 @@ public final class CurlTransport: Transport {
             maxIdleConnections: Int = 256,
             busyPollDuration: Duration = .microseconds(200),
             busyPollMaxInFlight: Int = .max,
-            idleTimeout: Duration? = IdleTimeout.default
+            idleTimeout: Duration? = IdleTimeout.default,
+            tls: TLSOptions = TLSOptions()
         ) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxTotalConnections = maxTotalConnections
             self.connectTimeout = connectTimeout
-            self.verifiesPeer = verifiesPeer
+            self.tls = verifiesPeer ? tls : Self.skippingVerification(keeping: tls)
             self.decodesContentEncoding = decodesContentEncoding
             self.httpVersion = httpVersion
             self.receiveBufferBytes = receiveBufferBytes

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// An in-process HTTP/1.1 server on the loopback interface for tests, demos and benchmarks.
@@ -13,6 +14,8 @@ import Synchronization
 /// `/redirect/{n}`, `/redirect-to`, `/pages/{key}`, `/headers/many`, `/headers/giant`, `/gzip`, `/deflate`,
 /// `/gzip/broken`, `/malformed/*`). Any request may carry `?tag=X` to observe when its
 /// connection closes via ``waitForDisconnect(tag:timeout:)`` / ``hasDisconnected(tag:)``.
+/// With ``Configuration/tls`` it serves the same routes over HTTPS (``TLS``, certificates from
+/// ``TestCertificates``).
 ///
 /// ```swift
 /// let server = try await LoopbackServer.start()
@@ -28,12 +31,15 @@ public final class LoopbackServer: Sendable {
         public var port: Int = 0
         /// Event-loop threads; defaults to `1`. Zero or negative means one per core (`System.coreCount`).
         public var threads: Int = 1
+        /// HTTPS: when set, connections speak TLS with this certificate (``TLS``); `nil` (the default): plain HTTP.
+        public var tls: TLS?
 
         /// Creates a configuration; every parameter has a loopback-friendly default.
-        public init(host: String = "127.0.0.1", port: Int = 0, threads: Int = 1) {
+        public init(host: String = "127.0.0.1", port: Int = 0, threads: Int = 1, tls: TLS? = nil) {
             self.host = host
             self.port = port
             self.threads = threads
+            self.tls = tls
         }
     }
 
@@ -44,12 +50,15 @@ public final class LoopbackServer: Sendable {
     private let serverChannel: any Channel
     private let state: ServerState
     private let host: String
+    private let scheme: String
     private let isShutDown = Mutex(false)
 
     /// The port the server is listening on (the actual one when ``Configuration/port`` was 0).
     public let port: Int
 
-    private init(group: MultiThreadedEventLoopGroup, serverChannel: any Channel, state: ServerState, host: String, port: Int) {
+    private init(group: MultiThreadedEventLoopGroup, serverChannel: any Channel, state: ServerState, host: String,
+                 port: Int, scheme: String) {
+        self.scheme = scheme
         self.group = group
         self.serverChannel = serverChannel
         self.state = state
@@ -69,8 +78,9 @@ public final class LoopbackServer: Sendable {
     ///
     /// - Parameter configuration: host, port and thread count; the default binds `127.0.0.1` on an ephemeral port with one thread.
     /// - Returns: The running server.
-    /// - Throws: If the address cannot be bound.
+    /// - Throws: If the address cannot be bound, or the TLS certificate or key cannot be loaded.
     public static func start(_ configuration: Configuration = .init()) async throws -> LoopbackServer {
+        let tlsContext = try configuration.tls?.makeContext()
         let threads = configuration.threads > 0 ? configuration.threads : System.coreCount
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let state = ServerState()
@@ -81,6 +91,9 @@ public final class LoopbackServer: Sendable {
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tlsContext {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tlsContext))
+                    }
                     let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
                     try channel.pipeline.syncOperations.addHandler(decoder)
                     try channel.pipeline.syncOperations.addHandler(ConnectionHandler(state: state))
@@ -94,12 +107,14 @@ public final class LoopbackServer: Sendable {
             throw error
         }
         let port = channel.localAddress?.port ?? configuration.port
-        return LoopbackServer(group: group, serverChannel: channel, state: state, host: configuration.host, port: port)
+        return LoopbackServer(group: group, serverChannel: channel, state: state, host: configuration.host, port: port,
+                              scheme: configuration.tls == nil ? "http" : "https")
     }
 
-    /// `http://HOST:PORT` without a trailing slash, e.g. `http://127.0.0.1:54321` (IPv6 hosts in brackets).
+    /// `http://HOST:PORT` without a trailing slash, e.g. `http://127.0.0.1:54321` (IPv6 hosts in brackets);
+    /// `https://` in the HTTPS mode (``Configuration/tls``).
     public var baseURL: String {
-        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+        host.contains(":") ? "\(scheme)://[\(host)]:\(port)" : "\(scheme)://\(host):\(port)"
     }
 
     /// ``baseURL`` followed by `pathAndQuery`, e.g. `url("/bytes/10?framing=chunked")`.

@@ -68,6 +68,18 @@ import HTTPTypes
 ///   every request, even with ``Configuration/proxy`` `nil`; only a ``Configuration/proxy`` equal to
 ///   ``ProxyConfiguration/fromEnvironment()`` is honoured, any other fails each request with
 ///   ``SwitchyardError/Kind/transport``.
+/// - **TLS:** only the default ``TLSOptions`` work: the system trust store and full verification;
+///   and even their minimum of TLS 1.2 is not enforced on Linux, where libcurl's default applies
+///   (Debian 12's OpenSSL 3 still negotiates TLS 1.1 with a server that offers nothing newer; tested).
+///   FoundationNetworking has no per-session TLS settings: custom trust roots exist
+///   only as the process-wide `URLSessionCertificateAuthorityInfoFile` environment variable (read
+///   by every session in the process; `INSECURE_SSL_NO_VERIFY` turns verification off for all of
+///   them), server-trust and client-certificate challenges never reach the delegate (so no pinning
+///   and no mutual TLS), and a minimum protocol version is not applied. Any other ``Configuration/tls``
+///   fails every request with ``SwitchyardError/Kind/tls`` naming the unsupported options, because
+///   a pin that is not checked must never look as if it were. Certificate failures with the defaults
+///   (untrusted, expired, wrong host) are reported as on the curl transport, from libcurl's message.
+///   On Apple platforms the same limitation applies for now.
 /// - **Timings:** corelibs reports no `URLSessionTaskMetrics`; only ``TransferTimings/firstByte``
 ///   and ``TransferTimings/total`` (measured by the transport) are recorded. On Apple platforms
 ///   DNS, connect and TLS come from the task's transaction metrics.
@@ -101,6 +113,10 @@ public final class URLSessionTransport: Transport {
         /// rather than going direct behind the caller's back. On Apple platforms the system's proxy
         /// settings apply and any non-`nil` value fails the same way.
         public var proxy: ProxyConfiguration? = nil
+        /// TLS options. Only the defaults (system trust store, verification on) are supported, and on
+        /// Linux their TLS 1.2 minimum is not enforced: any other value fails every request with
+        /// ``SwitchyardError/Kind/tls`` (see "TLS" in ``URLSessionTransport``).
+        public var tls: TLSOptions
 
         /// Creates a configuration.
         /// - Parameters:
@@ -108,16 +124,19 @@ public final class URLSessionTransport: Transport {
         ///   - bufferedBodyBytes: Response bytes kept in memory per request.
         ///   - backstopTimeout: URLSession's timeout when there is no deadline.
         ///   - idleTimeout: How long the server may send nothing (`nil`: no limit).
+        ///   - tls: The TLS options (only the defaults are supported).
         public init(
             maxConnectionsPerHost: Int = defaultMaxConnectionsPerHost,
             bufferedBodyBytes: Int = defaultBufferedBodyBytes,
             backstopTimeout: Duration = defaultBackstopTimeout,
-            idleTimeout: Duration? = IdleTimeout.default
+            idleTimeout: Duration? = IdleTimeout.default,
+            tls: TLSOptions = TLSOptions()
         ) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.bufferedBodyBytes = bufferedBodyBytes
             self.backstopTimeout = backstopTimeout
             self.idleTimeout = idleTimeout
+            self.tls = tls
         }
     }
 
@@ -129,6 +148,8 @@ public final class URLSessionTransport: Transport {
     private let ownsSession: Bool
     /// Why ``Configuration/proxy`` cannot be honoured, if it cannot.
     private let proxyRefusal: SwitchyardError?
+    /// The error every request fails with because ``Configuration/tls`` asks for what URLSession cannot do.
+    private let tlsLimitation: SwitchyardError?
 
     /// Creates a transport with its own session, configured for throughput and with URLSession's
     /// cache, cookies and credential storage switched off.
@@ -138,6 +159,7 @@ public final class URLSessionTransport: Transport {
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maxConnectionsPerHost
         Self.disablePolicies(of: sessionConfiguration, configuration: configuration)
         self.configuration = configuration
+        self.tlsLimitation = URLSessionTLSLimitation.error(for: configuration.tls)
         self.router = SessionRouter()
         self.session = Self.makeSession(sessionConfiguration, router: router)
         self.ownsSession = true
@@ -153,6 +175,7 @@ public final class URLSessionTransport: Transport {
     ///   - configuration: The settings (``Configuration/maxConnectionsPerHost`` does not apply).
     public init(wrapping session: URLSession, configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.tlsLimitation = URLSessionTLSLimitation.error(for: configuration.tls)
         self.router = SessionRouter()
         self.proxyRefusal = Self.proxyRefusal(configuration.proxy)
         #if canImport(FoundationNetworking)
@@ -178,6 +201,7 @@ public final class URLSessionTransport: Transport {
     /// - Throws: A ``SwitchyardError``.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         try context.checkLiveness()
+        if let tlsLimitation { throw tlsLimitation }
         if let proxyRefusal { throw proxyRefusal }
         var urlRequest = try RequestMapping.urlRequest(for: request, timeout: backstopSeconds(for: context))
         let exchange = URLSessionExchange(request: request, context: context,

@@ -86,6 +86,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-policy"), help: "With --cache: standard, stale-if-error or cache-only (default standard).")
     var cachePolicy: CachePolicyArgument = .standard
 
+    @OptionGroup(title: "TLS")
+    var tls: TLSArguments
+
     func validate() throws {
         if [data != nil, dataFile != nil, !formFields.isEmpty].filter({ $0 }).count > 1 {
             throw ValidationError("Give only one of -d, --data-file and -F.")
@@ -108,12 +111,13 @@ struct RequestCommand: AsyncParsableCommand {
         let bus = EventBus()
         let events = EventLog(observing: bus)
         let archive = HARRecorder()
+        tls.warnIfInsecure()
         do {
             let (request, uploadProgress) = try makeRequest()
             let uploadPrinter = uploadProgress.map { progress in
                 Task { await ProgressPrinter(label: "upload", interactive: ProgressPrinter.standardErrorIsTerminal).run(progress) }
             }
-            try await transport.withTransport(proxy: try proxyConfiguration()) { transport in
+            try await transport.withTransport(proxy: try proxyConfiguration(), tls: try tls.options()) { transport in
                 var configuration = configuration(events: bus)
                 if har != nil { configuration.attemptInterceptors.append(archive.interceptor) }
                 if let cache {

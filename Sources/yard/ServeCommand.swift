@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SwitchyardTestServer
 
 /// `yard serve`: the embedded loopback server, for trying things by hand.
@@ -14,10 +15,38 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Event-loop threads of the server.")
     var threads: Int = 1
 
+    @Flag(name: .long, help: "Serve HTTPS with a certificate from a CA generated now (its PEM file's path is printed).")
+    var tls = false
+
+    @Flag(name: .customLong("require-client-cert"),
+          help: "With --tls: require a client certificate from a generated client CA (mutual TLS).")
+    var requiresClientCertificate = false
+
+    func validate() throws {
+        if requiresClientCertificate, !tls { throw ValidationError("--require-client-cert needs --tls.") }
+    }
+
     func run() async throws {
-        let server = try await LoopbackServer.start(.init(port: port, threads: threads))
+        var configuration = LoopbackServer.Configuration(port: port, threads: threads)
+        var certificates: TestCertificates?
+        if tls {
+            let generated = try TestCertificates.generate()
+            certificates = generated
+            configuration.tls = .init(identity: generated.server,
+                                      clientCertificateAuthority: requiresClientCertificate ? generated.clientCA : nil)
+        }
+        let server = try await LoopbackServer.start(configuration)
+        defer { certificates?.remove() }
         print("serving on \(server.baseURL)  (try \(server.url("/small")), /echo, /bytes/1048576, /status/503)")
+        if let certificates {
+            print("CA certificate: \(certificates.ca.certificateFile)  (yard request --cacert FILE, curl --cacert FILE)")
+            print("server key pin: \(certificates.server.publicKeyPin)")
+            if requiresClientCertificate {
+                print("client certificate: \(certificates.client.certificateFile)  key: \(certificates.client.privateKeyFile)")
+            }
+        }
         print("press Ctrl-C to stop")
+        fflush(nil)  // a script reading the CA path from a pipe needs it now, not at exit
         while !Task.isCancelled {
             try await Task.sleep(for: .seconds(3600))
         }

@@ -17,19 +17,21 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
     static let names = allCases.map(\.rawValue).joined(separator: ", ")
 
     /// A fresh transport of this kind.
-    /// - Parameter proxy: The proxies it sends through (`nil`: direct).
-    func makeTransport(proxy: ProxyConfiguration? = nil) -> any Transport {
+    /// - Parameters:
+    ///   - proxy: The proxies it sends through (`nil`: direct).
+    ///   - tls: The transport's TLS options.
+    func makeTransport(proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions()) -> any Transport {
         switch self {
         case .curl:
-            var configuration = CurlTransport.Configuration()
+            var configuration = CurlTransport.Configuration(tls: tls)
             configuration.proxy = proxy
             return CurlTransport(configuration: configuration)
         case .urlsession:
-            var configuration = URLSessionTransport.Configuration()
+            var configuration = URLSessionTransport.Configuration(tls: tls)
             configuration.proxy = proxy
             return URLSessionTransport(configuration: configuration)
         case .ahc:
-            var configuration = AsyncHTTPClientTransport.Configuration()
+            var configuration = AsyncHTTPClientTransport.Configuration(tls: tls)
             configuration.proxy = proxy
             return AsyncHTTPClientTransport(configuration: configuration)
         }
@@ -37,9 +39,9 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
 
     /// Runs `body` with a fresh transport of this kind, then shuts the transport down
     /// (``Transport/shutdown()``, waiting for what it owns to be released), whatever `body` did.
-    func withTransport<Result>(proxy: ProxyConfiguration? = nil,
+    func withTransport<Result>(proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions(),
                                _ body: (any Transport) async throws -> Result) async throws -> Result {
-        let transport = makeTransport(proxy: proxy)
+        let transport = makeTransport(proxy: proxy, tls: tls)
         do {
             let result = try await body(transport)
             try? await transport.shutdown()

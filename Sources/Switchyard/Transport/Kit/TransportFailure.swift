@@ -85,9 +85,13 @@ public enum TransportFailure {
         .connectionFailed("The connection to \(host) failed mid-exchange: \(detail).", underlyingError: underlyingError)
     }
 
-    /// ``SwitchyardError/Kind/tls``: the TLS connection failed.
+    /// ``SwitchyardError/Kind/tls``: the TLS connection failed. When the TLS library's `detail` names a
+    /// known cause (``TLSFailureReason/classify(_:)``), the message says which check failed and what to do.
     public static func tlsFailed(host: String, detail: String, underlyingError: (any Error)? = nil) -> SwitchyardError {
-        SwitchyardError(.tls, "The TLS connection to \(host) failed: \(detail).", underlyingError: underlyingError)
+        if let reason = TLSFailureReason.classify(detail) {
+            return reason.error(host: host, detail: detail, underlyingError: underlyingError)
+        }
+        return SwitchyardError(.tls, "The TLS connection to \(host) failed: \(detail).", underlyingError: underlyingError)
     }
 
     // MARK: - Requests
