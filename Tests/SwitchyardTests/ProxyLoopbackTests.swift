@@ -10,24 +10,6 @@ import SwitchyardURLSession
 import Testing
 
 extension TransportKind {
-    /// A transport of this kind sending through `proxy`.
-    func make(proxy: ProxyConfiguration?) -> any Transport {
-        switch self {
-        case .curl:
-            var configuration = CurlTransport.Configuration()
-            configuration.proxy = proxy
-            return CurlTransport(configuration: configuration)
-        case .urlSession:
-            var configuration = URLSessionTransport.Configuration()
-            configuration.proxy = proxy
-            return URLSessionTransport(configuration: configuration)
-        case .asyncHTTPClient:
-            var configuration = AsyncHTTPClientTransport.Configuration()
-            configuration.proxy = proxy
-            return AsyncHTTPClientTransport(configuration: configuration)
-        }
-    }
-
     /// Whether the transport honours an explicitly configured proxy (URLSession does not: see
     /// `URLSessionTransport.Configuration.proxy`).
     var honoursExplicitProxy: Bool { self != .urlSession }

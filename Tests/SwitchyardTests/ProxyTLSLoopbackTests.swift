@@ -1,0 +1,32 @@
+import Foundation
+import HTTPTypes
+import Switchyard
+import SwitchyardTestServer
+import SwitchyardTestSupport
+import Testing
+
+/// HTTPS through a `CONNECT` tunnel: the proxy relays the TLS bytes and never sees the request.
+@Suite(.timeLimit(.minutes(2))) struct ProxyTLSLoopbackTests {
+    @Test(arguments: TransportKind.allCases)
+    func anHTTPSRequestGoesThroughAConnectTunnel(kind: TransportKind) async throws {
+        let certificates = try TestCertificates.generate()
+        defer { certificates.remove() }
+        let proxy = try await LoopbackProxy.start(requiringCredentials: (user: "alice", password: "s3cret"))
+        try await withLoopbackServer(.init(tls: .init(identity: certificates.server))) { server in
+            let configuration = try ProxyConfiguration(url: proxy.url(user: "alice", password: "s3cret"))
+            let tls = TLSOptions(trustRoots: .systemAnd(certificateFiles: [certificates.ca.certificateFile]))
+            let transport = kind.make(proxy: kind.honoursExplicitProxy ? configuration : nil,
+                                      tls: kind.supportsTLSOptions ? tls : TLSOptions())
+            defer { Task { try? await transport.shutdown() } }
+            guard kind.honoursExplicitProxy, kind.supportsTLSOptions else { return }  // URLSession: declared
+            let response = try await Client(transport: transport).send(try Request(url: server.url("/small")))
+            #expect(response.head.status == .ok)
+            #expect(response.text == "hello, world\n")
+            #expect(server.baseURL.hasPrefix("https://"))
+            #expect(proxy.tunnels(to: "127.0.0.1:\(server.port)") == 1)
+            #expect(proxy.forwardedRequests(to: "127.0.0.1:\(server.port)") == 0)
+            #expect(proxy.traffic.credentials.contains { $0.contains("alice") })
+        }
+        try await proxy.shutdown()
+    }
+}
