@@ -11,9 +11,13 @@ cd "$(dirname "$0")/../Fuzz"
 target=${1:?usage: scripts/fuzz.sh TARGET [SECONDS]}
 seconds=${2:-600}
 
-swift build -c debug --sanitize=fuzzer --sanitize=address 2>&1 | grep -E "error|warning: .*Fuzz|Compiling SwitchyardFuzz|Build complete" || true
+mkdir -p .build
+if ! swift build -c debug --sanitize=fuzzer --sanitize=address > .build/fuzz-build.log 2>&1; then
+    grep -E "error" .build/fuzz-build.log | sort -u | head -20 >&2
+    echo "the fuzzer did not build (log: Fuzz/.build/fuzz-build.log)" >&2
+    exit 1
+fi
 binary=.build/debug/SwitchyardFuzz
-[ -x "$binary" ] || { echo "the fuzzer did not build" >&2; exit 1; }
 
 run() {
     local name=$1
