@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
@@ -28,5 +29,23 @@ import Testing
             #expect(proxy.traffic.credentials.contains { $0.contains("alice") })
         }
         try await proxy.shutdown()
+    }
+}
+
+/// The README's "TLS and proxies" example, with real files and pins, against the HTTPS server.
+@Suite(.timeLimit(.minutes(2))) struct TLSReadmeExampleTests {
+    @Test func aPinnedCorporateCAThroughTheEnvironmentsProxySetting() async throws {
+        let certificates = try TestCertificates.generate()
+        defer { certificates.remove() }
+        try await withLoopbackServer(.init(tls: .init(identity: certificates.server))) { server in
+            var configuration = CurlTransport.Configuration()
+            configuration.tls = TLSOptions(trustRoots: .systemAnd(certificateFiles: [certificates.ca.certificateFile]),
+                                           pinnedPublicKeys: [try .init(certificates.server.publicKeyPin)])
+            configuration.proxy = try ProxyConfiguration.fromEnvironment([:])   // no proxy variables: direct
+            let transport = CurlTransport(configuration: configuration)
+            let client = Client(transport: transport)
+            #expect(try await client.send(try Request(url: server.url("/small"))).head.status == .ok)
+            try await transport.shutdown()
+        }
     }
 }
