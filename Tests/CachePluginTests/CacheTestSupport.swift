@@ -27,21 +27,10 @@ func withCachingClient<T>(
     _ kind: TransportKind, cache: HTTPCache, log: ProvenanceLog = ProvenanceLog(),
     _ body: (Client, LoopbackServer) async throws -> T
 ) async throws -> T {
-    try await withLoopbackServer { server in
-        let transport = kind.make()
-        let bus = EventBus()
-        bus.addObserver { log.record($0) }
-        let client = try Client(transport: transport, configuration: ClientConfiguration(
-            events: bus, retry: nil, plugins: [CachePlugin.make(cache: cache)]))
-        do {
-            let result = try await body(client, server)
-            try await transport.shutdown()
-            return result
-        } catch {
-            try? await transport.shutdown()
-            throw error
-        }
-    }
+    let bus = EventBus()
+    bus.addObserver { log.record($0) }
+    let configuration = ClientConfiguration(events: bus, retry: nil, plugins: [CachePlugin.make(cache: cache)])
+    return try await withLoopbackClient(kind, configuration: configuration, body)
 }
 
 /// A GET of `path` on `server`, with `policy` and header fields.

@@ -30,19 +30,8 @@ struct RequestCompressionTests {
     static func withCompressingClient<T>(
         _ kind: TransportKind, _ body: (Client, LoopbackServer) async throws -> T
     ) async throws -> T {
-        try await withLoopbackServer { server in
-            let transport = kind.make()
-            let compression = Plugin.requestCompression(scope: RequestScope(pathPrefixes: ["/gunzip", "/echo"]))
-            let client = try Client(transport: transport, configuration: ClientConfiguration(plugins: [compression]))
-            do {
-                let result = try await body(client, server)
-                try await transport.shutdown()
-                return result
-            } catch {
-                try? await transport.shutdown()
-                throw error
-            }
-        }
+        let compression = Plugin.requestCompression(scope: RequestScope(pathPrefixes: ["/gunzip", "/echo"]))
+        return try await withLoopbackClient(kind, configuration: ClientConfiguration(plugins: [compression]), body)
     }
 
     static func report(_ response: BufferedResponse) throws -> GunzipReport {

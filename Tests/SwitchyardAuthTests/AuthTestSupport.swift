@@ -72,18 +72,7 @@ func withAuthClient<T>(
     _ kind: TransportKind, auth: AuthPlugin, configuration: ClientConfiguration = ClientConfiguration(),
     _ body: (Client, LoopbackServer) async throws -> T
 ) async throws -> T {
-    try await withLoopbackServer { server in
-        var configuration = configuration
-        configuration.plugins.append(auth.plugin)
-        let transport = kind.make()
-        let client = try Client(transport: transport, configuration: configuration)
-        do {
-            let result = try await body(client, server)
-            try await transport.shutdown()
-            return result
-        } catch {
-            try? await transport.shutdown()
-            throw error
-        }
-    }
+    var configuration = configuration
+    configuration.plugins.append(auth.plugin)
+    return try await withLoopbackClient(kind, configuration: configuration, body)
 }

@@ -51,6 +51,31 @@ public func withLoopbackClient<T, Link: Transport>(
     }
 }
 
+/// Starts a loopback server and a client assembled from `configuration` over a new transport of
+/// `kind`, runs `body`, then shuts the transport and the server down, whether or not `body` threw.
+/// - Parameters:
+///   - kind: The transport.
+///   - configuration: The client's configuration (built-ins, plugins, traffic control).
+///   - body: The test, given the client and the server.
+/// - Returns: What `body` returns.
+/// - Throws: What building the client, `body` or the server throws.
+public func withLoopbackClient<T>(
+    _ kind: TransportKind, configuration: ClientConfiguration,
+    _ body: (Client, LoopbackServer) async throws -> T
+) async throws -> T {
+    try await withLoopbackServer { server in
+        let transport = kind.make()
+        do {
+            let result = try await body(try Client(transport: transport, configuration: configuration), server)
+            try await transport.shutdown()
+            return result
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+}
+
 /// Starts a loopback server and a curl client, runs `body`, and shuts both down.
 /// - Parameters:
 ///   - interceptors: The client's interceptors, in order.

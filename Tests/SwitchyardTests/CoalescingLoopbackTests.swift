@@ -18,22 +18,13 @@ struct CoalescingLoopbackTests {
         _ kind: TransportKind, policy: CoalescingPolicy? = CoalescingPolicy(), stats: TimingStats? = nil,
         _ body: (Client, LoopbackServer, CollectedEvents) async throws -> T
     ) async throws -> T {
-        try await withLoopbackServer { server in
-            let transport = kind.make()
-            let bus = EventBus()
-            let events = CollectedEvents(bus)
-            var configuration = ClientConfiguration(events: bus)
-            configuration.coalescing = policy
-            configuration.timingStats = stats
-            let client = try Client(transport: transport, configuration: configuration)
-            do {
-                let result = try await body(client, server, events)
-                try await transport.shutdown()
-                return result
-            } catch {
-                try? await transport.shutdown()
-                throw error
-            }
+        let bus = EventBus()
+        let events = CollectedEvents(bus)
+        var configuration = ClientConfiguration(events: bus)
+        configuration.coalescing = policy
+        configuration.timingStats = stats
+        return try await withLoopbackClient(kind, configuration: configuration) { client, server in
+            try await body(client, server, events)
         }
     }
 

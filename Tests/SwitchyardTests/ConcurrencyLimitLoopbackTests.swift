@@ -11,22 +11,10 @@ func withLimitedClient(
     retry: RetryPolicy? = nil, events: EventBus? = nil,
     _ body: (Client, LoopbackServer) async throws -> Void
 ) async throws {
-    let server = try await LoopbackServer.start()
-    let transport = kind.make()
     var configuration = ClientConfiguration(events: events, redirects: nil, retry: retry)
     configuration.concurrencyLimiter = limiter
     configuration.tracker = tracker
-    let client = try Client(transport: transport, configuration: configuration)
-    do {
-        try await body(client, server)
-    } catch {
-        server.releaseGate(key: "any")
-        try await transport.shutdown()
-        try await server.shutdown()
-        throw error
-    }
-    try await transport.shutdown()
-    try await server.shutdown()
+    try await withLoopbackClient(kind, configuration: configuration, body)
 }
 
 @Suite(.timeLimit(.minutes(3))) struct ConcurrencyLimitLoopbackTests {

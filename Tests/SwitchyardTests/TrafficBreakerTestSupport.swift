@@ -9,18 +9,7 @@ func withTrafficTestClient<T>(
     _ kind: TransportKind, configuration: ClientConfiguration,
     _ body: (Client, LoopbackServer) async throws -> T
 ) async throws -> T {
-    try await withLoopbackServer { server in
-        let transport = kind.make()
-        let client = try Client(transport: transport, configuration: configuration)
-        do {
-            let result = try await body(client, server)
-            try await transport.shutdown()
-            return result
-        } catch {
-            try? await transport.shutdown()
-            throw error
-        }
-    }
+    try await withLoopbackClient(kind, configuration: configuration, body)
 }
 
 /// A clock a test moves by hand, for breakers whose cool-down must not pass on its own.
