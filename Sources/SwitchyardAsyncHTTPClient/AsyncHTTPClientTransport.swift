@@ -1,6 +1,7 @@
 public import AsyncHTTPClient
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
 public import Switchyard
 import Synchronization
 

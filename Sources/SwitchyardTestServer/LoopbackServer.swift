@@ -147,13 +147,13 @@ public final class LoopbackServer: Sendable {
     private static func addHTTP2Handlers(to channel: any Channel, state: ServerState) -> EventLoopFuture<Void> {
         var settings = nioDefaultSettings.filter { $0.parameter != .maxConcurrentStreams }
         settings.append(HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams))
-        return channel.configureHTTP2Pipeline(mode: .server, initialLocalSettings: settings) { stream in
+        return channel.configureHTTP2Pipeline(mode: .server, initialLocalSettings: settings, inboundStreamInitializer: { stream in
             stream.eventLoop.makeCompletedFuture {
                 try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
                 try stream.pipeline.syncOperations.addHandler(HTTP1ResponseFramer())
                 try stream.pipeline.syncOperations.addHandler(ConnectionHandler(state: state))
             }
-        }.map { _ in }
+        }).map { _ in }
     }
 
     /// Streams a client may open at once on one HTTP/2 connection (`SETTINGS_MAX_CONCURRENT_STREAMS`):
