@@ -134,6 +134,30 @@ private func withHTTP2Server(
         }
     }
 
+    /// Against an HTTPS server offering only HTTP/1.1, waiting for multiplexing (curl's `CURLOPT_PIPEWAIT`)
+    /// must not queue concurrent requests behind one connection: each gets its own.
+    @Test(arguments: h2Transports)
+    func http1OnlyServerStillGetsConcurrentConnections(kind: TransportKind) async throws {
+        let certificates = try TestCertificates.generate()
+        defer { certificates.remove() }
+        try await withLoopbackServer(.init(tls: .init(identity: certificates.server))) { server in
+            let options = TLSOptions(trustRoots: .only(certificateFiles: [certificates.ca.certificateFile]))
+            let transport = kind.make(tls: options)
+            let client = Client(transport: transport)
+            let tasks = (0..<4).map { index in
+                Task { try await client.send(try Request(url: server.url("/gate/h1?id=\(index)"))) }
+            }
+            #expect(await eventually { server.gate(key: "h1").held == 4 })
+            server.releaseGate(key: "h1")
+            for task in tasks {
+                let response = try await task.value
+                #expect(response.httpVersion == .http1_1)
+            }
+            #expect(server.acceptedConnections == 4)
+            try? await transport.shutdown()
+        }
+    }
+
     /// URLSession on Linux: FoundationNetworking does not expose the HTTP version of a response, so the
     /// transport reports `nil` (and `yard request --json` prints `"http_version": null`).
     @Test func urlSessionCannotTellTheVersion() async throws {
