@@ -1,6 +1,7 @@
 public import AsyncHTTPClient
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
 public import Switchyard
 import Synchronization
 
@@ -189,7 +190,11 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         let headArrived = ContinuousClock.now
         let elapsed = context.attemptStartedAt.duration(to: headArrived)
-        context.recordTimings { $0.firstByte = elapsed }
+        let version = HTTPProtocolVersion(major: response.version.major, minor: response.version.minor)
+        context.recordTimings { timings in
+            timings.firstByte = elapsed
+            timings.httpVersion = version
+        }
         do {
             return try await makeResponse(response, for: request, context: context, host: host)
         } catch {

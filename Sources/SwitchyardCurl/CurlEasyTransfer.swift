@@ -81,6 +81,11 @@ final class CurlEasyTransfer {
             configuredURL = nil
             try check(ccurl_easy_setopt_string(easy, CURLOPT_URL, lines.url), "URL")
             configuredURL = lines.url
+            // HTTPS with HTTP/2 allowed: a request started while a connection to its host is being set up
+            // waits to learn whether that connection multiplexes instead of opening its own. Never for
+            // plain HTTP, where it would queue concurrent requests behind one HTTP/1.1 connection.
+            let waitsForMultiplexing = configuration.httpVersion == .automatic && lines.url.hasPrefix("https:")
+            _ = ccurl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, waitsForMultiplexing ? 1 : 0)
         }
         if let proxies = configuration.proxy { applyProxy(proxies, to: request) }
         // 0 turns either limit off, so a value left by the previous transfer never lingers.
@@ -127,6 +132,9 @@ final class CurlEasyTransfer {
         proxyRoute = nil
         if configuration.httpVersion == .http1_1 {
             _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        } else {
+            // HTTP/2 where TLS negotiates it (`CURLOPT_PIPEWAIT` is set with the URL).
+            _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         }
         _ = ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
         if let idle = configuration.idleTimeout {
@@ -300,7 +308,17 @@ final class CurlEasyTransfer {
         let tls = phase(CURLINFO_APPCONNECT_TIME_T)
         let firstByte = phase(CURLINFO_STARTTRANSFER_TIME_T)
         let total = final ? phase(CURLINFO_TOTAL_TIME_T) : nil
+        var version = 0
+        _ = ccurl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        let httpVersion: HTTPProtocolVersion? = switch version {
+        case Int(CURL_HTTP_VERSION_1_0): .http1_0
+        case Int(CURL_HTTP_VERSION_1_1): .http1_1
+        case Int(CURL_HTTP_VERSION_2_0): .http2
+        case Int(CURL_HTTP_VERSION_3): .http3
+        default: nil
+        }
         transfer.context.recordTimings { timings in
+            timings.httpVersion = httpVersion ?? timings.httpVersion
             timings.dns = dns ?? timings.dns
             timings.connect = connect ?? timings.connect
             timings.tls = tls ?? timings.tls

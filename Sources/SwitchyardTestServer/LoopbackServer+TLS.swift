@@ -17,7 +17,8 @@ extension LoopbackServer {
         /// Mutual TLS: when set, every client must present a certificate issued by the CA in this PEM
         /// file, or the handshake fails before any request is read.
         public var clientCertificateAuthorityFile: String?
-        /// The protocols offered by ALPN, most preferred first. Only `http/1.1` is served today.
+        /// The protocols offered by ALPN, most preferred first: `http/1.1` (the default) and `h2`, which serves
+        /// every route over HTTP/2 (each stream handled like an HTTP/1.1 request), e.g. `["h2", "http/1.1"]`.
         public var applicationProtocols: [String]
         /// The newest TLS version the server speaks (lower it to test a client's minimum version).
         public var maximumVersion: MaximumVersion
@@ -52,12 +53,13 @@ extension LoopbackServer {
         /// - Parameters:
         ///   - identity: The server certificate and key.
         ///   - clientCertificateAuthority: The CA clients' certificates must come from (`nil`: none asked for).
+        ///   - applicationProtocols: The ALPN protocols offered, e.g. `["h2", "http/1.1"]` for HTTP/2.
         ///   - maximumVersion: The newest TLS version spoken.
         public init(identity: TestCertificates.Identity, clientCertificateAuthority: TestCertificates.Identity? = nil,
-                    maximumVersion: MaximumVersion = .tls13) {
+                    applicationProtocols: [String] = ["http/1.1"], maximumVersion: MaximumVersion = .tls13) {
             self.init(certificateFile: identity.certificateFile, privateKeyFile: identity.privateKeyFile,
                       clientCertificateAuthorityFile: clientCertificateAuthority?.certificateFile,
-                      maximumVersion: maximumVersion)
+                      applicationProtocols: applicationProtocols, maximumVersion: maximumVersion)
         }
 
         /// The SwiftNIO SSL context these settings describe.

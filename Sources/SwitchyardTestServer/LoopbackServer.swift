@@ -2,9 +2,10 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import NIOHTTP2
 import Synchronization
 
-/// An in-process HTTP/1.1 server on the loopback interface for tests, demos and benchmarks.
+/// An in-process HTTP/1.1 (and, over TLS, HTTP/2) server on the loopback interface for tests, demos and benchmarks.
 ///
 /// Start one with ``start(_:)``, point a client at ``url(_:)`` and call ``shutdown()`` when done.
 /// It supports keep-alive and pipelining, serves deterministic content, and can produce
@@ -81,6 +82,7 @@ public final class LoopbackServer: Sendable {
     /// - Throws: If the address cannot be bound, or the TLS certificate or key cannot be loaded.
     public static func start(_ configuration: Configuration = .init()) async throws -> LoopbackServer {
         let tlsContext = try configuration.tls?.makeContext()
+        let offersHTTP2 = configuration.tls?.applicationProtocols.contains("h2") ?? false
         let threads = configuration.threads > 0 ? configuration.threads : System.coreCount
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let state = ServerState()
@@ -90,14 +92,36 @@ public final class LoopbackServer: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    if let tlsContext {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tlsContext))
+                state.connectionAccepted()
+                guard let tlsContext else {
+                    return channel.eventLoop.makeCompletedFuture {
+                        state.recordProtocol("http/1.1")
+                        try Self.addHTTP1Handlers(to: channel, state: state)
                     }
-                    let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
-                    try channel.pipeline.syncOperations.addHandler(decoder)
-                    try channel.pipeline.syncOperations.addHandler(ConnectionHandler(state: state))
                 }
+                do {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tlsContext))
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+                guard offersHTTP2 else {
+                    return channel.eventLoop.makeCompletedFuture {
+                        state.recordProtocol("http/1.1")
+                        try Self.addHTTP1Handlers(to: channel, state: state)
+                    }
+                }
+                return channel.configureHTTP2SecureUpgrade(
+                    h2ChannelConfigurator: { channel in
+                        state.recordProtocol("h2")
+                        return Self.addHTTP2Handlers(to: channel, state: state)
+                    },
+                    http1ChannelConfigurator: { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            state.recordProtocol("http/1.1")
+                            try Self.addHTTP1Handlers(to: channel, state: state)
+                        }
+                    }
+                )
             }
         let channel: any Channel
         do {
@@ -110,6 +134,31 @@ public final class LoopbackServer: Sendable {
         return LoopbackServer(group: group, serverChannel: channel, state: state, host: configuration.host, port: port,
                               scheme: configuration.tls == nil ? "http" : "https")
     }
+
+    /// The HTTP/1.1 pipeline of a connection: request decoder, then the route handling.
+    private static func addHTTP1Handlers(to channel: any Channel, state: ServerState) throws {
+        let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
+        try channel.pipeline.syncOperations.addHandler(decoder)
+        try channel.pipeline.syncOperations.addHandler(ConnectionHandler(state: state))
+    }
+
+    /// The HTTP/2 pipeline of a connection: each stream gets the HTTP/1.1 route handling behind a
+    /// codec, so every route answers the same over HTTP/2 (one request per stream).
+    private static func addHTTP2Handlers(to channel: any Channel, state: ServerState) -> EventLoopFuture<Void> {
+        var settings = nioDefaultSettings.filter { $0.parameter != .maxConcurrentStreams }
+        settings.append(HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams))
+        return channel.configureHTTP2Pipeline(mode: .server, initialLocalSettings: settings, inboundStreamInitializer: { stream in
+            stream.eventLoop.makeCompletedFuture {
+                try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+                try stream.pipeline.syncOperations.addHandler(HTTP1ResponseFramer())
+                try stream.pipeline.syncOperations.addHandler(ConnectionHandler(state: state))
+            }
+        }).map { _ in }
+    }
+
+    /// Streams a client may open at once on one HTTP/2 connection (`SETTINGS_MAX_CONCURRENT_STREAMS`):
+    /// above the tests' 100 concurrent requests, so none has to wait for a stream or a new connection.
+    private static let maxConcurrentStreams = 1000
 
     /// `http://HOST:PORT` without a trailing slash, e.g. `http://127.0.0.1:54321` (IPv6 hosts in brackets);
     /// `https://` in the HTTPS mode (``Configuration/tls``).
@@ -260,8 +309,22 @@ public final class LoopbackServer: Sendable {
         state.holds.release(key: key)
     }
 
-    /// Number of currently open client connections.
+    /// Number of currently open client connections (on an HTTP/2 connection: its open streams, each
+    /// served like a connection).
     public var openConnections: Int {
         state.openConnections
+    }
+
+    /// Client connections accepted so far (TCP connections, however many requests or HTTP/2 streams each
+    /// carried): with ``negotiatedProtocols`` a test asserts "100 requests, 1 connection, h2".
+    public var acceptedConnections: Int {
+        state.acceptedConnections
+    }
+
+    /// The protocol each accepted connection speaks, in the order it was decided: `"h2"` when ALPN chose
+    /// HTTP/2 (``TLS/applicationProtocols`` offering `h2`), `"http/1.1"` otherwise (ALPN's choice, no ALPN,
+    /// or plain HTTP). A TLS connection whose handshake fails has no entry.
+    public var negotiatedProtocols: [String] {
+        state.negotiatedProtocols
     }
 }

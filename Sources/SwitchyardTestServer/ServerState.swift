@@ -17,6 +17,8 @@ final class ServerState: Sendable {
     let holds = HeldResponses()
 
     private let openConnectionCount = Atomic<Int>(0)
+    private let acceptedConnectionCount = Atomic<Int>(0)
+    private let protocols = Mutex<[String]>([])
     private let nextConnectionID = Atomic<UInt64>(1)
     private let requestCounts = Mutex<[Substring: Int]>([:])
     private let flakyArrivals = Mutex<[String: [ContinuousClock.Instant]]>([:])
@@ -26,6 +28,22 @@ final class ServerState: Sendable {
 
     /// Number of client connections currently open.
     var openConnections: Int { openConnectionCount.load(ordering: .relaxed) }
+
+    /// Client connections accepted so far (TCP connections, whatever they carry).
+    var acceptedConnections: Int { acceptedConnectionCount.load(ordering: .relaxed) }
+
+    /// The protocol of each accepted connection once known (`h2`, `http/1.1`), in the order decided.
+    var negotiatedProtocols: [String] { protocols.withLock { $0 } }
+
+    /// Called once per accepted TCP connection, before any byte is read.
+    func connectionAccepted() {
+        acceptedConnectionCount.add(1, ordering: .relaxed)
+    }
+
+    /// Records the protocol an accepted connection speaks (ALPN's choice, or `http/1.1`).
+    func recordProtocol(_ name: String) {
+        protocols.withLock { $0.append(name) }
+    }
 
     /// Called when a connection becomes active; returns its unique id.
     func connectionOpened() -> UInt64 {

@@ -66,6 +66,8 @@ struct ExchangeOutcome {
             ("ok", .bool(error == nil && head != nil)),
             ("transport", .string(transport)),
             ("status", head.map { .int(Int64($0.status.code)) } ?? .null),
+            // "1.0", "1.1" or "2"; null when no response arrived or the transport cannot tell (urlsession).
+            ("http_version", head != nil ? timings.httpVersion.map { .string($0.description) } ?? .null : .null),
             ("headers", .array(headerPairs)),
             ("body_bytes", .int(bodyBytes)),
             ("body_sha256", .string(sha256)),

@@ -89,6 +89,12 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup(title: "TLS")
     var tls: TLSArguments
 
+    @Flag(name: .customLong("http1.1"), help: "Speak HTTP/1.1 even where TLS could negotiate HTTP/2 (not on urlsession).")
+    var http1_1 = false
+
+    @Flag(name: .customLong("http2"), help: "Prefer HTTP/2 over TLS when the server offers it (the default).")
+    var http2 = false
+
     func validate() throws {
         if [data != nil, dataFile != nil, !formFields.isEmpty].filter({ $0 }).count > 1 {
             throw ValidationError("Give only one of -d, --data-file and -F.")
@@ -101,6 +107,7 @@ struct RequestCommand: AsyncParsableCommand {
         if let maxBodyBytes, maxBodyBytes < 0 { throw ValidationError("--max-body-bytes must not be negative.") }
         if retries < 0 || maxRedirects < 0 { throw ValidationError("--retries and --max-redirects must not be negative.") }
         if let method, HTTPRequest.Method(method) == nil { throw ValidationError("'\(method)' is not a valid method.") }
+        if http1_1, http2 { throw ValidationError("Give only one of --http1.1 and --http2.") }
         if cache == nil, cachePolicy != .standard { throw ValidationError("--cache-policy needs --cache DIR.") }
     }
 
@@ -117,7 +124,8 @@ struct RequestCommand: AsyncParsableCommand {
             let uploadPrinter = uploadProgress.map { progress in
                 Task { await ProgressPrinter(label: "upload", interactive: ProgressPrinter.standardErrorIsTerminal).run(progress) }
             }
-            try await transport.withTransport(proxy: try proxyConfiguration(), tls: try tls.options()) { transport in
+            try await transport.withTransport(proxy: try proxyConfiguration(), tls: try tls.options(),
+                                         http1Only: http1_1) { transport in
                 var configuration = configuration(events: bus)
                 if har != nil { configuration.attemptInterceptors.append(archive.interceptor) }
                 if let cache {

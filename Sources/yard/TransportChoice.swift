@@ -20,11 +20,15 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
     /// - Parameters:
     ///   - proxy: The proxies it sends through (`nil`: direct).
     ///   - tls: The transport's TLS options.
-    func makeTransport(proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions()) -> any Transport {
+    ///   - http1Only: Speak HTTP/1.1 even where TLS could negotiate HTTP/2 (`--http1.1`; URLSession on
+    ///     Linux cannot be told, and speaks what FoundationNetworking's libcurl chooses).
+    func makeTransport(proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions(),
+                       http1Only: Bool = false) -> any Transport {
         switch self {
         case .curl:
             var configuration = CurlTransport.Configuration(tls: tls)
             configuration.proxy = proxy
+            if http1Only { configuration.httpVersion = .http1_1 }
             return CurlTransport(configuration: configuration)
         case .urlsession:
             var configuration = URLSessionTransport.Configuration(tls: tls)
@@ -33,15 +37,16 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
         case .ahc:
             var configuration = AsyncHTTPClientTransport.Configuration(tls: tls)
             configuration.proxy = proxy
+            if http1Only { configuration.httpVersion = .http1_1 }
             return AsyncHTTPClientTransport(configuration: configuration)
         }
     }
 
     /// Runs `body` with a fresh transport of this kind, then shuts the transport down
     /// (``Transport/shutdown()``, waiting for what it owns to be released), whatever `body` did.
-    func withTransport<Result>(proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions(),
+    func withTransport<Result>(proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions(), http1Only: Bool = false,
                                _ body: (any Transport) async throws -> Result) async throws -> Result {
-        let transport = makeTransport(proxy: proxy, tls: tls)
+        let transport = makeTransport(proxy: proxy, tls: tls, http1Only: http1Only)
         do {
             let result = try await body(transport)
             try? await transport.shutdown()

@@ -9,12 +9,14 @@ extension TransportKind {
     /// - Parameters:
     ///   - proxy: The transport configuration's `proxy` (`nil`: direct).
     ///   - tls: The transport configuration's `tls`.
+    ///   - http1Only: Configure HTTP/1.1 only (`httpVersion = .http1_1`; URLSession has no such setting).
     /// - Returns: The transport.
-    public func make(proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions()) -> any Transport {
+    public func make(proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions(), http1Only: Bool = false) -> any Transport {
         switch self {
         case .curl:
             var configuration = CurlTransport.Configuration(tls: tls)
             configuration.proxy = proxy
+            if http1Only { configuration.httpVersion = .http1_1 }
             return CurlTransport(configuration: configuration)
         case .urlSession:
             var configuration = URLSessionTransport.Configuration(tls: tls)
@@ -23,6 +25,7 @@ extension TransportKind {
         case .asyncHTTPClient:
             var configuration = AsyncHTTPClientTransport.Configuration(tls: tls)
             configuration.proxy = proxy
+            if http1Only { configuration.httpVersion = .http1_1 }
             return AsyncHTTPClientTransport(configuration: configuration)
         }
     }

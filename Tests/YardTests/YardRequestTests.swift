@@ -16,8 +16,9 @@ func jsonObject(_ text: String) throws -> [String: Any] {
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 1)
         let json = try jsonObject(run.stdout)
-        #expect(Set(json.keys) == ["ok", "transport", "status", "headers", "body_bytes", "body_sha256", "resumed_from",
-                                   "attempts", "redirects", "timings_ms", "cache", "events", "error"])
+        #expect(Set(json.keys) == ["ok", "transport", "status", "http_version", "headers", "body_bytes", "body_sha256",
+                                   "resumed_from", "attempts", "redirects", "timings_ms", "cache", "events", "error"])
+        #expect(json["http_version"] as? String == "1.1")
         #expect(json["cache"] is NSNull)
         #expect(json["ok"] as? Bool == true)
         #expect(json["transport"] as? String == "curl")
@@ -55,6 +56,7 @@ func jsonObject(_ text: String) throws -> [String: Any] {
         let json = try jsonObject(run.stdout)
         #expect(json["ok"] as? Bool == false)
         #expect(json["status"] is NSNull)
+        #expect(json["http_version"] is NSNull)
         let error = try #require(json["error"] as? [String: Any])
         #expect(error["kind"] as? String == "connectionFailed")
         #expect((error["message"] as? String)?.isEmpty == false)

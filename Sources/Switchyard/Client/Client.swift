@@ -210,6 +210,10 @@ public struct BufferedResponse: Sendable {
     /// The phase timings of the exchange, including ``TransferTimings/total``.
     public var timings: TransferTimings { context.timings }
 
+    /// The HTTP version the response came over (`"2"` when HTTP/2 was negotiated), or `nil` when the
+    /// transport cannot tell; the same as ``TransferTimings/httpVersion``.
+    public var httpVersion: HTTPProtocolVersion? { context.timings.httpVersion }
+
     /// The body decoded as UTF-8 (invalid bytes become U+FFFD).
     public var text: String { String(decoding: body, as: UTF8.self) }
 }

@@ -15,6 +15,9 @@ public struct TransferTimings: Sendable, Hashable {
     public var firstByte: Duration?
     /// The exchange finished, including the whole body.
     public var total: Duration?
+    /// The HTTP version the response came over (`nil`: the transport could not tell, as URLSession on Linux).
+    /// Not a phase, but reported with them so timing statistics and waterfalls can tell HTTP/2 exchanges apart.
+    public var httpVersion: HTTPProtocolVersion?
 
     /// Creates timings; every phase defaults to unknown.
     /// - Parameters:
@@ -23,13 +26,16 @@ public struct TransferTimings: Sendable, Hashable {
     ///   - tls: TLS handshake finished.
     ///   - firstByte: First response byte arrived.
     ///   - total: Exchange finished.
+    ///   - httpVersion: The HTTP version of the response.
     public init(
         dns: Duration? = nil,
         connect: Duration? = nil,
         tls: Duration? = nil,
         firstByte: Duration? = nil,
-        total: Duration? = nil
+        total: Duration? = nil,
+        httpVersion: HTTPProtocolVersion? = nil
     ) {
+        self.httpVersion = httpVersion
         self.dns = dns
         self.connect = connect
         self.tls = tls

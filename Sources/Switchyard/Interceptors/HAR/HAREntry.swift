@@ -13,6 +13,8 @@ struct HAREntry: Sendable {
     var error: String?
     var timings: [String: Double] = [:]
     var totalMilliseconds = 0.0
+    /// HAR's form of the version the transport reported (`HTTP/1.1`, `HTTP/2`); `HTTP/1.1` when unknown.
+    var httpVersion = "HTTP/1.1"
 
     init(started: Date, request: HTTPRequest, requestHeaders: [[String: String]], requestBodySize: Int) {
         self.started = started
@@ -27,6 +29,7 @@ struct HAREntry: Sendable {
         let dns = ms(transfer.dns), connect = ms(transfer.connect), tls = ms(transfer.tls)
         let firstByte = ms(transfer.firstByte), total = ms(transfer.total) ?? elapsed * 1_000
         let connected = tls ?? connect ?? dns ?? 0
+        if let version = transfer.httpVersion { httpVersion = "HTTP/\(version)" }
         timings = [
             "blocked": -1, "send": 0,
             "dns": dns ?? -1,
@@ -48,7 +51,7 @@ struct HAREntry: Sendable {
         var response: [String: Any] = [
             "status": self.response.map { $0.status.code } ?? 0,
             "statusText": self.response?.status.reasonPhrase ?? (error ?? ""),
-            "httpVersion": "HTTP/1.1", "headers": responseHeaders, "cookies": [] as [Any],
+            "httpVersion": httpVersion, "headers": responseHeaders, "cookies": [] as [Any],
             "content": ["size": responseBodySize, "mimeType": self.response?.headerFields[.contentType] ?? ""] as [String: Any],
             "redirectURL": redirectURL, "headersSize": -1, "bodySize": responseBodySize,
         ]
@@ -57,7 +60,7 @@ struct HAREntry: Sendable {
             "startedDateTime": Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(started),
             "time": totalMilliseconds,
             "request": [
-                "method": request.method.rawValue, "url": url, "httpVersion": "HTTP/1.1", "headers": requestHeaders,
+                "method": request.method.rawValue, "url": url, "httpVersion": httpVersion, "headers": requestHeaders,
                 "queryString": query, "cookies": [] as [Any], "headersSize": -1, "bodySize": requestBodySize,
             ] as [String: Any],
             "response": response,
