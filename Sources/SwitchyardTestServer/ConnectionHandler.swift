@@ -203,19 +203,6 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             if !current.isHead, !inline { write(body, context: context) }
             complete(context: context)
 
-        case .gate(let key, let id):
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let loop = context.eventLoop
-            let gates = state.gates
-            gates.arrive(key: key, id: id) {
-                loop.execute {
-                    let (handler, context) = bound.value
-                    gates.leave(key: key)
-                    handler.perform(.text(200, "\(id)\n"), context: context)
-                    handler.flushIfNeeded(context: context)
-                }
-            }
-
         case .delayed(let milliseconds, let next):
             scheduled = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(milliseconds))) {
                 self.scheduled = nil
@@ -223,8 +210,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 self.flushIfNeeded(context: context)
             }
 
-        case .held(let key, let next):
-            state.holds.wait(key: key, on: context.eventLoop).assumeIsolated().whenSuccess {
+        case .held(let key, let id, let next):
+            let holds = state.holds
+            holds.wait(key: key, id: id, on: context.eventLoop).assumeIsolated().whenSuccess {
+                holds.answered(key: key)
                 self.perform(next, context: context)
                 self.flushIfNeeded(context: context)
             }

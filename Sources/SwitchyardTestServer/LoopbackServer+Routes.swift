@@ -20,7 +20,7 @@ import NIOHTTP1
 /// | `/bytes/{n}` | 200 `application/octet-stream`, `n` bytes, byte `i` = `i % 251`; `?framing=content-length` (default) \| `chunked` \| `close` (no length, `Connection: close`, body ends at close); `?delay_ms=D` waits before the head; streamed in 64 KiB pieces with back-pressure |
 /// | `/bytes/{n}` ranges | content-length framing: `ETag: "bytes-{n}"` (`?version=V`: `"bytes-{n}-vV"`, a changed resource), `Accept-Ranges: bytes`; `Range: bytes=S-` / `bytes=S-E` → 206 + `Content-Range` unless `If-Range` differs from the `ETag` (then 200); start ≥ n → 416 `Content-Range: bytes */n`; `?ranges=ignore` → always the full 200; `?cut_after=K` closes the connection after K body bytes; `?stall_at=K` stops sending at body offset K (connection left open; not for responses starting at or past K). The `Range` of every tagged request: ``LoopbackServer/rangeHeaders(tag:)``. Logic in `RangedBytes` |
 /// | `/upload/multipart` | parses a `multipart/form-data` body as it streams in (bounded memory) and answers 200 `application/json` `{"parts":[{"name","filename","content_type","bytes","sha256","value"}]}` (`filename`/`content_type` `null` when absent; `value` is the text of parts without a filename, up to 4 KiB, else `null`); 400 `{"error":…}` for a malformed body. Logic in `MultipartParser`, `MultipartRoute` |
-/// | `/hold/{key}/{n}` | waits, without a timer, until the test calls ``LoopbackServer/release(key:)`` for `key` (at once once released), then answers exactly as `/bytes/{n}` with content-length framing (ranges, `?stall_at=K`, `?cut_after=K` included); count arrivals with ``LoopbackServer/requestCount(path:)`` |
+/// | `/hold/{key}/{n}` | waits, without a timer, until the test lets `key` through (``LoopbackServer/release(key:count:)``; at once once released), then answers exactly as `/bytes/{n}` with content-length framing (ranges, `?stall_at=K`, `?cut_after=K` included); count arrivals with ``LoopbackServer/requestCount(path:)`` |
 /// | `/stall` | reads the request, never answers |
 /// | `/stall-body?bytes=N` | 200 head with `Content-Length: 1000000000`, `N` (default 1024) pattern bytes, then nothing |
 /// | `/flaky/{key}/{n}` | attempts 1…n for `key`: `status` (default 503) with `Retry-After: 0` and body `fail {attempt}\n`; later: 200 `ok after {n}\n`. `?status=S` (400–599) picks the failure status; `?retry-after=V` sends `Retry-After: V` instead of `0` (empty: no header). Arrivals per key: ``LoopbackServer/flakyArrivals(key:)`` |
@@ -29,7 +29,7 @@ import NIOHTTP1
 /// | `/pages/{key}/no-content` | 204, no body |
 /// | `/cache/{key}?max_age=N&cache_control=V&no_store=1&etag=E&last_modified=D&expires=D&date=D&vary=H&status=S` | `status` (default 200) with those cache fields and `X-Request-Number: n` (requests for the key so far); body `{key} #{m}\n` (`m`: full responses for the key) plus ` H={value}` with `vary`; `If-None-Match: "E"` or `If-Modified-Since: D` → 304 with the fields refreshed; more in `CacheRoutes` |
 /// | `/cache-mode/{key}/{mode}` | sets how `/cache/{key}` answers from now on: `ok`, `stall` (never answers) or a status `S` (`S` with body `fail\n`); also ``LoopbackServer/setCacheMode(_:key:)`` |
-/// | `/gate/{key}?id=X` | held until the test lets it through (``LoopbackServer/releaseGate(key:count:)``), then 200 `{X}\n`; per key: arrival order of the ids, requests held, most in progress at once (``LoopbackServer/gate(key:)``) |
+/// | `/gate/{key}?id=X` | held until the test lets it through (``LoopbackServer/release(key:count:)``), then 200 `{X}\n`; per key: arrival order of the ids, requests held, most in progress at once (``LoopbackServer/gate(key:)``) |
 /// | `/retry-after/{value}` | 503 `Retry-After: {value}` `retry after {value}\n` |
 /// | `/redirect/{n}` | n > 0: 302 `Location: /redirect/{n-1}` (empty body); n = 0: 200 `redirected\n` |
 /// | `/redirect-to?location=URL&status=302` | `status` (300–399, default 302) with `Location: URL` (percent-decoded); `location` required |
@@ -92,7 +92,7 @@ enum Router {
         case ("upload", 2) where parts[1] == "multipart": return MultipartRoute.action(for: request)
         case ("hold", 3):
             guard let count = integer(parts[2]) else { return badRequest }
-            return .held(key: String(parts[1]), then: RangedBytes.action(count: count, request: request))
+            return .held(key: String(parts[1]), id: target.value("id") ?? "", then: RangedBytes.action(count: count, request: request))
         case ("stall", 1): return .stall
         case ("stall-body", 1):
             guard let count = optionalInteger(target, "bytes", default: 1024, limit: 999_999_999) else { return badRequest }
@@ -101,7 +101,9 @@ enum Router {
         case ("pages", 2), ("pages", 3): return PagedListRoute.action(parts, target, state: state)
         case ("cache", 2): return CacheRoutes.action(request, key: parts[1], state: state)
         case ("cache-mode", 3): return CacheRoutes.setMode(parts, state: state)
-        case ("gate", 2): return .gate(key: String(parts[1]), id: target.value("id") ?? "")
+        case ("gate", 2):
+            let id = target.value("id") ?? ""
+            return .held(key: String(parts[1]), id: id, then: .text(200, "\(id)\n"))
         case ("retry-after", 2):
             let value = percentDecode(parts[1])
             guard !value.isEmpty, isHeaderSafe(value) else { return badRequest }

@@ -242,16 +242,10 @@ public final class LoopbackServer: Sendable {
         state.rangeHeaders(tag: tag)
     }
 
-    /// Lets the oldest `count` requests held at the `/gate/{key}` route through (`nil`: all of them,
-    /// and every later one for that key): how a test paces a server without depending on timing.
-    public func releaseGate(key: String, count: Int? = nil) {
-        state.gates.release(key: key, count: count)
-    }
-
-    /// The `/gate/{key}` figures: requests held now, the `id`s in arrival order, and the most
-    /// requests in progress at once.
+    /// The figures of the requests held for `key` (`/gate/{key}`, `/hold/{key}/{n}`): held now, their
+    /// `id`s in arrival order, and the most in progress at once.
     public func gate(key: String) -> (held: Int, arrivals: [String], maxConcurrent: Int) {
-        let figures = state.gates.figures(key: key)
+        let figures = state.holds.figures(key: key)
         return (figures.held, figures.arrivals, figures.maxActive)
     }
 
@@ -301,12 +295,14 @@ public final class LoopbackServer: Sendable {
         state.cacheKeys.setMode(routeMode, key: key)
     }
 
-    /// Answers every request of the `/hold/{key}/{n}` route for `key` that is waiting, and lets
-    /// later ones through at once: how a test keeps a response in flight for as long as it needs
-    /// (e.g. until every coalesced caller has joined) without a timed delay.
-    /// - Parameter key: The route's key.
-    public func release(key: String) {
-        state.holds.release(key: key)
+    /// Lets requests held for `key` (`/gate/{key}`, `/hold/{key}/{n}`) through: the oldest `count`,
+    /// or with `nil` all of them and every later one. How a test keeps responses in flight for as long
+    /// as it needs, or paces the server one request at a time, without depending on timing.
+    /// - Parameters:
+    ///   - key: The route's key.
+    ///   - count: How many to let through, or `nil` for all, for good.
+    public func release(key: String, count: Int? = nil) {
+        state.holds.release(key: key, count: count)
     }
 
     /// Number of currently open client connections (on an HTTP/2 connection: its open streams, each

@@ -18,8 +18,9 @@ indirect enum RouteAction {
     /// A complete response: `head` (which already carries its framing headers) and `body`
     /// (omitted for `HEAD`).
     case respond(ResponseHead, body: ByteBuffer)
-    /// Run `action` once the `/hold` gate `key` is released (``HeldResponses``).
-    case held(key: String, then: RouteAction)
+    /// Hold the request (its `id` recorded) until the test lets `key` through (``HeldResponses``),
+    /// then run `action`.
+    case held(key: String, id: String, then: RouteAction)
     /// Run `action` after `milliseconds`, scheduled on the event loop.
     case delayed(milliseconds: Int, then: RouteAction)
     /// A 200 with `count` pattern bytes, streamed in pieces with back-pressure.
@@ -29,8 +30,6 @@ indirect enum RouteAction {
     case patternSlice(RangedBytes.Plan)
     /// Never respond.
     case stall
-    /// Hold the request at the `/gate/{key}` gate until the test lets it through, then answer 200 `{id}\n`.
-    case gate(key: String, id: String)
     /// Never respond, and track the connection under `tag` as if the request carried `?tag=`.
     case stallTracked(tag: String)
     /// A head promising 1,000,000,000 bytes, then `bytes` pattern bytes, then nothing.

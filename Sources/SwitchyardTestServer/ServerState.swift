@@ -11,9 +11,7 @@ final class ServerState: Sendable {
     let authTokens = AuthTokens()
     /// Key → counters and mode of the `/cache/{key}` routes.
     let cacheKeys = CacheRoutes.Keys()
-    /// Key → held requests and counts of the `/gate/{key}` route.
-    let gates = Gates()
-    /// Key → gate of the `/hold/{key}/{n}` route.
+    /// Key → requests held by the `/hold/{key}/{n}` and `/gate/{key}` routes, and their counts.
     let holds = HeldResponses()
 
     private let openConnectionCount = Atomic<Int>(0)

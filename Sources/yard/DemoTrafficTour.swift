@@ -119,10 +119,10 @@ struct DemoTrafficTour {
         }
         print("   limit 2 per host: 2 on the wire, \(limiter.queued) queued in the order background, utility, userInitiated")
         for released in 1...queued.count {
-            server.releaseGate(key: key, count: 1)
+            server.release(key: key, count: 1)
             await until { server.gate(key: key).arrivals.count == 2 + released }
         }
-        server.releaseGate(key: key)
+        server.release(key: key)
         for task in tasks { await task.value }
         let figures = server.gate(key: key)
         print("   the server saw them in this order: \(figures.arrivals.dropFirst(2).joined(separator: ", "))")
@@ -149,7 +149,7 @@ struct DemoTrafficTour {
         }
         var closed = true
         for index in 0..<3 { closed = await server.waitForDisconnect(tag: "\(key)-\(index)", timeout: .seconds(30)) && closed }
-        server.releaseGate(key: key)
+        server.release(key: key)
         let untouched = await other.value
         print("   cancel(tagged: \"profile-screen\") → \(cancelled) exchanges ended: \(kinds.joined(separator: ", "));"
             + " server saw their connections close: \(closed ? "yes" : "no");"

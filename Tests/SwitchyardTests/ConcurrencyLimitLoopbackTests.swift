@@ -54,10 +54,10 @@ func withLimitedClient(
             #expect(limiter.inFlight == 4)
             // The server lets one through at a time; each freed slot goes to the next in the queue.
             for released in 1...46 {
-                server.releaseGate(key: key, count: 1)
+                server.release(key: key, count: 1)
                 #expect(await eventually { server.gate(key: key).arrivals.count == 4 + released })
             }
-            server.releaseGate(key: key)
+            server.release(key: key)
             var bodies: [String] = []
             for task in tasks { bodies.append(try await task.value) }
 
@@ -96,7 +96,7 @@ func withLimitedClient(
             // The next one waits its turn, records the wait as its queued phase, then goes.
             let next = Task { try await client.send(try Self.gated(server, key: key, id: "next")) }
             #expect(await eventually { limiter.queued == 1 })
-            server.releaseGate(key: key)
+            server.release(key: key)
             _ = try await held.value
             let response = try await next.value
             #expect(response.text == "next\n")
@@ -134,7 +134,7 @@ func withLimitedClient(
             #expect(await eventually { server.gate(key: "scope").held == 1 })
             let response = try await client.send(try Request(url: server.url("/small")))  // not queued
             #expect(response.head.status == .ok)
-            server.releaseGate(key: "scope")
+            server.release(key: "scope")
             _ = try await held.value
         }
     }

@@ -45,7 +45,7 @@ import Testing
             #expect(!server.gate(key: key).arrivals.contains("queued"))
             #expect(await eventually { tracker.activity() == TrafficActivity(inFlight: 1, queued: 0) })
 
-            server.releaseGate(key: key)
+            server.release(key: key)
             #expect(try await other.value.text == "other\n")  // untagged: untouched
             #expect(await eventually { tracker.activity() == TrafficActivity(inFlight: 0, queued: 0) })
         }
@@ -87,7 +87,7 @@ import Testing
                 if update == TrafficActivity(inFlight: 2, queued: 1) { break }
             }
             #expect(seen == TrafficActivity(inFlight: 2, queued: 1))
-            server.releaseGate(key: "activity")
+            server.release(key: "activity")
             _ = try await held.value
             _ = try await waiting.value
             while let update = await iterator.next(), update.isActive {}

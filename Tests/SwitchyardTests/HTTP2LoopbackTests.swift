@@ -74,7 +74,7 @@ private func withHTTP2Server(
                     }
                 }
                 #expect(await eventually { server.gate(key: "many").held == 100 })
-                server.releaseGate(key: "many")
+                server.release(key: "many")
                 var versions: [HTTPProtocolVersion?] = []
                 for try await version in group { versions.append(version) }
                 return versions
@@ -100,7 +100,7 @@ private func withHTTP2Server(
                     }
                 }
                 #expect(await eventually { server.gate(key: "cold").held == 100 })
-                server.releaseGate(key: "cold")
+                server.release(key: "cold")
                 for try await version in group { #expect(version == .http2) }
             }
             #expect(server.acceptedConnections == 1, "\(server.negotiatedProtocols)")
@@ -120,7 +120,7 @@ private func withHTTP2Server(
             doomed.cancel()
             let failure = await #expect(throws: SwitchyardError.self) { try await doomed.value }
             #expect(failure?.kind == .cancelled)
-            server.releaseGate(key: "cancel")
+            server.release(key: "cancel")
             for (index, task) in others.enumerated() {
                 let response = try await task.value
                 #expect(response.head.status.code == 200)
@@ -148,7 +148,7 @@ private func withHTTP2Server(
                 Task { try await client.send(try Request(url: server.url("/gate/h1?id=\(index)"))) }
             }
             #expect(await eventually { server.gate(key: "h1").held == 4 })
-            server.releaseGate(key: "h1")
+            server.release(key: "h1")
             for task in tasks {
                 let response = try await task.value
                 #expect(response.httpVersion == .http1_1)

@@ -15,7 +15,7 @@ import Testing
                                "--transport", transport, "--json"])
         }
         #expect(await eventually { server.gate(key: key).held == 3 })
-        server.releaseGate(key: key)
+        server.release(key: key)
         let result = try await run.value
         #expect(result.status == 0, "\(result.stderr)")
         let summary = try jsonObject(result.stdout)
