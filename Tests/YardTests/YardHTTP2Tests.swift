@@ -24,6 +24,18 @@ import Testing
         #expect(server.negotiatedProtocols == ["h2", "h2", "http/1.1"])
     }
 
+    /// A server answering `HTTP/1.0` is reported as `"1.0"` (URLSession cannot tell: `null`).
+    @Test(arguments: ["curl", "ahc"])
+    func anHTTP10ResponseIsReportedAs10(transport: String) async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let run = try await runYard(["request", server.url("/http10?bytes=100"), "--json", "--transport", transport])
+        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+        let json = try jsonObject(run.stdout)
+        #expect(json["body_bytes"] as? Int == 100)
+        #expect(json["http_version"] as? String == "1.0")
+    }
+
     @Test func bothPreferencesAreAUsageError() async throws {
         let run = try await runYard(["request", "https://127.0.0.1:1/", "--http1.1", "--http2"])
         #expect(run.status == 64)

@@ -1,0 +1,16 @@
+import Foundation
+import Testing
+
+@Suite(.timeLimit(.minutes(2))) struct YardVersionTests {
+    /// `yard --version` prints the version of CHANGELOG.md's top entry.
+    @Test func versionIsTheChangelogsTopEntry() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let top = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## ") })
+        let version = try #require(top.dropFirst(3).split(separator: " ").first)
+        let run = try await runYard(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(version))
+    }
+}
