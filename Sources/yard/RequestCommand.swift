@@ -20,22 +20,27 @@ struct RequestCommand: AsyncParsableCommand {
     @Argument(help: "The absolute http or https URL.")
     var url: String
 
-    @Option(name: .customShort("X"), help: "The method (default GET, or POST with -d/--data-file).")
+    @Option(name: [.customShort("X"), .customLong("request")], help: "The method (default GET, or POST with a body).")
     var method: String?
 
-    @Option(name: .customShort("H"), help: "A header 'Name: value'; repeatable.")
+    @Option(name: [.customShort("H"), .customLong("header")], help: "A header 'Name: value'; repeatable.")
     var headers: [String] = []
 
-    @Option(name: .customShort("d"), help: "Send this text as the body.")
+    @Option(name: [.customShort("d"), .customLong("data")], help: "Send this text as the body.")
     var data: String?
 
     @Option(name: .customLong("data-file"), help: "Stream this file as the body.")
     var dataFile: String?
 
+    @Option(name: .customLong("data-binary"), help: ArgumentHelp(
+        "Send this text as the body, or stream the file @path, byte for byte (curl's form).", valueName: "text|@path"))
+    var dataBinary: String?
+
     @Option(help: "The transport: \(TransportChoice.names).")
     var transport: TransportChoice = .curl
 
-    @Option(help: "Seconds the whole exchange may take.")
+    @Option(name: [.customLong("timeout"), .customShort("m"), .customLong("max-time")],
+            help: "Seconds the whole exchange may take.")
     var timeout: Double?
 
     @Option(name: .customLong("max-body-bytes"), help: "Fail with responseTooLarge past this many body bytes.")
@@ -56,13 +61,22 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Retry a failed attempt up to N times (idempotent methods, or with an Idempotency-Key header).")
     var retries = 0
 
-    @Option(name: .customLong("max-redirects"), help: "Follow up to N redirects (default 0: return them).")
-    var maxRedirects = 0
+    @Option(name: .customLong("max-redirects"), help: "Follow up to N redirects (default 0: return them; 50 with -L).")
+    var maxRedirects: Int?
+
+    @Flag(name: [.customShort("L"), .customLong("location")], help: "Follow redirects (up to --max-redirects, 50 by default), as curl -L.")
+    var location = false
+
+    @Flag(help: "Accepted for curl's sake: gzip and deflate responses are always asked for and decoded.")
+    var compressed = false
+
+    @Flag(name: .customLong("print-curl"), help: "Print the request as a curl command, credentials redacted, and exit without sending it.")
+    var printCurl = false
 
     @Flag(help: "Turn a status of 400 or more into an httpStatus error.")
     var fail = false
 
-    @Flag(name: .customShort("v"), help: "Print the exchange's events and timings as a waterfall (on standard error).")
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Print the exchange's events and timings as a waterfall (on standard error).")
     var verbose = false
 
     @Flag(help: "Print one JSON object describing the exchange.")
@@ -96,8 +110,8 @@ struct RequestCommand: AsyncParsableCommand {
     var http2 = false
 
     func validate() throws {
-        if [data != nil, dataFile != nil, !formFields.isEmpty].filter({ $0 }).count > 1 {
-            throw ValidationError("Give only one of -d, --data-file and -F.")
+        if [data != nil, dataFile != nil, dataBinary != nil, !formFields.isEmpty].filter({ $0 }).count > 1 {
+            throw ValidationError("Give only one of -d, --data-binary, --data-file and -F.")
         }
         if resume, output == nil { throw ValidationError("--resume needs --output.") }
         for field in formFields where !field.contains("=") {
@@ -105,7 +119,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds.") }
         if let maxBodyBytes, maxBodyBytes < 0 { throw ValidationError("--max-body-bytes must not be negative.") }
-        if retries < 0 || maxRedirects < 0 { throw ValidationError("--retries and --max-redirects must not be negative.") }
+        if retries < 0 || (maxRedirects ?? 0) < 0 { throw ValidationError("--retries and --max-redirects must not be negative.") }
         if let method, HTTPRequest.Method(method) == nil { throw ValidationError("'\(method)' is not a valid method.") }
         if http1_1, http2 { throw ValidationError("Give only one of --http1.1 and --http2.") }
         if cache == nil, cachePolicy != .standard { throw ValidationError("--cache-policy needs --cache DIR.") }
@@ -121,6 +135,10 @@ struct RequestCommand: AsyncParsableCommand {
         tls.warnIfInsecure()
         do {
             let (request, uploadProgress) = try makeRequest()
+            if printCurl {
+                print(request.curlCommand())
+                return
+            }
             let uploadPrinter = uploadProgress.map { progress in
                 Task { await ProgressPrinter(label: "upload", interactive: ProgressPrinter.standardErrorIsTerminal).run(progress) }
             }
@@ -180,11 +198,14 @@ struct RequestCommand: AsyncParsableCommand {
     private func configuration(events: EventBus) -> ClientConfiguration {
         var configuration = ClientConfiguration(
             events: events,
-            redirects: maxRedirects > 0 ? RedirectPolicy(maxRedirects: maxRedirects) : nil,
+            redirects: redirectLimit > 0 ? RedirectPolicy(maxRedirects: redirectLimit) : nil,
             retry: retries > 0 ? RetryPolicy(maxAttempts: retries + 1) : nil)
         if fail { configuration.validation = StatusValidation(accepted: 100..<400) }
         return configuration
     }
+
+    /// How many redirects are followed: `--max-redirects`, else 50 with `-L` (curl's limit), else none.
+    private var redirectLimit: Int { maxRedirects ?? (location ? 50 : 0) }
 
     /// The request the flags describe, and the progress of its upload when it is shown.
     private func makeRequest() throws -> (Request, AsyncStream<TransferProgress>?) {
@@ -192,13 +213,16 @@ struct RequestCommand: AsyncParsableCommand {
         var body: HTTPBody?
         if let data { body = HTTPBody(data) }
         if let dataFile { body = try HTTPBody.file(atPath: dataFile) }
+        if let dataBinary {
+            body = dataBinary.hasPrefix("@") ? try HTTPBody.file(atPath: String(dataBinary.dropFirst())) : HTTPBody(dataBinary)
+        }
         if !formFields.isEmpty {
             let form = try FormArguments.form(formFields)
             body = try form.body()
             if !fields.contains(where: { $0.name == .contentType }) { fields.append(HTTPField(name: .contentType, value: form.contentType)) }
         }
         var uploadProgress: AsyncStream<TransferProgress>?
-        if let uploading = body, dataFile != nil || formFields.contains(where: { $0.contains("=@") }), showsProgress {
+        if let uploading = body, dataFile != nil || dataBinary?.hasPrefix("@") == true || formFields.contains(where: { $0.contains("=@") }), showsProgress {
             let (counted, progress) = uploading.withProgress()
             body = counted
             uploadProgress = progress

@@ -12,7 +12,7 @@ import Testing
     ) throws -> Redactor {
         let configuration = LoggingConfiguration(logger: Logger(label: "test"), redactedHeaders: redactedHeaders,
                                                  redactedQueryParameters: redactedQueryParameters)
-        return Redactor(configuration: configuration,
+        return Redactor(redactedHeaders: configuration.redactedHeaders,
                         queryRedaction: QueryRedaction(parameterNames: configuration.redactedQueryParameters),
                         request: try Request(url: url, headers: headers).head)
     }

@@ -46,7 +46,7 @@ public struct LoggingInterceptor: Interceptor {
         var metadata: Logger.Metadata = ["exchange": .stringConvertible(context.id),
                                          "attempt": .stringConvertible(context.attempt)]
         if !request.options.tags.isEmpty { metadata["tags"] = "\(request.options.tags.sorted().joined(separator: ","))" }
-        var redactor = Redactor(configuration: configuration, queryRedaction: queryRedaction, request: request.head)
+        var redactor = Redactor(redactedHeaders: configuration.redactedHeaders, queryRedaction: queryRedaction, request: request.head)
         let line = "\(request.head.method) \(redactor.url(of: request.head))"
         let isDebug = logger.logLevel <= .debug
         var request = request

@@ -9,13 +9,14 @@ struct Redactor: Sendable {
     /// names such as `code` or `key` redacted by default, masking `1` or `abc` everywhere would
     /// garble status codes and lengths.
     static let shortestHuntedQueryValue = 4
-    let configuration: LoggingConfiguration
+    /// Lower-cased names of the header fields whose values are hidden.
+    let redactedHeaders: Set<String>
     let queryRedaction: QueryRedaction
     /// The secret values of this exchange, longest first so overlapping values mask fully.
     private(set) var secrets: [String] = []
 
-    init(configuration: LoggingConfiguration, queryRedaction: QueryRedaction, request: HTTPRequest) {
-        self.configuration = configuration
+    init(redactedHeaders: Set<String>, queryRedaction: QueryRedaction, request: HTTPRequest) {
+        self.redactedHeaders = redactedHeaders
         self.queryRedaction = queryRedaction
         learnSecrets(from: request.headerFields)
         for (name, value) in QueryRedaction.queryItems(of: request.path ?? "")
@@ -38,7 +39,7 @@ struct Redactor: Sendable {
     }
 
     func isRedacted(_ name: HTTPField.Name) -> Bool {
-        configuration.redactedHeaders.contains(name.canonicalName)
+        redactedHeaders.contains(name.canonicalName)
     }
 
     /// The field's value as it may be logged (a `Location` with its credential query values masked).
