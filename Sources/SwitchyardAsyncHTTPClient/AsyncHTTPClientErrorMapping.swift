@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOHTTPCompression
 import Switchyard
 
@@ -36,6 +37,8 @@ enum AsyncHTTPClientErrorMapping {
             return clientError(error, phase: phase, host: host)
         case let error as HTTPParserError:
             return parserError(error, phase: phase, host: host)
+        case let error as NIOHTTP2Errors.StreamClosed:
+            return streamClosed(error, phase: phase, host: host)
         case let error as NIOHTTPDecoderError:
             return TransportFailure.notHTTP(host: host, detail: "\(error)", underlyingError: error)
         case let error as NIOHTTPDecompression.DecompressionError:
@@ -129,6 +132,33 @@ enum AsyncHTTPClientErrorMapping {
         case .readingBody:
             return TransportFailure.closedMidBody(host: host, underlyingError: error)
         }
+    }
+
+    // MARK: - HTTP/2
+
+    /// The server closed the request's HTTP/2 stream with an error code. SwiftNIO reports a stream
+    /// above the last-stream-id of a `GOAWAY` the same way, as `REFUSED_STREAM` (RFC 9113 §6.8): in both
+    /// cases the server did not process the request. AsyncHTTPClient does not retry either by itself.
+    private static func streamClosed(_ error: NIOHTTP2Errors.StreamClosed, phase: Phase, host: String) -> SwitchyardError {
+        let code = http2ErrorCodeName(error.errorCode)
+        switch phase {
+        case .waitingForHead where error.errorCode == .refusedStream:
+            return TransportFailure.streamRefused(host: host, detail: code, underlyingError: error)
+        case .waitingForHead:
+            return TransportFailure.streamReset(host: host, code: code, underlyingError: error)
+        case .readingBody:
+            return TransportFailure.connectionLost(host: host, detail: "the server reset the HTTP/2 stream (\(code))"
+                + " before the whole body arrived", underlyingError: error)
+        }
+    }
+
+    /// The RFC 9113 name of an HTTP/2 error code, e.g. `INTERNAL_ERROR`.
+    private static func http2ErrorCodeName(_ code: HTTP2ErrorCode) -> String {
+        let names = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT",
+                     "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR",
+                     "CONNECT_ERROR", "ENHANCE_YOUR_CALM", "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"]
+        let value = Int(code.networkCode)
+        return names.indices.contains(value) ? names[value] : "error code \(value)"
     }
 
     // MARK: - SwiftNIO

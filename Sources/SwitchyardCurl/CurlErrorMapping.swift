@@ -6,7 +6,7 @@ import Switchyard
 enum CurlErrorMapping {
     static func error(
         for code: CURLcode, detail: String, callbackFailure: SwitchyardError?, request: HTTPRequest,
-        idleTimeout: Duration? = nil
+        idleTimeout: Duration? = nil, headReceived: Bool = false
     ) -> SwitchyardError {
         if let callbackFailure { return callbackFailure }
         let host = request.authority ?? "the server"
@@ -48,6 +48,8 @@ enum CurlErrorMapping {
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED:
             return TransportFailure.tlsFailed(host: host, detail: reason, underlyingError: cause)
+        case CURLE_HTTP2_STREAM where reason.contains("was not closed cleanly:"):
+            return streamReset(reason, host: host, headReceived: headReceived, cause: cause)
         case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_HTTP2, CURLE_HTTP2_STREAM,
              CURLE_HTTP3, CURLE_BAD_CONTENT_ENCODING:
             return TransportFailure.notHTTP(host: host, detail: reason, underlyingError: cause)
@@ -63,6 +65,24 @@ enum CurlErrorMapping {
             return TransportFailure.otherFailure(stack: "libcurl", host: host,
                                                  detail: "\(reason) (code \(code.rawValue))", underlyingError: cause)
         }
+    }
+
+    /// libcurl's `HTTP/2 stream 3 was not closed cleanly: INTERNAL_ERROR (err 2)`: the server reset the
+    /// stream. libcurl does not report `REFUSED_STREAM` (nor a stream above a `GOAWAY`'s last-stream-id,
+    /// which nghttp2 closes as refused) this way: it sends the request again on a new connection by
+    /// itself, up to 5 times, and then fails with `CURLE_SEND_ERROR` "Connection died, tried 5 times
+    /// before giving up", the same as for a reused connection that died, which proves nothing; the
+    /// branch below covers the refused case should a libcurl report it.
+    private static func streamReset(_ reason: String, host: String, headReceived: Bool, cause: CurlError) -> SwitchyardError {
+        // "…cleanly: INTERNAL_ERROR (err 2)" → "INTERNAL_ERROR"
+        let afterColon = reason.split(separator: ":", maxSplits: 1).last ?? reason[...]
+        let code = afterColon.split(separator: " ").first.map(String.init) ?? String(afterColon)
+        if headReceived {
+            return TransportFailure.connectionLost(host: host, detail: "the server reset the HTTP/2 stream (\(code))"
+                + " before the whole body arrived", underlyingError: cause)
+        }
+        if code == "REFUSED_STREAM" { return TransportFailure.streamRefused(host: host, detail: reason, underlyingError: cause) }
+        return TransportFailure.streamReset(host: host, code: code, underlyingError: cause)
     }
 }
 
