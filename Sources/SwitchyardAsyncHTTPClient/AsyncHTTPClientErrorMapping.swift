@@ -136,14 +136,19 @@ enum AsyncHTTPClientErrorMapping {
 
     // MARK: - HTTP/2
 
-    /// The server closed the request's HTTP/2 stream with an error code. SwiftNIO reports a stream
-    /// above the last-stream-id of a `GOAWAY` the same way, as `REFUSED_STREAM` (RFC 9113 §6.8): in both
-    /// cases the server did not process the request. AsyncHTTPClient does not retry either by itself.
+    /// The server closed the request's HTTP/2 stream with an error code: `REFUSED_STREAM` proves it did
+    /// not process the request. swift-nio-http2 1.46 reports a stream above the last-stream-id of the
+    /// server's `GOAWAY` as `CANCEL` (not `REFUSED_STREAM`, whatever `StreamClosedEvent`'s documentation
+    /// says), which a server's own `RST_STREAM(CANCEL)` after processing also gives: so that case is
+    /// "may have been processed". AsyncHTTPClient retries neither by itself.
     private static func streamClosed(_ error: NIOHTTP2Errors.StreamClosed, phase: Phase, host: String) -> SwitchyardError {
         let code = http2ErrorCodeName(error.errorCode)
         switch phase {
         case .waitingForHead where error.errorCode == .refusedStream:
             return TransportFailure.streamRefused(host: host, detail: code, underlyingError: error)
+        case .waitingForHead where error.errorCode == .cancel:
+            return TransportFailure.streamReset(host: host, code: "CANCEL, which SwiftNIO also reports for a stream"
+                + " above the last-stream-id of the server's GOAWAY", underlyingError: error)
         case .waitingForHead:
             return TransportFailure.streamReset(host: host, code: code, underlyingError: error)
         case .readingBody:
@@ -202,8 +207,7 @@ enum AsyncHTTPClientErrorMapping {
     private static func ioError(_ error: IOError, phase: Phase, host: String) -> SwitchyardError {
         switch phase {
         case .waitingForHead where error.errnoCode == ECONNREFUSED:
-            return .connectionFailed("Could not connect to \(host): the connection was refused."
-                + " Is the server running and listening on that port?", underlyingError: error)
+            return TransportFailure.couldNotConnect(host: host, detail: "the connection was refused", underlyingError: error)
         case .waitingForHead:
             return .connectionFailed("Could not exchange data with \(host): \(error). Is the server running"
                 + " and reachable?", underlyingError: error)

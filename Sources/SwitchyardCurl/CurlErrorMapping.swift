@@ -48,6 +48,15 @@ enum CurlErrorMapping {
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED:
             return TransportFailure.tlsFailed(host: host, detail: reason, underlyingError: cause)
+        case CURLE_HTTP2 where detail.isEmpty && !headReceived:
+            // libcurl 7.88 with no message: the HTTP/2 session had nothing left to do (the server's GOAWAY
+            // ended it) while this stream was unanswered. A stream above the GOAWAY's last-stream-id ends
+            // this way, but so does one the server reset after a GOAWAY that included it: not proof.
+            return .connectionFailed("\(host) ended the HTTP/2 connection (GOAWAY) before answering this request;"
+                + " it may have processed it. Send it again only if repeating it is harmless.", underlyingError: cause)
+        case CURLE_PARTIAL_FILE where !headReceived:
+            // "HTTP/2 stream 3 was not closed cleanly before end of the underlying stream": closed before the head.
+            return TransportFailure.closedWithoutResponse(host: host, detail: reason, underlyingError: cause)
         case CURLE_HTTP2_STREAM where reason.contains("was not closed cleanly:"):
             return streamReset(reason, host: host, headReceived: headReceived, cause: cause)
         case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_HTTP2, CURLE_HTTP2_STREAM,
@@ -68,11 +77,10 @@ enum CurlErrorMapping {
     }
 
     /// libcurl's `HTTP/2 stream 3 was not closed cleanly: INTERNAL_ERROR (err 2)`: the server reset the
-    /// stream. libcurl does not report `REFUSED_STREAM` (nor a stream above a `GOAWAY`'s last-stream-id,
-    /// which nghttp2 closes as refused) this way: it sends the request again on a new connection by
-    /// itself, up to 5 times, and then fails with `CURLE_SEND_ERROR` "Connection died, tried 5 times
-    /// before giving up", the same as for a reused connection that died, which proves nothing; the
-    /// branch below covers the refused case should a libcurl report it.
+    /// stream. libcurl 7.88 does not report `REFUSED_STREAM` this way: it sends the request again on a
+    /// new connection by itself, up to 5 times, and then fails with `CURLE_SEND_ERROR` "Connection died,
+    /// tried 5 times before giving up", the same as for a reused connection that died, which proves
+    /// nothing; the refused branch below covers a libcurl that reports it.
     private static func streamReset(_ reason: String, host: String, headReceived: Bool, cause: CurlError) -> SwitchyardError {
         // "…cleanly: INTERNAL_ERROR (err 2)" → "INTERNAL_ERROR"
         let afterColon = reason.split(separator: ":", maxSplits: 1).last ?? reason[...]

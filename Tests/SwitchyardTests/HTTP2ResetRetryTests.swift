@@ -70,17 +70,33 @@ private func post(_ server: LoopbackServer, _ path: String, body: HTTPBody = HTT
         }
     }
 
+    /// Declared limitation: neither library lets the transport prove that a stream was above the
+    /// last-stream-id of the server's `GOAWAY`. libcurl 7.88.1 ends the transfer with `CURLE_HTTP2` and no
+    /// message (it does not retry); swift-nio-http2 1.46 reports the stream as reset with `CANCEL`, as a
+    /// server's own reset after processing would. So the failure keeps "may have been processed": the POST
+    /// is not sent again (never duplicated), and it was not processed at all.
     @Test(arguments: h2Transports)
-    func postAboveGoawayIsSentAgainAndProcessedOnce(kind: TransportKind) async throws {
+    func postAboveGoawayIsNotSentAgain(kind: TransportKind) async throws {
         try await withHTTP2Client(kind) { server, client in
-            let response = try await client.send(try post(server, "/h2/goaway/post/1"))
-            #expect(response.head.status == .ok)
-            #expect(response.text == "ok post #1\n")
-            let figures = server.http2Faults(key: "post")
-            #expect(figures.refused == 1)
-            #expect(figures.processed == 1)
-            #expect(figures.bodyLengths == [7])
-            // The GOAWAY closed the first connection: the retry had to open another one.
+            let error = await #expect(throws: SwitchyardError.self) {
+                try await client.send(try post(server, "/h2/goaway/post/1"))
+            }
+            #expect(error?.kind == .connectionFailed, "\(String(describing: error))")
+            #expect(error?.requestWasNotProcessed == false)
+            #expect(error?.attempt == 1)
+            #expect(error?.message.contains(kind == .curl ? "GOAWAY" : "CANCEL") == true, "\(String(describing: error))")
+            #expect(server.http2Faults(key: "post") == HTTP2FaultFigures(refused: 1))
+        }
+    }
+
+    /// A GET above the `GOAWAY`'s last-stream-id is sent again, on a new connection.
+    @Test(arguments: h2Transports)
+    func getAboveGoawayIsSentAgainOnANewConnection(kind: TransportKind) async throws {
+        try await withHTTP2Client(kind) { server, client in
+            let response = try await client.send(try Request(url: server.url("/h2/goaway/get/1")))
+            #expect(response.text == "ok get #1\n")
+            #expect(server.http2Faults(key: "get") == HTTP2FaultFigures(processed: 1, refused: 1, bodyLengths: [0]))
+            // The GOAWAY closed the first connection: the retry opened another one.
             #expect(server.acceptedConnections == 2)
         }
     }
@@ -106,26 +122,6 @@ private func post(_ server: LoopbackServer, _ path: String, body: HTTPBody = HTT
                 #expect(error?.message.contains("refused the HTTP/2 stream") == true, "\(String(describing: error))")
                 #expect(server.http2Faults(key: "bare").processed == 0)
             }
-        }
-    }
-
-    /// A stream above the `GOAWAY`'s last-stream-id, without a retry interceptor: the same as a refused stream.
-    @Test(arguments: h2Transports)
-    func goawayWithoutRetryInterceptor(kind: TransportKind) async throws {
-        try await withHTTP2Client(kind, interceptors: []) { server, client in
-            switch kind {
-            case .curl:
-                let response = try await client.send(try post(server, "/h2/goaway/bare/1"))
-                #expect(response.text == "ok bare #1\n")
-            default:
-                let error = await #expect(throws: SwitchyardError.self) {
-                    try await client.send(try post(server, "/h2/goaway/bare/1"))
-                }
-                #expect(error?.kind == .connectionFailed)
-                #expect(error?.requestWasNotProcessed == true)
-                #expect(server.http2Faults(key: "bare").processed == 0)
-            }
-            #expect(server.http2Faults(key: "bare").refused == 1)
         }
     }
 
