@@ -85,6 +85,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Recognises HTTP/2 stream resets (`NIOHTTP2Errors.StreamClosed`): refused streams are retryable.
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ]
         ),
 
@@ -142,6 +144,8 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 // HTTP/2 over TLS (ALPN `h2`), each stream served by the HTTP/1.1 route handling.
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                // Raw frames for the HTTP/2-only fault routes (`/h2/…`: stream resets, GOAWAY).
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ]
         ),
         .target(

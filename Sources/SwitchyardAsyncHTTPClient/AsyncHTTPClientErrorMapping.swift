@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOHTTPCompression
 import Switchyard
 
@@ -36,6 +37,8 @@ enum AsyncHTTPClientErrorMapping {
             return clientError(error, phase: phase, host: host)
         case let error as HTTPParserError:
             return parserError(error, phase: phase, host: host)
+        case let error as NIOHTTP2Errors.StreamClosed:
+            return streamClosed(error, phase: phase, host: host)
         case let error as NIOHTTPDecoderError:
             return TransportFailure.notHTTP(host: host, detail: "\(error)", underlyingError: error)
         case let error as NIOHTTPDecompression.DecompressionError:
@@ -131,6 +134,38 @@ enum AsyncHTTPClientErrorMapping {
         }
     }
 
+    // MARK: - HTTP/2
+
+    /// The server closed the request's HTTP/2 stream with an error code: `REFUSED_STREAM` proves it did
+    /// not process the request. swift-nio-http2 1.46 reports a stream above the last-stream-id of the
+    /// server's `GOAWAY` as `CANCEL` (not `REFUSED_STREAM`, whatever `StreamClosedEvent`'s documentation
+    /// says), which a server's own `RST_STREAM(CANCEL)` after processing also gives: so that case is
+    /// "may have been processed". AsyncHTTPClient retries neither by itself.
+    private static func streamClosed(_ error: NIOHTTP2Errors.StreamClosed, phase: Phase, host: String) -> SwitchyardError {
+        let code = http2ErrorCodeName(error.errorCode)
+        switch phase {
+        case .waitingForHead where error.errorCode == .refusedStream:
+            return TransportFailure.streamRefused(host: host, detail: code, underlyingError: error)
+        case .waitingForHead where error.errorCode == .cancel:
+            return TransportFailure.streamReset(host: host, code: "CANCEL, which SwiftNIO also reports for a stream"
+                + " above the last-stream-id of the server's GOAWAY", underlyingError: error)
+        case .waitingForHead:
+            return TransportFailure.streamReset(host: host, code: code, underlyingError: error)
+        case .readingBody:
+            return TransportFailure.connectionLost(host: host, detail: "the server reset the HTTP/2 stream (\(code))"
+                + " before the whole body arrived", underlyingError: error)
+        }
+    }
+
+    /// The RFC 9113 name of an HTTP/2 error code, e.g. `INTERNAL_ERROR`.
+    private static func http2ErrorCodeName(_ code: HTTP2ErrorCode) -> String {
+        let names = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT",
+                     "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR",
+                     "CONNECT_ERROR", "ENHANCE_YOUR_CALM", "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"]
+        let value = Int(code.networkCode)
+        return names.indices.contains(value) ? names[value] : "error code \(value)"
+    }
+
     // MARK: - SwiftNIO
 
     private static func parserError(_ error: HTTPParserError, phase: Phase, host: String) -> SwitchyardError {
@@ -172,8 +207,7 @@ enum AsyncHTTPClientErrorMapping {
     private static func ioError(_ error: IOError, phase: Phase, host: String) -> SwitchyardError {
         switch phase {
         case .waitingForHead where error.errnoCode == ECONNREFUSED:
-            return .connectionFailed("Could not connect to \(host): the connection was refused."
-                + " Is the server running and listening on that port?", underlyingError: error)
+            return TransportFailure.couldNotConnect(host: host, detail: "the connection was refused", underlyingError: error)
         case .waitingForHead:
             return .connectionFailed("Could not exchange data with \(host): \(error). Is the server running"
                 + " and reachable?", underlyingError: error)

@@ -55,6 +55,11 @@ import Synchronization
 ///   refused connection is retried in the background until the request's deadline or the client's
 ///   connect timeout (10 s by default), whichever comes first, and only then reported as
 ///   ``SwitchyardError/Kind/connectionFailed``; an owned client reports it at once.
+/// - **HTTP/2 resets.** AsyncHTTPClient never sends a request again by itself. A stream the server
+///   refuses (`REFUSED_STREAM`) fails with ``SwitchyardError/requestWasNotProcessed`` set, so
+///   ``RetryInterceptor`` may send even a POST again; any other reset, and a stream above the
+///   last-stream-id of the server's `GOAWAY` (which swift-nio-http2 1.46 reports as `CANCEL`, so it cannot
+///   be told from a reset after processing), is ``SwitchyardError/Kind/connectionFailed`` without it.
 /// - **`HTTPClient.shared`** follows up to 20 redirects, limits decompression to a ratio of 25 and
 ///   keeps 8 connections per host: prefer an owned transport or a client of your own.
 ///

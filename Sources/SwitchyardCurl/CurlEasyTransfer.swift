@@ -357,7 +357,8 @@ final class CurlEasyTransfer {
             transfer.finish(.failure(CurlErrorMapping.error(for: code, detail: handle.errorMessage,
                                                             callbackFailure: callbackFailure,
                                                             request: transfer.request.head,
-                                                            idleTimeout: configuration.idleTimeout)))
+                                                            idleTimeout: configuration.idleTimeout,
+                                                            headReceived: headDelivered)))
         }
     }
 }

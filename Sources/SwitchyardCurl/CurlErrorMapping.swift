@@ -6,7 +6,7 @@ import Switchyard
 enum CurlErrorMapping {
     static func error(
         for code: CURLcode, detail: String, callbackFailure: SwitchyardError?, request: HTTPRequest,
-        idleTimeout: Duration? = nil
+        idleTimeout: Duration? = nil, headReceived: Bool = false
     ) -> SwitchyardError {
         if let callbackFailure { return callbackFailure }
         let host = request.authority ?? "the server"
@@ -48,6 +48,17 @@ enum CurlErrorMapping {
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED:
             return TransportFailure.tlsFailed(host: host, detail: reason, underlyingError: cause)
+        case CURLE_HTTP2 where detail.isEmpty && !headReceived:
+            // libcurl 7.88 with no message: the HTTP/2 session had nothing left to do (the server's GOAWAY
+            // ended it) while this stream was unanswered. A stream above the GOAWAY's last-stream-id ends
+            // this way, but so does one the server reset after a GOAWAY that included it: not proof.
+            return .connectionFailed("\(host) ended the HTTP/2 connection (GOAWAY) before answering this request;"
+                + " it may have processed it. Send it again only if repeating it is harmless.", underlyingError: cause)
+        case CURLE_PARTIAL_FILE where !headReceived:
+            // "HTTP/2 stream 3 was not closed cleanly before end of the underlying stream": closed before the head.
+            return TransportFailure.closedWithoutResponse(host: host, detail: reason, underlyingError: cause)
+        case CURLE_HTTP2_STREAM where reason.contains("was not closed cleanly:"):
+            return streamReset(reason, host: host, headReceived: headReceived, cause: cause)
         case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_HTTP2, CURLE_HTTP2_STREAM,
              CURLE_HTTP3, CURLE_BAD_CONTENT_ENCODING:
             return TransportFailure.notHTTP(host: host, detail: reason, underlyingError: cause)
@@ -63,6 +74,23 @@ enum CurlErrorMapping {
             return TransportFailure.otherFailure(stack: "libcurl", host: host,
                                                  detail: "\(reason) (code \(code.rawValue))", underlyingError: cause)
         }
+    }
+
+    /// libcurl's `HTTP/2 stream 3 was not closed cleanly: INTERNAL_ERROR (err 2)`: the server reset the
+    /// stream. libcurl 7.88 does not report `REFUSED_STREAM` this way: it sends the request again on a
+    /// new connection by itself, up to 5 times, and then fails with `CURLE_SEND_ERROR` "Connection died,
+    /// tried 5 times before giving up", the same as for a reused connection that died, which proves
+    /// nothing; the refused branch below covers a libcurl that reports it.
+    private static func streamReset(_ reason: String, host: String, headReceived: Bool, cause: CurlError) -> SwitchyardError {
+        // "…cleanly: INTERNAL_ERROR (err 2)" → "INTERNAL_ERROR"
+        let afterColon = reason.split(separator: ":", maxSplits: 1).last ?? reason[...]
+        let code = afterColon.split(separator: " ").first.map(String.init) ?? String(afterColon)
+        if headReceived {
+            return TransportFailure.connectionLost(host: host, detail: "the server reset the HTTP/2 stream (\(code))"
+                + " before the whole body arrived", underlyingError: cause)
+        }
+        if code == "REFUSED_STREAM" { return TransportFailure.streamRefused(host: host, detail: reason, underlyingError: cause) }
+        return TransportFailure.streamReset(host: host, code: code, underlyingError: cause)
     }
 }
 

@@ -15,11 +15,27 @@ public import Switchyard
 /// ```
 ///
 /// Like every transport, it never follows redirects, stores cookies, caches or retries: the chain
-/// owns those. TLS peers are verified against the system store unless ``Configuration/tls`` says
+/// owns those (libcurl's own resends are described below). TLS peers are verified against the system store unless ``Configuration/tls`` says
 /// otherwise (custom CAs, pins, a client certificate, a minimum version; see ``TLSOptions``).
 /// Content-Encoding `gzip` and `deflate` are decoded (``Configuration/decodesContentEncoding``).
 /// Requests go direct unless ``Configuration/proxy`` is set: unlike libcurl's default, the proxy
 /// environment variables are not read unless asked for (``ProxyConfiguration/fromEnvironment()``).
+///
+/// ### libcurl's own resends
+///
+/// libcurl 7.88 sends a request again by itself, on a new connection and whatever its method, when
+/// - the server refuses its HTTP/2 stream (`REFUSED_STREAM`): the server did not process it, so this is
+///   harmless; after 5 such resends the transfer fails with ``SwitchyardError/Kind/connectionFailed``;
+/// - a *reused* connection dies before any byte of the response arrives. The server may have processed
+///   the request: observed with HTTP/1.1 against a server that reads a POST and then resets the
+///   connection, the POST arrived twice.
+///
+/// An in-memory body is rewound for the resend; a streamed body cannot be, and the transfer fails
+/// instead (``TransportFailure/bodyNotReplayable(host:underlyingError:)``). A stream above the
+/// last-stream-id of the server's `GOAWAY` is not resent by libcurl: it ends with `CURLE_HTTP2` (no
+/// message), mapped to ``SwitchyardError/Kind/connectionFailed`` without
+/// ``SwitchyardError/requestWasNotProcessed``, because the same code follows a reset after a `GOAWAY`
+/// that included the stream. A stream reset (`RST_STREAM`) is ``SwitchyardError/Kind/connectionFailed``.
 public final class CurlTransport: Transport {
     /// Settings of a ``CurlTransport``.
     public struct Configuration: Sendable {

@@ -64,6 +64,11 @@ import NIOHTTP1
 /// | `/malformed/bare-lf` | head lines ending in LF only, body `ok`, close |
 /// | `/malformed/latin1-header` | `X-Name: caf` + byte 0xE9 (not UTF-8), body `ok`, close |
 /// | `/malformed/empty` | close without sending anything |
+/// | `/h2/refuse/{key}/{n}` | HTTP/2 only: the first `n` requests for `key` get `RST_STREAM(REFUSED_STREAM)` as soon as their `HEADERS` arrive (body unread, not processed; counted as refused); later ones are processed and answered 200 `ok {key} #{processed}\n` |
+/// | `/h2/goaway/{key}/{n}` | HTTP/2 only: for the first `n`, a `GOAWAY` (`NO_ERROR`) whose last-stream-id is below the request's stream (so it was provably not processed; counted as refused), then the connection closes; later: as `refuse` |
+/// | `/h2/reset-after/{key}/{n}` | HTTP/2 only: the first `n` requests are read completely and counted as processed, then get `RST_STREAM(INTERNAL_ERROR)` instead of a response (they may have had an effect); later: 200 as `refuse` |
+/// | `/h2/goaway-after/{key}/{n}` | HTTP/2 only: the first `n` are read and counted as processed, then a `GOAWAY` (`NO_ERROR`) whose last-stream-id includes the stream, and the connection closes before a response; later: 200 as `refuse` |
+/// | `/h2/…` figures | per key: processed, refused, each processed body's length (``LoopbackServer/http2Faults(key:)``); over HTTP/1.1 these routes answer 400 `HTTP/2 only\n`. Logic in `HTTP2Faults`, framing in `HTTP2FaultHandler` |
 /// | anything else | 404 `not found\n` |
 enum Router {
     /// Upper bound for generated bodies and header sizes, to keep typos from exhausting memory.
@@ -160,6 +165,9 @@ enum Router {
             return .raw(MalformedResponses.interimFlood(count: count))
         case ("deflate", 1):
             return .bytes(200, GzipFixtures.deflateBuffer, contentType: "text/plain", headers: [("Content-Encoding", "deflate")])
+        case ("h2", _):
+            // Served by `HTTP2FaultHandler` before the codec on HTTP/2 streams; never reaches here there.
+            return .text(400, "HTTP/2 only\n")
         case ("malformed", 2):
             switch MalformedResponses.bytes(for: parts[1]) {
             case .some(.some(let bytes)): return .raw(bytes)

@@ -143,12 +143,14 @@ public final class LoopbackServer: Sendable {
     }
 
     /// The HTTP/2 pipeline of a connection: each stream gets the HTTP/1.1 route handling behind a
-    /// codec, so every route answers the same over HTTP/2 (one request per stream).
+    /// codec, so every route answers the same over HTTP/2 (one request per stream), except the
+    /// HTTP/2-only `/h2/…` routes, served in front of the codec by ``HTTP2FaultHandler``.
     private static func addHTTP2Handlers(to channel: any Channel, state: ServerState) -> EventLoopFuture<Void> {
         var settings = nioDefaultSettings.filter { $0.parameter != .maxConcurrentStreams }
         settings.append(HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams))
         return channel.configureHTTP2Pipeline(mode: .server, initialLocalSettings: settings, inboundStreamInitializer: { stream in
             stream.eventLoop.makeCompletedFuture {
+                try stream.pipeline.syncOperations.addHandler(HTTP2FaultHandler(state: state))
                 try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
                 try stream.pipeline.syncOperations.addHandler(HTTP1ResponseFramer())
                 try stream.pipeline.syncOperations.addHandler(ConnectionHandler(state: state))
@@ -213,6 +215,16 @@ public final class LoopbackServer: Sendable {
     /// Counted when the request head arrives, before it is answered.
     public func requestCount(path: String) -> Int {
         state.requestCount(path: path)
+    }
+
+    /// What the HTTP/2-only `/h2/{fault}/{key}/{n}` routes did with the requests for `key` so far:
+    /// how many were processed (read completely and acted on), how many were turned away before
+    /// processing (refused stream, `GOAWAY` below their stream), and each processed body's length.
+    ///
+    /// Lets a test prove that a POST the server refused was sent again and processed exactly once,
+    /// and that one it may have processed was not sent twice.
+    public func http2Faults(key: String) -> HTTP2FaultFigures {
+        state.http2Faults.figures(key: key)
     }
 
     /// When each request for the `/flaky/{key}/{n}` route with this `key` arrived (server clock,

@@ -13,6 +13,8 @@ final class ServerState: Sendable {
     let cacheKeys = CacheRoutes.Keys()
     /// Key → requests held by the `/hold/{key}/{n}` and `/gate/{key}` routes, and their counts.
     let holds = HeldResponses()
+    /// Key → what the HTTP/2 `/h2/{fault}/{key}/{n}` routes did with each request.
+    let http2Faults = HTTP2Faults()
 
     private let openConnectionCount = Atomic<Int>(0)
     private let acceptedConnectionCount = Atomic<Int>(0)

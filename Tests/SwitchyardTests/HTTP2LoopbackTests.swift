@@ -134,6 +134,32 @@ private func withHTTP2Server(
         }
     }
 
+    /// The acceptance case at full width: 100 streams held at the server at once on one connection, one of
+    /// them cancelled: the other 99 complete on that same connection.
+    @Test(arguments: h2Transports)
+    func cancellingOneOfAHundredStreamsLeavesTheOthers(kind: TransportKind) async throws {
+        try await withHTTP2Server(kind) { server, client in
+            _ = try await client.send(try Request(url: server.url("/small")))
+            let doomed = Task { try await client.send(try Request(url: server.url("/gate/hundred?id=doomed"))) }
+            #expect(await eventually { server.gate(key: "hundred").held == 1 })
+            let others = (0..<99).map { index in
+                Task { try await client.send(try Request(url: server.url("/gate/hundred?id=\(index)"))) }
+            }
+            #expect(await eventually { server.gate(key: "hundred").held == 100 })
+            doomed.cancel()
+            let failure = await #expect(throws: SwitchyardError.self) { try await doomed.value }
+            #expect(failure?.kind == .cancelled)
+            server.release(key: "hundred")
+            for (index, task) in others.enumerated() {
+                let response = try await task.value
+                #expect(response.text == "\(index)\n")
+                #expect(response.httpVersion == .http2)
+            }
+            #expect(server.gate(key: "hundred").maxConcurrent == 100)
+            #expect(server.acceptedConnections == 1)
+        }
+    }
+
     /// Against an HTTPS server offering only HTTP/1.1, waiting for multiplexing (curl's `CURLOPT_PIPEWAIT`)
     /// must not queue concurrent requests behind one connection: each gets its own.
     @Test(arguments: h2Transports)

@@ -118,6 +118,17 @@ public struct SwitchyardError: Error, CustomStringConvertible {
     public var attempt: Int?
     /// The name of the interceptor type that threw the error, if an interceptor did.
     public var interceptorName: String?
+    /// Whether the transport knows that the server did not process the request, so sending it
+    /// again cannot do anything twice. Default `false`: the server may or may not have acted on it.
+    ///
+    /// A transport sets it only when the protocol proves it: an HTTP/2 stream refused with
+    /// `REFUSED_STREAM`, a stream above the last-stream-id of the server's `GOAWAY` (RFC 9113 §8.7),
+    /// or a request never sent because no connection could be made. The kind stays
+    /// ``Kind/connectionFailed``. ``RetryInterceptor`` retries such a failure even for a request that
+    /// is not safe to repeat (a POST without `Idempotency-Key`), except a single-use body; a stream
+    /// reset or a `GOAWAY` that may have followed processing leaves it `false`, and the usual rules
+    /// apply (a GET is retried, a POST is not).
+    public var requestWasNotProcessed = false
 
     /// Creates an error of the given kind.
     /// - Parameters:
@@ -164,6 +175,17 @@ extension SwitchyardError {
     /// No connection could be established or kept.
     public static func connectionFailed(_ message: String, underlyingError: (any Error)? = nil) -> Self {
         Self(.connectionFailed, message, underlyingError: underlyingError)
+    }
+
+    /// The server provably did not process the request (see ``requestWasNotProcessed``):
+    /// ``Kind/connectionFailed`` with that flag set.
+    /// - Parameters:
+    ///   - message: What happened, e.g. that the server refused the HTTP/2 stream.
+    ///   - underlyingError: The transport's own error.
+    public static func notProcessed(_ message: String, underlyingError: (any Error)? = nil) -> Self {
+        var error = Self(.connectionFailed, message, underlyingError: underlyingError)
+        error.requestWasNotProcessed = true
+        return error
     }
 
     /// The server's response broke the HTTP protocol.

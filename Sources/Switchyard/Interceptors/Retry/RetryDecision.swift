@@ -17,15 +17,16 @@ enum RetryDecision: Equatable {
 extension RetryPolicy {
     /// Decides whether attempt `attempt`'s outcome is worth another attempt, and after how long.
     ///
-    /// Rules, in order: attempts left; the request is safe to repeat (``allowsRepeating(_:)``);
-    /// the outcome is a retryable status or a connection failure or timeout (never a
+    /// Rules, in order: attempts left; the request is safe to repeat (``allowsRepeating(_:)``), or
+    /// the failure proves the server did not process it (``SwitchyardError/requestWasNotProcessed``,
+    /// with a body that can be sent again); the outcome is a retryable status or a connection failure or timeout (never a
     /// cancellation, never ``SwitchyardError/Kind/circuitOpen``); a `Retry-After` on the response is honoured when it is at most
     /// ``maxRetryAfter``, otherwise the response is final; the wait must end before `deadline`.
     func decision(
         after outcome: Result<Response, SwitchyardError>, of request: Request, attempt: Int,
         deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant = .now, wallClock: Date = Date()
     ) -> RetryDecision {
-        guard attempt < maxAttempts, allowsRepeating(request) else { return .stop }
+        guard attempt < maxAttempts, allowsRepeating(request) || Self.wasNotProcessed(outcome, request) else { return .stop }
         let delay: Duration
         let reason: String
         switch outcome {
@@ -41,7 +42,8 @@ extension RetryPolicy {
             }
         case .failure(let error):
             switch error.kind {
-            case .connectionFailed: reason = "connection failed"
+            case .connectionFailed:
+                reason = error.requestWasNotProcessed ? "not processed by the server" : "connection failed"
             case .timeout: reason = "attempt timed out"
             // An open circuit breaker refused the attempt: the host is known to be failing, and
             // retrying would only fail fast again (or, worse, probe it early). Never retried.
@@ -52,5 +54,13 @@ extension RetryPolicy {
         }
         if let deadline, now.advanced(by: delay) >= deadline { return .stop }
         return .retry(after: delay, reason: reason)
+    }
+
+    /// Whether `outcome` is a failure the server provably did not process, for a request whose body
+    /// can be sent again: then even a request that is not safe to repeat may be retried.
+    /// Reached only for requests ``allowsRepeating(_:)`` refuses.
+    private static func wasNotProcessed(_ outcome: Result<Response, SwitchyardError>, _ request: Request) -> Bool {
+        guard case .failure(let error) = outcome, error.requestWasNotProcessed else { return false }
+        return request.body?.replayability != .singleUse
     }
 }

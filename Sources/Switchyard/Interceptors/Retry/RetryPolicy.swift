@@ -32,6 +32,12 @@ public import HTTPTypes
 /// ``RetryOverride/allowsNonIdempotentRetry`` on one request). A body that is a single-use
 /// stream (``HTTPBody/Replayability/singleUse``) is never sent twice, whatever the settings.
 ///
+/// One exception needs no opt-in: a failure whose ``SwitchyardError/requestWasNotProcessed`` is set
+/// (an HTTP/2 refused stream, a stream above the server's `GOAWAY` last-stream-id, a connection that
+/// never opened) is retried whatever the method, because the server did not act on the request. A
+/// stream reset or a `GOAWAY` that may have followed processing gets the rules above: a GET is
+/// retried, a POST without `Idempotency-Key` is not.
+///
 /// ### While offline
 ///
 /// A ``RetryInterceptor`` given a ``ConnectivitySource`` does not spend attempts while the source

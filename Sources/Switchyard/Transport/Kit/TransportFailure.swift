@@ -58,18 +58,46 @@ public enum TransportFailure {
 
     // MARK: - Connections
 
-    /// ``SwitchyardError/Kind/connectionFailed``: the host name did not resolve.
+    /// ``SwitchyardError/Kind/connectionFailed``: the host name did not resolve. The request was never
+    /// sent (``SwitchyardError/requestWasNotProcessed``).
     public static func unresolvedHost(host: String, detail: String,
                                       underlyingError: (any Error)? = nil) -> SwitchyardError {
-        .connectionFailed("Could not resolve \(host): \(detail). Check the host name and DNS.",
-                          underlyingError: underlyingError)
+        .notProcessed("Could not resolve \(host): \(detail). Check the host name and DNS.",
+                      underlyingError: underlyingError)
     }
 
-    /// ``SwitchyardError/Kind/connectionFailed``: no connection could be made.
+    /// ``SwitchyardError/Kind/connectionFailed``: no connection could be made. The request was never
+    /// sent (``SwitchyardError/requestWasNotProcessed``).
     public static func couldNotConnect(host: String, detail: String,
                                        underlyingError: (any Error)? = nil) -> SwitchyardError {
-        .connectionFailed("Could not connect to \(host): \(detail). Is the server running and reachable?",
-                          underlyingError: underlyingError)
+        .notProcessed("Could not connect to \(host): \(detail). Is the server running and reachable?",
+                      underlyingError: underlyingError)
+    }
+
+    /// ``SwitchyardError/Kind/connectionFailed``: the server refused the HTTP/2 stream (`REFUSED_STREAM`),
+    /// or its `GOAWAY` named a last stream below this one: it did not process the request
+    /// (``SwitchyardError/requestWasNotProcessed``), so sending it again is safe whatever its method.
+    /// - Parameters:
+    ///   - host: The server.
+    ///   - detail: The stack's description.
+    public static func streamRefused(host: String, detail: String? = nil,
+                                     underlyingError: (any Error)? = nil) -> SwitchyardError {
+        .notProcessed("\(host) refused the HTTP/2 stream before processing the request\(parenthesized(detail))"
+            + " (REFUSED_STREAM, or a GOAWAY that did not include it); it is safe to send again, on a new connection.",
+            underlyingError: underlyingError)
+    }
+
+    /// ``SwitchyardError/Kind/connectionFailed``: the server reset the HTTP/2 stream with an error code
+    /// other than `REFUSED_STREAM` before the response head: it may have processed the request, so only a
+    /// request that is safe to repeat should be sent again.
+    /// - Parameters:
+    ///   - host: The server.
+    ///   - code: The `RST_STREAM` error code's name, e.g. `INTERNAL_ERROR`.
+    public static func streamReset(host: String, code: String,
+                                   underlyingError: (any Error)? = nil) -> SwitchyardError {
+        .connectionFailed("\(host) reset the HTTP/2 stream (\(code)) before answering; it may have processed the"
+            + " request. Send it again only if repeating it is harmless (an idempotent method or an Idempotency-Key).",
+            underlyingError: underlyingError)
     }
 
     /// ``SwitchyardError/Kind/connectionFailed``: the server closed the connection before any response.
