@@ -68,8 +68,17 @@ public import Switchyard
 ///
 /// - `Client` means the generated client (declarations of your own module win over imported
 ///   ones); write `Switchyard.Client` for Switchyard's.
-/// - `HTTPBody` is ambiguous: write `OpenAPIRuntime.HTTPBody` or `Switchyard.HTTPBody`, or use the
-///   unambiguous aliases ``OpenAPIHTTPBody`` and ``SwitchyardHTTPBody`` this module declares.
+/// - `HTTPBody` is ambiguous ("'HTTPBody' is ambiguous for type lookup"). Write
+///   `OpenAPIRuntime.HTTPBody` or `Switchyard.HTTPBody`; or use the aliases ``OpenAPIHTTPBody`` and
+///   ``SwitchyardHTTPBody`` this module declares; or pick what plain `HTTPBody` means in one file
+///   with a scoped import, which wins over the module imports:
+///
+///   ```swift
+///   import OpenAPIRuntime
+///   import class OpenAPIRuntime.HTTPBody   // plain `HTTPBody` is OpenAPI's in this file
+///   import Switchyard
+///   ```
+///
 ///   Generated code itself always qualifies it, so it compiles next to Switchyard unchanged.
 /// - `HTTPRequest`, `HTTPResponse` and `HTTPFields` are swift-http-types' in both: no clash.
 ///

@@ -11,11 +11,7 @@
 import HTTPTypes
 @_spi(Generated) import OpenAPIRuntime
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 
 /// The operations the generated client offers (`APIProtocol` in generated code).
 protocol APIProtocol: Sendable {
@@ -118,7 +114,7 @@ struct Client: APIProtocol {
     private let client: UniversalClient
 
     init(
-        serverURL: Foundation.URL,
+        serverURL: URL,
         configuration: OpenAPIRuntime.Configuration = .init(),
         transport: any OpenAPIRuntime.ClientTransport,
         middlewares: [any OpenAPIRuntime.ClientMiddleware] = []

@@ -44,7 +44,7 @@ import Testing
             var offset = 0
             var mismatches = 0
             for try await chunk in streamed.body {
-                for byte in chunk where byte != expectedPatternByte(at: offset) { mismatches += 1 }
+                for (index, byte) in chunk.enumerated() where byte != expectedPatternByte(at: offset + index) { mismatches += 1 }
                 offset += chunk.count
             }
             #expect(offset == 200_000 && mismatches == 0)

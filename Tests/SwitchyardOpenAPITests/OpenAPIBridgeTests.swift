@@ -225,7 +225,8 @@ import Testing
             for await _ in firstChunk.stream { break }
             reader.cancel()
             let error = await #expect(throws: (any Error).self) { try await reader.value }
-            #expect(SwitchyardError(openAPIError: try #require(error))?.kind == .cancelled)
+            let unwrapped = try #require(error)
+            #expect(SwitchyardError(openAPIError: unwrapped)?.kind == .cancelled)
             #expect(await server.waitForDisconnect(tag: tag, timeout: .seconds(60)))
         }
     }

@@ -5,6 +5,7 @@ import Switchyard
 import SwitchyardOpenAPI
 import SwitchyardTestServer
 import SwitchyardTestSupport
+import Testing
 
 /// The transports the bridge is tested on.
 let bridgeTransports: [TransportKind] = [.curl, .asyncHTTPClient]
