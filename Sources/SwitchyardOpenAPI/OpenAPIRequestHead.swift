@@ -9,32 +9,53 @@ import Switchyard
 /// Converts request heads between OpenAPI's form (a path relative to a base URL, no scheme or
 /// authority) and Switchyard's (an absolute head with scheme, authority and full path).
 enum OpenAPIRequestHead {
+    /// The scheme, authority and path prefix of a server URL.
+    struct Base: Sendable {
+        var scheme: String
+        var authority: String
+        /// The path without a trailing `/` (empty for the root).
+        var path: Substring
+
+        /// Parses `baseURL`.
+        /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when `baseURL` has no scheme or host.
+        init(_ baseURL: URL) throws(SwitchyardError) {
+            guard let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
+                  let text = base.string, let schemeRange = base.rangeOfScheme, let hostRange = base.rangeOfHost,
+                  !hostRange.isEmpty
+            else {
+                throw .invalidRequest("The OpenAPI server URL '\(baseURL.absoluteString)' has no scheme or host;"
+                    + " pass an absolute URL such as https://api.example.com/v1 as the client's serverURL.")
+            }
+            let authorityEnd = base.rangeOfPort?.upperBound ?? hostRange.upperBound
+            var path = base.rangeOfPath.map { text[$0] } ?? ""
+            if path.hasSuffix("/") { path = path.dropLast() }
+            scheme = String(text[schemeRange]).lowercased()
+            authority = String(text[hostRange.lowerBound..<authorityEnd])
+            self.path = path
+        }
+    }
+
     /// The absolute head for `request` sent to `baseURL`: the base URL's scheme and authority, and
     /// its path (without a trailing `/`) followed by the request's path and query — the way
     /// swift-openapi-runtime's own transports join them. The base URL's query and user information
     /// are not used.
     /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when `baseURL` has no scheme or host.
     static func absolute(_ request: HTTPRequest, baseURL: URL) throws(SwitchyardError) -> HTTPRequest {
-        guard let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
-              let text = base.string, let schemeRange = base.rangeOfScheme, let hostRange = base.rangeOfHost,
-              !hostRange.isEmpty
-        else {
-            throw .invalidRequest("The OpenAPI server URL '\(baseURL.absoluteString)' has no scheme or host;"
-                + " pass an absolute URL such as https://api.example.com/v1 as the client's serverURL.")
-        }
-        let authorityEnd = base.rangeOfPort?.upperBound ?? hostRange.upperBound
-        var path = base.rangeOfPath.map { text[$0] } ?? ""
-        if path.hasSuffix("/") { path = path.dropLast() }
+        absolute(request, base: try Base(baseURL))
+    }
+
+    /// The absolute head for `request` sent to the parsed server URL `base`.
+    static func absolute(_ request: HTTPRequest, base: Base) -> HTTPRequest {
         let relative = request.path ?? ""
         var head = request
-        head.scheme = String(text[schemeRange]).lowercased()
-        head.authority = String(text[hostRange.lowerBound..<authorityEnd])
+        head.scheme = base.scheme
+        head.authority = base.authority
         if relative.isEmpty {
-            head.path = path.isEmpty ? "/" : String(path)
+            head.path = base.path.isEmpty ? "/" : String(base.path)
         } else if relative.hasPrefix("/") || relative.hasPrefix("?") {
-            head.path = path + relative
+            head.path = base.path + relative
         } else {
-            head.path = path + "/" + relative
+            head.path = base.path + "/" + relative
         }
         return head
     }

@@ -91,6 +91,9 @@ public struct SwitchyardClientTransport: ClientTransport {
     /// operation's tag is added to them. Per call, ``withRequestOptions(_:operation:)`` changes them.
     public var options: RequestOptions
 
+    /// The last server URL parsed.
+    private let baseURLs = OpenAPIBaseURLCache()
+
     /// Options set for the calls of the current task by ``withRequestOptions(_:operation:)``.
     @TaskLocal static var taskOptions: RequestOptions?
 
@@ -144,7 +147,7 @@ public struct SwitchyardClientTransport: ClientTransport {
         var options = Self.taskOptions ?? options
         options.tags.insert(operationID)
         options.openAPIOperationID = operationID
-        let head = try OpenAPIRequestHead.absolute(request, baseURL: baseURL)
+        let head = OpenAPIRequestHead.absolute(request, base: try baseURLs.base(of: baseURL))
         let switchyardRequest = Request(head, body: body.map(OpenAPIBodyBridge.switchyard), options: options)
         let response = try await client.stream(switchyardRequest)
         if request.method == .head || response.head.status == .noContent || response.head.status == .notModified {
