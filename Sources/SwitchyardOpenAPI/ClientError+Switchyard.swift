@@ -7,7 +7,7 @@ extension ClientError {
     /// (e.g. an undocumented content type).
     ///
     /// A generated client wraps every transport error in a `ClientError` whose `underlyingError`
-    /// is the original; this unwraps it so the caller can switch over ``SwitchyardError/Kind``:
+    /// is the original; this unwraps it so the caller can switch over `SwitchyardError.Kind`:
     ///
     /// ```swift
     /// do { _ = try await client.getGreeting(path: .init(name: "Ada")) }

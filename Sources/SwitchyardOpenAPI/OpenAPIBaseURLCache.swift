@@ -12,7 +12,7 @@ final class OpenAPIBaseURLCache: Sendable {
     private let last = Mutex<(url: URL, base: OpenAPIRequestHead.Base)?>(nil)
 
     /// The parts of `url`, parsed once per distinct URL in a row.
-    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when `url` has no scheme or host.
+    /// - Throws: `SwitchyardError.Kind.invalidRequest` when `url` has no scheme or host.
     func base(of url: URL) throws(SwitchyardError) -> OpenAPIRequestHead.Base {
         if let cached = last.withLock({ $0 }), cached.url == url { return cached.base }
         let base = try OpenAPIRequestHead.Base(url)

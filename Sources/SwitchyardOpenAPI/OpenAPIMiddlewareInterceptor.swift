@@ -2,7 +2,7 @@ public import OpenAPIRuntime
 public import Switchyard
 import Synchronization
 
-/// Any swift-openapi-runtime `ClientMiddleware` as a Switchyard ``Interceptor``: middleware
+/// Any swift-openapi-runtime `ClientMiddleware` as a Switchyard `Interceptor`: middleware
 /// written for generated clients (authentication, logging, header injection) runs in a Switchyard
 /// chain, for generated clients and for plain Switchyard requests alike.
 ///
@@ -19,13 +19,13 @@ import Synchronization
 ///
 /// Placed as an attempt interceptor, it runs once per attempt (each retry, each redirect hop);
 /// as a call interceptor, once per call. Errors it throws are sealed by the chain like any
-/// interceptor's: its own errors become ``SwitchyardError/Kind/transport`` naming it, and
-/// ``SwitchyardError``s from `next` pass through unchanged.
+/// interceptor's: its own errors become `SwitchyardError.Kind.transport` naming it, and
+/// `SwitchyardError`s from `next` pass through unchanged.
 public struct OpenAPIMiddlewareInterceptor: Interceptor {
     /// The wrapped middleware.
     public let middleware: any ClientMiddleware
     /// The operation ID given to the middleware; `nil` gives it the request's
-    /// ``RequestOptions/openAPIOperationID`` (set by ``SwitchyardClientTransport``), or `""` for a
+    /// `RequestOptions.openAPIOperationID` (set by ``SwitchyardClientTransport``), or `""` for a
     /// request that did not come from a generated client.
     public let operationID: String?
 

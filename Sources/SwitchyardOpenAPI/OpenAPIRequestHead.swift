@@ -17,7 +17,7 @@ enum OpenAPIRequestHead {
         var path: Substring
 
         /// Parses `baseURL`.
-        /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when `baseURL` has no scheme or host.
+        /// - Throws: `SwitchyardError.Kind.invalidRequest` when `baseURL` has no scheme or host.
         init(_ baseURL: URL) throws(SwitchyardError) {
             guard let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
                   let text = base.string, let schemeRange = base.rangeOfScheme, let hostRange = base.rangeOfHost,
@@ -39,7 +39,7 @@ enum OpenAPIRequestHead {
     /// its path (without a trailing `/`) followed by the request's path and query — the way
     /// swift-openapi-runtime's own transports join them. The base URL's query and user information
     /// are not used.
-    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when `baseURL` has no scheme or host.
+    /// - Throws: `SwitchyardError.Kind.invalidRequest` when `baseURL` has no scheme or host.
     static func absolute(_ request: HTTPRequest, baseURL: URL) throws(SwitchyardError) -> HTTPRequest {
         absolute(request, base: try Base(baseURL))
     }
@@ -62,7 +62,7 @@ enum OpenAPIRequestHead {
 
     /// Splits an absolute head into OpenAPI's form: the head with only its path, and the base URL
     /// `scheme://authority`.
-    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when the head has no scheme or authority.
+    /// - Throws: `SwitchyardError.Kind.invalidRequest` when the head has no scheme or authority.
     static func relative(_ head: HTTPRequest) throws(SwitchyardError) -> (HTTPRequest, URL) {
         guard let scheme = head.scheme, let authority = head.authority,
               let baseURL = URL(string: scheme + "://" + authority)

@@ -7,7 +7,7 @@ public import HTTPTypes
 public import OpenAPIRuntime
 public import Switchyard
 
-/// A Switchyard ``Switchyard/Client`` as a swift-openapi-runtime `ClientTransport`: a generated
+/// A Switchyard `Switchyard.Client` as a swift-openapi-runtime `ClientTransport`: a generated
 /// OpenAPI client gets the client's whole chain (retry, redirects, events, timing, plugins) and
 /// whichever Switchyard transport it runs on.
 ///
@@ -39,23 +39,23 @@ public import Switchyard
 ///   the transport sends it; the response body is handed back as soon as the head arrives and
 ///   streams as the caller reads it. The known length carries over (so `Content-Length` is sent
 ///   when the OpenAPI body knows its size), and so does the iteration behaviour: an OpenAPI
-///   `.multiple` body is ``Switchyard/HTTPBody/Replayability/replayable`` (retries and redirects
-///   may send it again), a `.single` one is ``Switchyard/HTTPBody/Replayability/singleUse``.
+///   `.multiple` body is `Switchyard.HTTPBody.Replayability.replayable` (retries and redirects
+///   may send it again), a `.single` one is `Switchyard.HTTPBody.Replayability.singleUse`.
 /// - **The operation ID becomes a tag.** Each request carries the `operationID` in
-///   ``RequestOptions/tags`` and in ``RequestOptions/openAPIOperationID``, so
+///   `RequestOptions.tags` and in `RequestOptions.openAPIOperationID`, so
 ///   `RequestScope(tags: ["getGreeting"])` puts one operation in a department plugin's scope, and
 ///   events, logs and trackers see it. Timing statistics count by path template: register the
 ///   document's paths (`stats.register(template: "/greetings/{id}")`).
 /// - **Statuses are responses.** A 404 or 500 comes back as a response for the generated code to
 ///   decode as the documented (or undocumented) output, unless the Switchyard client's
-///   ``ClientConfiguration/validation`` turns statuses into errors.
+///   `ClientConfiguration.validation` turns statuses into errors.
 /// - **Errors keep their kind.** The generated client wraps what the transport throws in a
-///   `ClientError`; its ``OpenAPIRuntime/ClientError/switchyardError`` (or
-///   ``Switchyard/SwitchyardError/init(openAPIError:)``) gives the ``SwitchyardError`` back, to
-///   switch over ``SwitchyardError/Kind``. Failures while reading the response body surface the
+///   `ClientError`; its `OpenAPIRuntime.ClientError.switchyardError` (or
+///   `Switchyard.SwitchyardError.init(openAPIError:)`) gives the `SwitchyardError` back, to
+///   switch over `SwitchyardError.Kind`. Failures while reading the response body surface the
 ///   same way.
 /// - **Cancellation propagates.** Cancelling the task that calls the generated method stops the
-///   exchange on the wire (``SwitchyardError/Kind/cancelled``), also while the body streams.
+///   exchange on the wire (`SwitchyardError.Kind.cancelled`), also while the body streams.
 ///
 /// The server URL's path is a prefix of every operation's path (`https://host/v1` + `/greetings`
 /// → `/v1/greetings`); its query and user information are not used (send credentials with a
@@ -64,7 +64,7 @@ public import Switchyard
 /// ### Names both modules declare
 ///
 /// `HTTPBody` exists in `Switchyard` and in `OpenAPIRuntime`, and a generated client is named
-/// `Client` like ``Switchyard/Client``. In a file that imports both modules:
+/// `Client` like `Switchyard.Client`. In a file that imports both modules:
 ///
 /// - `Client` means the generated client (declarations of your own module win over imported
 ///   ones); write `Switchyard.Client` for Switchyard's.
@@ -137,7 +137,7 @@ public struct SwitchyardClientTransport: ClientTransport {
     ///   - baseURL: The server URL.
     ///   - operationID: The operation's ID; becomes a tag of the request.
     /// - Returns: The response head and its streaming body (`nil` for `HEAD`, 204 and 304).
-    /// - Throws: A ``SwitchyardError`` (the generated client wraps it in a `ClientError`).
+    /// - Throws: A `SwitchyardError` (the generated client wraps it in a `ClientError`).
     public func send(
         _ request: HTTPRequest,
         body: OpenAPIRuntime.HTTPBody?,
