@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SwitchyardExperiments", targets: ["SwitchyardExperiments"]),
         .library(name: "SwitchyardAuth", targets: ["SwitchyardAuth"]),
         .library(name: "SwitchyardCache", targets: ["SwitchyardCache"]),
+        .library(name: "SwitchyardOpenAPI", targets: ["SwitchyardOpenAPI"]),
         .executable(name: "yard", targets: ["yard"]),
     ],
     dependencies: [
@@ -32,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
     ],
     targets: [
         // MARK: - Core
@@ -127,6 +129,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Plugins/Cache"
+        ),
+
+        // MARK: - Ecosystem bridges
+        // A Switchyard client as a swift-openapi-runtime `ClientTransport`, and any `ClientMiddleware`
+        // as a Switchyard interceptor.
+        .target(
+            name: "SwitchyardOpenAPI",
+            dependencies: [
+                "Switchyard",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
         ),
 
         // MARK: - Test support
@@ -279,6 +293,16 @@ let package = Package(
                 "Switchyard", "SwitchyardCache", "SwitchyardAPI", "SwitchyardTestServer", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // The OpenAPI bridge: a generated-style client over the full chain, on curl and AsyncHTTPClient.
+        .testTarget(
+            name: "SwitchyardOpenAPITests",
+            dependencies: [
+                "Switchyard", "SwitchyardOpenAPI", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
+                "SwitchyardCurl", "SwitchyardAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         .testTarget(
