@@ -50,6 +50,12 @@ static inline CURLcode ccurl_easy_setopt_seek_callback(CURL *handle, curl_seek_c
     return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, value);
 }
 
+/// CURLOPT_PREREQFUNCTION (libcurl 7.80+): called before each request goes out on a connection,
+/// including the ones libcurl resends by itself. Pass NULL to remove it.
+static inline CURLcode ccurl_easy_setopt_prereq_callback(CURL *handle, curl_prereq_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, value);
+}
+
 static inline CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

@@ -30,6 +30,8 @@ final class CurlEasyTransfer {
     private var memoryUploadOffset = 0
     /// A failure detected inside a callback, which then told libcurl to abort.
     private(set) var callbackFailure: SwitchyardError?
+    /// How often libcurl started sending the current request (see ``guardAgainstResends(of:)``).
+    private var sendsStarted = 0
     /// A complete head block, not yet handed to the caller; see ``flushHead()``.
     private var readyHead: [UInt8]?
     private let onHeadReady: (CurlEasyTransfer) -> Void
@@ -204,6 +206,40 @@ final class CurlEasyTransfer {
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_READDATA, userdata)
         _ = ccurl_easy_setopt_seek_callback(easy, curlSeekCallback)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, userdata)
+        guardAgainstResends(of: request)
+    }
+
+    /// libcurl sends a request again by itself when a reused connection dies before any response byte,
+    /// whatever its method, although the server may have processed it. For a request that is not safe
+    /// to repeat (a method that is not idempotent, without an `Idempotency-Key`), a callback before each
+    /// send lets the first one through and aborts any other. Safe requests, and every plain GET, go
+    /// without the callback.
+    private func guardAgainstResends(of request: Request) {
+        guard !Self.isSafeToRepeat(request.head) else { return }
+        let easy = handle.raw
+        sendsStarted = 0
+        _ = ccurl_easy_setopt_prereq_callback(easy, curlPrereqCallback)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// RFC 9110's idempotent methods, or a request carrying an `Idempotency-Key`.
+    static func isSafeToRepeat(_ head: HTTPRequest) -> Bool {
+        switch head.method {
+        case .get, .head, .options, .put, .delete, .trace: true
+        default: head.headerFields[Self.idempotencyKey] != nil
+        }
+    }
+
+    private static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+
+    /// Called by libcurl before each send of the transfer's request: `false` aborts the transfer.
+    func requestWillBeSent() -> Bool {
+        sendsStarted += 1
+        guard sendsStarted > 1, let transfer else { return true }
+        let head = transfer.request.head
+        callbackFailure = TransportFailure.notResentAfterConnectionLoss(host: head.authority ?? "the server",
+                                                                        method: head.method.rawValue)
+        return false
     }
 
     private func check(_ code: CURLcode, _ what: String) throws(SwitchyardError) {
@@ -382,6 +418,10 @@ private let curlWriteCallback: curl_write_callback = { data, size, count, userda
 
 private let curlReadCallback: curl_read_callback = { data, size, count, userdata in
     easyTransfer(userdata).readUploadBytes(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
+}
+
+private let curlPrereqCallback: curl_prereq_callback = { userdata, _, _, _, _ in
+    easyTransfer(userdata).requestWillBeSent() ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
 }
 
 private let curlSeekCallback: curl_seek_callback = { userdata, offset, origin in

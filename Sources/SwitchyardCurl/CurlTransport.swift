@@ -24,11 +24,18 @@ public import Switchyard
 /// ### libcurl's own resends
 ///
 /// libcurl 7.88 sends a request again by itself, on a new connection and whatever its method, when
-/// - the server refuses its HTTP/2 stream (`REFUSED_STREAM`): the server did not process it, so this is
-///   harmless; after 5 such resends the transfer fails with ``SwitchyardError/Kind/connectionFailed``;
-/// - a *reused* connection dies before any byte of the response arrives. The server may have processed
-///   the request: observed with HTTP/1.1 against a server that reads a POST and then resets the
-///   connection, the POST arrived twice.
+/// - the server refuses its HTTP/2 stream (`REFUSED_STREAM`): the server did not process it; after 5
+///   such resends the transfer fails with ``SwitchyardError/Kind/connectionFailed``;
+/// - a *reused* connection dies before any byte of the response arrives, although the server may have
+///   processed the request.
+///
+/// The transport lets those resends happen only for requests that are safe to repeat (GET, HEAD,
+/// OPTIONS, PUT, DELETE, TRACE, or an `Idempotency-Key`). For any other request a callback before each
+/// send aborts the second one: the request fails with ``SwitchyardError/Kind/connectionFailed``
+/// (``TransportFailure/notResentAfterConnectionLoss(host:method:)``) and the server sees it once
+/// (`ConnectionLossResendTests`). libcurl does not say which of the two causes it was, so a POST whose
+/// HTTP/2 stream was refused fails the same way on this transport (AsyncHTTPClient reports it as
+/// ``SwitchyardError/requestWasNotProcessed`` and the retry link sends it again).
 ///
 /// An in-memory body is rewound for the resend; a streamed body cannot be, and the transfer fails
 /// instead (``TransportFailure/bodyNotReplayable(host:underlyingError:)``). A stream above the

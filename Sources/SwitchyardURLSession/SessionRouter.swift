@@ -90,8 +90,13 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(
         _ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
     ) {
+        // corelibs' libcurl asks for the body again to send the request a second time by itself (a
+        // reused connection died before any response): refused, so the server sees the request once.
+        // This runs on the session's work queue, where cancelling the task (`fail` does) would wait for
+        // that same queue: fail from elsewhere.
         completionHandler(nil)
-        if let exchange = exchange(for: task) { exchange.fail(TransportFailure.bodyNotReplayable(host: exchange.host)) }
+        guard let exchange = exchange(for: task) else { return }
+        DispatchQueue.global().async { exchange.fail(TransportFailure.bodyNotReplayable(host: exchange.host)) }
     }
 
     func urlSession(

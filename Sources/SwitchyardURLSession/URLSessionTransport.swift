@@ -38,6 +38,10 @@ import HTTPTypes
 ///
 /// ### Platform differences (Linux, swift-corelibs-foundation)
 ///
+/// - **Resends:** corelibs' libcurl sends a request a second time by itself when a reused connection
+///   dies before any response byte, whatever its method. The transport refuses the body rewind it asks
+///   for, which fails the exchange, but the second request head has gone out already: such a POST can
+///   reach the server twice (never more; `ConnectionLossResendTests`). curl and AsyncHTTPClient send it once.
 /// - **Back-pressure:** `URLSessionTask.suspend()` on a running task removes libcurl's handle and
 ///   restarts the request from the beginning on `resume()`, so it cannot pause a download; and data
 ///   reaches the delegate through an unbounded operation queue. Response bytes the reader has not

@@ -57,9 +57,26 @@ private func post(_ server: LoopbackServer, _ path: String, body: HTTPBody = HTT
 @Suite(.timeLimit(.minutes(2))) struct HTTP2ResetRetryTests {
     // MARK: - Never processed: retried even for POST
 
+    /// AsyncHTTPClient reports a refused stream as not processed, and the retry interceptor sends the POST
+    /// again. libcurl resends a refused stream by itself, but the transport cannot tell that resend from
+    /// the one after a connection died mid-exchange (see `ConnectionLossResendTests`), so on curl a POST
+    /// that is not safe to repeat is never resent: it fails, unprocessed and never duplicated (declared).
     @Test(arguments: h2Transports)
     func refusedPostIsSentAgainAndProcessedOnce(kind: TransportKind) async throws {
         try await withHTTP2Client(kind) { server, client in
+            if kind == .curl {
+                let error = await #expect(throws: SwitchyardError.self) {
+                    try await client.send(try post(server, "/h2/refuse/post/1"))
+                }
+                #expect(error?.kind == .connectionFailed, "\(String(describing: error))")
+                #expect(server.http2Faults(key: "post") == HTTP2FaultFigures(refused: 1))
+                // With an Idempotency-Key the request is safe to repeat, and libcurl's own resend goes ahead.
+                let keyed = try Request(method: .post, url: server.url("/h2/refuse/keyed/1"),
+                                        headers: ["Idempotency-Key": "k-1"], body: HTTPBody("payload"))
+                #expect(try await client.send(keyed).text == "ok keyed #1\n")
+                #expect(server.http2Faults(key: "keyed").processed == 1)
+                return
+            }
             let response = try await client.send(try post(server, "/h2/refuse/post/1"))
             #expect(response.head.status == .ok)
             #expect(response.text == "ok post #1\n")
@@ -102,14 +119,14 @@ private func post(_ server: LoopbackServer, _ path: String, body: HTTPBody = HTT
     }
 
     /// Without a retry interceptor, what reaches the caller: AsyncHTTPClient reports the refused stream
-    /// (`requestWasNotProcessed`); libcurl retries a refused stream on a new connection by itself
-    /// (up to 5 times), so the request succeeds with no retry interceptor at all.
+    /// (`requestWasNotProcessed`); libcurl resends a refused stream of a request safe to repeat (here a
+    /// GET) on a new connection by itself (up to 5 times), so it succeeds with no retry interceptor at all.
     @Test(arguments: h2Transports)
     func refusedStreamWithoutRetryInterceptor(kind: TransportKind) async throws {
         try await withHTTP2Client(kind, interceptors: []) { server, client in
             switch kind {
             case .curl:
-                let response = try await client.send(try post(server, "/h2/refuse/bare/1"))
+                let response = try await client.send(try Request(url: server.url("/h2/refuse/bare/1")))
                 #expect(response.text == "ok bare #1\n")
                 #expect(server.http2Faults(key: "bare").refused == 1)
                 #expect(server.http2Faults(key: "bare").processed == 1)

@@ -107,6 +107,15 @@ public enum TransportFailure {
                           underlyingError: underlyingError)
     }
 
+    /// ``SwitchyardError/Kind/connectionFailed``: the connection died after a request that is not safe
+    /// to repeat was sent and before any response; the server may have processed it, so it was not
+    /// sent again (libcurl, for one, would resend it by itself).
+    public static func notResentAfterConnectionLoss(host: String, method: String) -> SwitchyardError {
+        .connectionFailed("The connection to \(host) ended after the \(method) request was sent and before any response;"
+                          + " the server may have processed it, so it was not sent again (add an Idempotency-Key"
+                          + " header to make it safe to retry).")
+    }
+
     /// ``SwitchyardError/Kind/connectionFailed``: the connection broke during the exchange.
     public static func connectionLost(host: String, detail: String,
                                       underlyingError: (any Error)? = nil) -> SwitchyardError {

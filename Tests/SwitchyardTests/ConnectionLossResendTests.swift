@@ -1,0 +1,59 @@
+import HTTPTypes
+import Switchyard
+import SwitchyardTestServer
+import SwitchyardTestSupport
+import Testing
+
+/// A reused HTTP/1.1 connection that dies after the request was sent and before any response: the
+/// server may have processed the request. libcurl would send it again by itself, whatever its
+/// method; a request that is not safe to repeat must reach the server once. It does on curl (the
+/// transport aborts libcurl's resend) and AsyncHTTPClient (which never resends). Declared limitation:
+/// URLSession on Linux, whose FoundationNetworking runs its own libcurl, sends such a request a second
+/// time and the delegate cannot stop it (refusing the body rewind fails the exchange, but the second
+/// head has gone out already): there the server sees it twice, never more.
+@Suite(.timeLimit(.minutes(2))) struct ConnectionLossResendTests {
+    @Test(arguments: TransportKind.allCases)
+    func aPostOnAReusedConnectionThatDiesIsSentOnce(kind: TransportKind) async throws {
+        try await withLoopbackClient(kind, configuration: ClientConfiguration(retry: nil)) { client, server in
+            _ = try await client.send(try Request(url: server.url("/small")))  // the connection to reuse
+            let error = await #expect(throws: SwitchyardError.self) {
+                try await client.send(try Request(method: .post, url: server.url("/reset"), body: HTTPBody("order")))
+            }
+            #expect(error?.requestWasNotProcessed == false)
+            if kind == .urlSession {
+                #expect(server.requestCount(path: "/reset") <= 2)
+            } else {
+                #expect(error?.kind == .connectionFailed, "\(String(describing: error))")
+                #expect(server.requestCount(path: "/reset") == 1)
+            }
+        }
+    }
+
+    /// A POST without a body, and a PATCH, are guarded the same way.
+    @Test(arguments: TransportKind.allCases)
+    func bodilessPostAndPatchAreSentOnce(kind: TransportKind) async throws {
+        try await withLoopbackClient(kind, configuration: ClientConfiguration(retry: nil)) { client, server in
+            for method in [HTTPRequest.Method.post, .patch] {
+                _ = try await client.send(try Request(url: server.url("/small")))
+                await #expect(throws: SwitchyardError.self) {
+                    try await client.send(try Request(method: method, url: server.url("/reset")))
+                }
+            }
+            #expect(server.requestCount(path: "/reset") <= (kind == .urlSession ? 4 : 2))
+            if kind != .urlSession { #expect(server.requestCount(path: "/reset") == 2) }
+        }
+    }
+
+    /// What is safe to repeat may still be resent by the backend itself (libcurl does; the others do
+    /// not): a PUT, or a POST with an `Idempotency-Key`, reaches the server once or twice, never more.
+    @Test(arguments: TransportKind.allCases)
+    func aKeyedPostMayBeResentByTheBackend(kind: TransportKind) async throws {
+        try await withLoopbackClient(kind, configuration: ClientConfiguration(retry: nil)) { client, server in
+            _ = try await client.send(try Request(url: server.url("/small")))
+            let keyed = try Request(method: .post, url: server.url("/reset"), headers: ["Idempotency-Key": "k-1"],
+                                    body: HTTPBody("order"))
+            await #expect(throws: SwitchyardError.self) { try await client.send(keyed) }
+            #expect((1...6).contains(server.requestCount(path: "/reset")))
+        }
+    }
+}
