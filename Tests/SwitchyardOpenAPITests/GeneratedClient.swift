@@ -299,3 +299,11 @@ extension Operations.getGreeting.Output.Ok.Body {
 struct UnexpectedOutput: Error, CustomStringConvertible {
     var description: String
 }
+
+/// The servers of the document (`Servers` in generated code).
+enum Servers {
+    /// `https://api.example.com/v1`.
+    enum Server1 {
+        static func url() throws -> URL { try URL(validatingOpenAPIServerURL: "https://api.example.com/v1") }
+    }
+}
