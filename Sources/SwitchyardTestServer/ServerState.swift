@@ -13,6 +13,21 @@ final class ServerState: Sendable {
     let cacheKeys = CacheRoutes.Keys()
     /// Key → requests held by the `/hold/{key}/{n}` and `/gate/{key}` routes, and their counts.
     let holds = HeldResponses()
+    /// Id → arrivals of the `/soak/{id}` route.
+    let soak = SoakRoute.Ledger()
+    /// The fault-injection mode (``FaultPlan``), or `nil` when the server behaves.
+    let faults: FaultInjector?
+
+    init(faults: FaultPlan? = nil) {
+        self.faults = faults.map(FaultInjector.init(plan:))
+    }
+
+    /// For a `/soak/{id}` request already routed, which arrival of its id it was; `nil` for other routes.
+    func soakArrival(of request: IncomingRequest) -> Int? {
+        let parts = request.target.components
+        guard parts.count == 2, parts[0] == "soak" else { return nil }
+        return soak.count(id: String(parts[1]))
+    }
 
     private let openConnectionCount = Atomic<Int>(0)
     private let acceptedConnectionCount = Atomic<Int>(0)
