@@ -282,14 +282,33 @@ final class CurlEasyTransfer {
     }
 
     /// Rewinds an in-memory body when libcurl must resend it (e.g. on a fresh connection after a
-    /// reused one turned out closed). A streamed body cannot rewind, so libcurl fails instead of
-    /// sending a partial body.
+    /// reused one closed without a response). A streamed body cannot rewind, so libcurl fails instead
+    /// of sending a partial body. Nor is a request resent whose method is not idempotent (POST, PATCH,
+    /// …) unless it carries `Idempotency-Key`: the server may have processed it before the connection
+    /// closed (RFC 9110 §9.2.2; the soak of issue 15 saw libcurl send such POSTs twice). The exchange
+    /// then fails with `connectionFailed`, and the retry policy decides.
     fileprivate func seekUpload(to offset: curl_off_t, origin: Int32) -> Int32 {
+        if let request = transfer?.request, !Self.mayResend(request.head) {
+            callbackFailure = TransportFailure.closedWithoutResponse(
+                host: request.head.authority ?? "the server",
+                detail: "libcurl would have sent the \(request.head.method.rawValue) again on a new connection;"
+                    + " it was not, since the server may have processed it")
+            return CURL_SEEKFUNC_FAIL
+        }
         guard let memoryUpload, origin == SEEK_SET, offset >= 0, offset <= memoryUpload.count else {
             return CURL_SEEKFUNC_CANTSEEK
         }
         memoryUploadOffset = Int(offset)
         return CURL_SEEKFUNC_OK
+    }
+
+    /// Whether libcurl may send `head` a second time by itself: an idempotent method (RFC 9110
+    /// §9.2.2), or a request carrying `Idempotency-Key`.
+    static func mayResend(_ head: HTTPRequest) -> Bool {
+        switch head.method {
+        case .get, .head, .options, .put, .delete, .trace: true
+        default: head.headerFields[HTTPField.Name("Idempotency-Key")!] != nil
+        }
     }
 
     // MARK: - Completion
