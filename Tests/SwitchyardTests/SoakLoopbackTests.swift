@@ -1,3 +1,4 @@
+import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
 import SwitchyardTestSupport
@@ -32,6 +33,28 @@ import Testing
         #expect(report.failedByKind["protocolViolation", default: 0] > 0, "truncations and bad framing: \(report.table)")
         #expect(report.completedByStatus[503, default: 0] > 0, "POSTs in a burst get its 503: \(report.table)")
         #expect(report.failedByKind["other"] == nil, "every failure is a SwitchyardError: \(report.table)")
+    }
+
+    /// What the soak found: a POST sent on a reused connection that the server resets after reading
+    /// it was sent a second time by libcurl on a new connection (curl), or trapped the process
+    /// (URLSession on Linux: the rewind callback cancelled the task on the session's own queue).
+    /// FoundationNetworking still sends a second request head on a new connection, but without its
+    /// body (its body source is spent), so the server never reads a second complete POST.
+    @Test(arguments: TransportKind.allCases)
+    func aPostOnAReusedConnectionResetBeforeTheResponseIsSentOnce(transport: TransportKind) async throws {
+        let server = try await LoopbackServer.start()
+        let kind = transport.make()
+        do {
+            let client = try Client(transport: kind, configuration: ClientConfiguration())
+            for _ in 0..<3 { _ = try await client.send(try Request(url: server.url("/small"))) }
+            let post = try Request(method: .post, url: server.url("/soak/once?fault=reset"), body: HTTPBody(Array(repeating: 7, count: 300)))
+            let error = await #expect(throws: SwitchyardError.self) { try await client.send(post) }
+            #expect(error?.kind == .connectionFailed, "\(String(describing: error))")
+            #expect(server.soakArrivals(id: "once") == 1)
+            if transport != .urlSession { #expect(server.requestCount(path: "/soak/once") == 1) }
+        }
+        try? await kind.shutdown()
+        try? await server.shutdown()
     }
 
     @Test func theSameSeedInjectsTheSameFaults() async throws {

@@ -44,6 +44,7 @@ enum SoakRoute {
         }
         let id = String(id)
         let arrival = state.soak.record(id: id)
+        if request.target.value("fault") == "reset" { return .reset(bytesBeforeReset: nil) }
         var bytes = [UInt8](repeating: 0, count: size)
         SoakBody.fill(&bytes, id: id)
         var head = ResponseHead(status: 200, headers: [
