@@ -317,12 +317,14 @@ public final class LoopbackServer: Sendable {
         state.soak.count(id: id)
     }
 
-    /// ``soakArrivals(id:)``, then forgets the id, so a long soak keeps only the ids in flight. An
+    /// ``soakArrivals(id:)``, then forgets the id (and ``requestCount(path:)`` of `/soak/{id}`), so a long
+    /// soak keeps only the ids in flight. An
     /// arrival after that starts a new count (see ``untakenSoakArrivals``).
     /// - Parameter id: The request id.
     /// - Returns: The arrivals of the id so far.
     public func takeSoakArrivals(id: String) -> Int {
-        state.soak.take(id: id)
+        state.forgetRequestCount(path: "/soak/" + id)
+        return state.soak.take(id: id)
     }
 
     /// The `/soak` ids with arrivals not yet taken (``takeSoakArrivals(id:)``), with their counts: at the

@@ -75,6 +75,12 @@ final class ServerState: Sendable {
         requestCounts.withLock { $0[path, default: 0] += 1 }
     }
 
+    /// Forgets the count of `path` (a `/soak/{id}` path once its id is taken: a long soak's unique
+    /// paths would otherwise grow this table by one entry per request).
+    func forgetRequestCount(path: String) {
+        requestCounts.withLock { _ = $0.removeValue(forKey: path[...]) }
+    }
+
     /// Requests received so far for exactly `path`.
     func requestCount(path: String) -> Int {
         requestCounts.withLock { $0[path[...]] ?? 0 }

@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func theSameSeedInjectsTheSameFaults() async throws {
-        var configuration = SoakConfiguration(requests: 300, concurrency: 1,
+        var configuration = SoakConfiguration(requests: 150, concurrency: 1,
                                               faults: try FaultPlan(spec: "reset=0.05,truncate=0.05,malformed=0.05,burst=0.02", seed: 7),
                                               deadline: .seconds(30), grace: .seconds(60))
         configuration.warmupRequests = 0

@@ -63,7 +63,7 @@ public struct SoakRun: Sendable {
             await drive(client: client, server: server, prefix: "w", count: configuration.warmupRequests, tally: tally, memory: nil)
             await Self.shutDown(transport)
         }
-        let baseline = configuration.measuresProcess ? SoakProcessFigures.now() : nil
+        let baseline = configuration.measuresProcess ? await Self.settledFigures() : nil
         let transport = makeTransport()
         let client = try Client(transport: transport, configuration: ClientConfiguration())
         let tally = Tally()
@@ -100,6 +100,21 @@ public struct SoakRun: Sendable {
             report.afterShutdown = after
         }
         return report
+    }
+
+    /// The process's figures once its descriptor count has stopped changing for a second (the warm-up
+    /// transport's connections close asynchronously, on both sides), or after 10 s.
+    private static func settledFigures() async -> SoakProcessFigures {
+        let giveUp = ContinuousClock.now.advanced(by: .seconds(10))
+        var figures = SoakProcessFigures.now()
+        var stableSince = ContinuousClock.now
+        while ContinuousClock.now < giveUp, stableSince.duration(to: .now) < .seconds(1) {
+            try? await Task.sleep(for: .milliseconds(100))
+            let next = SoakProcessFigures.now()
+            if next.openFileDescriptors != figures.openFileDescriptors || next.threads != figures.threads { stableSince = .now }
+            figures = next
+        }
+        return figures
     }
 
     /// Shuts `transport` down, giving up after 30 s (a transport that cannot shut down is reported by
