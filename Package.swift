@@ -185,6 +185,8 @@ let package = Package(
                 "SwitchyardAuth",
                 "SwitchyardCache",
                 "SwitchyardTestServer",
+                // The soak engine (`yard bench --soak`), shared with the soak tests.
+                "SwitchyardTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -184,7 +184,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             isHTTP10: version.major == 1 && version.minor == 0,
             tag: request.target.query == nil ? nil : request.target.value("tag")
         )
-        perform(Router.route(request, state: state), context: context)
+        let routed = Router.route(request, state: state)
+        if let faults = state.faults {
+            perform(faults.action(for: request, routed: routed, soakArrival: state.soakArrival(of: request)), context: context)
+        } else {
+            perform(routed, context: context)
+        }
     }
 
     private func perform(_ action: RouteAction, context: ChannelHandlerContext) {
@@ -287,6 +292,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 BodyPattern.append(count: bytesBeforeReset, to: &buffer)
                 write(buffer, context: context)
             }
+            resetAfterWrites(context: context)
+
+        case .resetAfter(let bytes):
+            isClosing = true
+            write(bytes, context: context)
             resetAfterWrites(context: context)
         }
     }

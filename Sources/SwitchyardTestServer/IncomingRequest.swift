@@ -27,6 +27,7 @@ struct IncomingRequest {
         self.target = target
         switch target.path {
         case "/echo": hasher = SHA256()
+        case let path where path.hasPrefix("/soak/"): hasher = SHA256()
         case "/echo/body", "/gunzip": body = ByteBuffer()
         case "/upload/multipart": multipart = MultipartParser(contentType: head.headers.first(name: "Content-Type"))
         default: break

@@ -22,6 +22,7 @@ import NIOHTTP1
 /// | `/upload/multipart` | parses a `multipart/form-data` body as it streams in (bounded memory) and answers 200 `application/json` `{"parts":[{"name","filename","content_type","bytes","sha256","value"}]}` (`filename`/`content_type` `null` when absent; `value` is the text of parts without a filename, up to 4 KiB, else `null`); 400 `{"error":…}` for a malformed body. Logic in `MultipartParser`, `MultipartRoute` |
 /// | `/hold/{key}/{n}` | waits, without a timer, until the test lets `key` through (``LoopbackServer/release(key:count:)``; at once once released), then answers exactly as `/bytes/{n}` with content-length framing (ranges, `?stall_at=K`, `?cut_after=K` included); count arrivals with ``LoopbackServer/requestCount(path:)`` |
 /// | `/stall` | reads the request, never answers |
+/// | `/soak/{id}?size=N` | any method: 200 `application/octet-stream`, `N` (default 1024, ≤ 16 MiB) bytes deterministic from `id` and `N` (``SoakBody/bytes(id:size:)``), `X-Soak-SHA256` (their SHA-256), `X-Soak-Arrival` (arrivals of `id` so far, this one included) and, for methods other than GET and HEAD, `X-Soak-Request-SHA256` (SHA-256 of the request body received); arrivals per id: ``LoopbackServer/soakArrivals(id:)``, ``LoopbackServer/takeSoakArrivals(id:)``; `?fault=reset` records the arrival, then resets the connection without answering. With ``LoopbackServer/Configuration/faults`` every route, this one included, may misbehave (``FaultPlan``) |
 /// | `/stall-body?bytes=N` | 200 head with `Content-Length: 1000000000`, `N` (default 1024) pattern bytes, then nothing |
 /// | `/flaky/{key}/{n}` | attempts 1…n for `key`: `status` (default 503) with `Retry-After: 0` and body `fail {attempt}\n`; later: 200 `ok after {n}\n`. `?status=S` (400–599) picks the failure status; `?retry-after=V` sends `Retry-After: V` instead of `0` (empty: no header). Arrivals per key: ``LoopbackServer/flakyArrivals(key:)`` |
 /// | `/pages/{key}?page=N&size=M&style=flag\|total\|short\|cursor&total=95&insert=2&fail=3&hold=2` | 200 `application/json` page `N` of a list of `total` items, `{"data":{"items":[{"id","title"}],"page",…}}` with `has_next` (flag), `total` (total), nothing (short) or `next_cursor` (cursor); `insert` new items go to the list's top before each page after the first; the first request for page `fail` gets 500, for page `hold` no answer (tag `pages-{key}-held`); more in `PagedListRoute`. Pages asked per key: ``LoopbackServer/pageRequests(key:)`` |
@@ -99,6 +100,7 @@ enum Router {
             guard let count = integer(parts[2]) else { return badRequest }
             return .held(key: String(parts[1]), id: target.value("id") ?? "", then: RangedBytes.action(count: count, request: request))
         case ("stall", 1): return .stall
+        case ("soak", 2): return SoakRoute.action(request, id: parts[1], state: state)
         case ("stall-body", 1):
             guard let count = optionalInteger(target, "bytes", default: 1024, limit: 999_999_999) else { return badRequest }
             return .stallBody(bytes: count)

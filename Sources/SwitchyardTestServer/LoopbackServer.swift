@@ -34,13 +34,18 @@ public final class LoopbackServer: Sendable {
         public var threads: Int = 1
         /// HTTPS: when set, connections speak TLS with this certificate (``TLS``); `nil` (the default): plain HTTP.
         public var tls: TLS?
+        /// The fault-injection mode: when set, every request may draw a fault of the plan (resets,
+        /// stalls, truncations, malformed framing, bursts of `503`s; see ``FaultPlan``); `nil` (the
+        /// default): the server behaves.
+        public var faults: FaultPlan?
 
         /// Creates a configuration; every parameter has a loopback-friendly default.
-        public init(host: String = "127.0.0.1", port: Int = 0, threads: Int = 1, tls: TLS? = nil) {
+        public init(host: String = "127.0.0.1", port: Int = 0, threads: Int = 1, tls: TLS? = nil, faults: FaultPlan? = nil) {
             self.host = host
             self.port = port
             self.threads = threads
             self.tls = tls
+            self.faults = faults
         }
     }
 
@@ -85,7 +90,7 @@ public final class LoopbackServer: Sendable {
         let offersHTTP2 = configuration.tls?.applicationProtocols.contains("h2") ?? false
         let threads = configuration.threads > 0 ? configuration.threads : System.coreCount
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
-        let state = ServerState()
+        let state = ServerState(faults: configuration.faults)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: backlog)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -315,6 +320,39 @@ public final class LoopbackServer: Sendable {
     ///   - count: How many to let through, or `nil` for all, for good.
     public func release(key: String, count: Int? = nil) {
         state.holds.release(key: key, count: count)
+    }
+
+    /// How many requests for `/soak/{id}` with this `id` the server has read (0 when none, or once taken
+    /// with ``takeSoakArrivals(id:)``): more than 1 for a request the client sent once means a copy.
+    /// - Parameter id: The request id.
+    public func soakArrivals(id: String) -> Int {
+        state.soak.count(id: id)
+    }
+
+    /// ``soakArrivals(id:)``, then forgets the id (and ``requestCount(path:)`` of `/soak/{id}`), so a long
+    /// soak keeps only the ids in flight. An
+    /// arrival after that starts a new count (see ``untakenSoakArrivals``).
+    /// - Parameter id: The request id.
+    /// - Returns: The arrivals of the id so far.
+    public func takeSoakArrivals(id: String) -> Int {
+        state.forgetRequestCount(path: "/soak/" + id)
+        return state.soak.take(id: id)
+    }
+
+    /// The `/soak` ids with arrivals not yet taken (``takeSoakArrivals(id:)``), with their counts: at the
+    /// end of a soak that took every id when its request ended, arrivals after the client was done.
+    public var untakenSoakArrivals: [String: Int] {
+        state.soak.remaining()
+    }
+
+    /// The plan the server runs (``Configuration/faults``), or `nil`.
+    public var faultPlan: FaultPlan? {
+        state.faults?.plan
+    }
+
+    /// Faults injected so far, by kind (empty without ``Configuration/faults``).
+    public var injectedFaults: [FaultPlan.Fault: Int] {
+        state.faults?.injected ?? [:]
     }
 
     /// Number of currently open client connections (on an HTTP/2 connection: its open streams, each

@@ -43,6 +43,9 @@ indirect enum RouteAction {
     /// Optionally write a head promising 1,000,000,000 bytes plus `bytesBeforeReset` pattern bytes,
     /// then reset the connection (TCP RST through `SO_LINGER` 0).
     case reset(bytesBeforeReset: Int?)
+    /// Write these bytes verbatim (a head and part of its body), then reset the connection (a fault
+    /// of ``FaultPlan``).
+    case resetAfter(ByteBuffer)
 
     /// A response with a textual body plus `Content-Type` and `Content-Length`.
     static func text(

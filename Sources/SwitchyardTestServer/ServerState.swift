@@ -15,6 +15,21 @@ final class ServerState: Sendable {
     let holds = HeldResponses()
     /// Key → what the HTTP/2 `/h2/{fault}/{key}/{n}` routes did with each request.
     let http2Faults = HTTP2Faults()
+    /// Id → arrivals of the `/soak/{id}` route.
+    let soak = SoakRoute.Ledger()
+    /// The fault-injection mode (``FaultPlan``), or `nil` when the server behaves.
+    let faults: FaultInjector?
+
+    init(faults: FaultPlan? = nil) {
+        self.faults = faults.map(FaultInjector.init(plan:))
+    }
+
+    /// For a `/soak/{id}` request already routed, which arrival of its id it was; `nil` for other routes.
+    func soakArrival(of request: IncomingRequest) -> Int? {
+        let parts = request.target.components
+        guard parts.count == 2, parts[0] == "soak" else { return nil }
+        return soak.count(id: String(parts[1]))
+    }
 
     private let openConnectionCount = Atomic<Int>(0)
     private let acceptedConnectionCount = Atomic<Int>(0)
@@ -60,6 +75,12 @@ final class ServerState: Sendable {
     /// Counts one received request for `path` (query excluded).
     func countRequest(path: Substring) {
         requestCounts.withLock { $0[path, default: 0] += 1 }
+    }
+
+    /// Forgets the count of `path` (a `/soak/{id}` path once its id is taken: a long soak's unique
+    /// paths would otherwise grow this table by one entry per request).
+    func forgetRequestCount(path: String) {
+        requestCounts.withLock { _ = $0.removeValue(forKey: path[...]) }
     }
 
     /// Requests received so far for exactly `path`.

@@ -90,13 +90,17 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(
         _ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
     ) {
-        // corelibs' libcurl asks for the body again to send the request a second time by itself (a
-        // reused connection died before any response): refused, so the server sees the request once.
-        // This runs on the session's work queue, where cancelling the task (`fail` does) would wait for
-        // that same queue: fail from elsewhere.
         completionHandler(nil)
         guard let exchange = exchange(for: task) else { return }
-        DispatchQueue.global().async { exchange.fail(TransportFailure.bodyNotReplayable(host: exchange.host)) }
+        // FoundationNetworking asks for the body again when the connection it reused closed without
+        // a response (libcurl then resends on a new one): the server may have processed the request,
+        // so it is not resent; the retry policy decides. Failing the exchange cancels the task, and
+        // `URLSessionTask.cancel()` waits for the session's work queue, which on Linux is the queue
+        // running this callback: it must happen after the callback returns, or the process traps
+        // (dispatch_sync on the current queue; found by the soak, issue 15).
+        let failure = TransportFailure.closedWithoutResponse(
+            host: exchange.host, detail: "the request was not sent again on a new connection, since the server may have processed it")
+        DispatchQueue.global().async { exchange.fail(failure) }
     }
 
     func urlSession(

@@ -55,6 +55,11 @@ enum URLSessionErrorMapping {
             if mentionsResponse(reason) {
                 return TransportFailure.notHTTP(host: host, detail: reason, underlyingError: error)
             }
+            // …and, rarely, a connection reset while receiving ("Recv failure: Connection reset by peer",
+            // seen once in 100,000 soak requests).
+            if reason.contains("Recv failure") || reason.contains("Send failure") || reason.contains("reset by peer") {
+                return TransportFailure.connectionLost(host: host, detail: reason, underlyingError: error)
+            }
             return TransportFailure.unusableURL(detail: reason, underlyingError: error)
         default:
             return classifyByText(reason, host: host, error: error)

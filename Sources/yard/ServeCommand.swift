@@ -22,12 +22,29 @@ struct ServeCommand: AsyncParsableCommand {
           help: "With --tls: require a client certificate from a generated client CA (mutual TLS).")
     var requiresClientCertificate = false
 
+    @Option(help: "Fault-injection mode: \(FaultPlan.specSyntax); e.g. reset=0.01,stall=0.005,truncate=0.01,malformed=0.005,burst=0.01.")
+    var faults: String?
+
+    @Option(name: .customLong("fault-seed"), help: "With --faults: the seed of the fault decisions (the same seed repeats a run).")
+    var faultSeed: UInt64 = 1
+
     func validate() throws {
         if requiresClientCertificate, !tls { throw ValidationError("--require-client-cert needs --tls.") }
+        if faults != nil { _ = try faultPlan() }
+    }
+
+    /// The plan of `--faults`, or `nil`.
+    private func faultPlan() throws -> FaultPlan? {
+        guard let faults else { return nil }
+        do {
+            return try FaultPlan(spec: faults, seed: faultSeed)
+        } catch {
+            throw ValidationError("--faults: \(error.description)")
+        }
     }
 
     func run() async throws {
-        var configuration = LoopbackServer.Configuration(port: port, threads: threads)
+        var configuration = LoopbackServer.Configuration(port: port, threads: threads, faults: try faultPlan())
         var certificates: TestCertificates?
         if tls {
             let generated = try TestCertificates.generate()
@@ -44,6 +61,9 @@ struct ServeCommand: AsyncParsableCommand {
             if requiresClientCertificate {
                 print("client certificate: \(certificates.client.certificateFile)  key: \(certificates.client.privateKeyFile)")
             }
+        }
+        if let plan = server.faultPlan {
+            print("injecting faults: \(plan)  (every route; /soak/{id}?size=N has digest-checked bodies)")
         }
         print("press Ctrl-C to stop")
         fflush(nil)  // a script reading the CA path from a pipe needs it now, not at exit

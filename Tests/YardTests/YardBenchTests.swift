@@ -70,4 +70,26 @@ struct YardBenchTests {
             #expect(row["errors"] as? Int == 0)
         }
     }
+
+    @Test func soakModeReportsEveryRequestAndPassesOnEveryTransport() async throws {
+        let run = try await runYard(["bench", "--soak", "--requests", "300", "--concurrency", "8", "--warmup", "20",
+                                     "--transport", "all", "--faults", "reset=0.05,truncate=0.05,malformed=0.05,burst=0.02",
+                                     "--fault-seed", "3", "--json"])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        let rows = try #require(try jsonObject(run.stdout)["soak"] as? [[String: Any]])
+        #expect(rows.map { $0["transport"] as? String } == ["curl", "urlsession", "ahc"])
+        for row in rows {
+            #expect(row["passed"] as? Bool == true, "\(row)")
+            #expect(row["hung"] as? Int == 0 && row["duplicated_posts"] as? Int == 0 && row["corrupted"] as? Int == 0)
+            let completed = try #require(row["completed"] as? Int), failed = try #require(row["failed"] as? Int)
+            #expect(completed + failed == 300)
+            #expect(failed > 0, "faults were injected: \(row)")
+        }
+    }
+
+    @Test func aFaultSpecificationThatCannotBeReadIsRefused() async throws {
+        let run = try await runYard(["bench", "--soak", "--faults", "explode=0.1"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("Unknown fault 'explode'"), "\(run.stderr)")
+    }
 }

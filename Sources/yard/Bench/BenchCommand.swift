@@ -3,6 +3,7 @@ import Foundation
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
+import SwitchyardTesting
 
 /// `yard bench`: a matrix of transport × chain × concurrency × payload against the embedded server
 /// (or `--url`), each cell warmed up and then measured; or `--scale`, many requests held in flight.
@@ -15,6 +16,7 @@ struct BenchCommand: AsyncParsableCommand {
               yard bench --transport all --chain all --concurrency 1,16,64 --payload small,1m --chart bench.svg
               yard bench --url http://127.0.0.1:18080/small --concurrency 64 --requests 50000 --result-line
               yard bench --scale --in-flight 100,1000,10000 --transport all
+              yard bench --soak --requests 100000 --concurrency 64 --transport curl --faults reset=0.01,stall=0.005
             CPU and memory are the whole process's: with the embedded server they include the server.
             """
     )
@@ -28,14 +30,14 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The chains, comma-separated: bare (the transport alone), default (the built-in chain), or all.")
     var chain = Selection<BenchChain>([.bare])
 
-    @Option(help: "Concurrency levels, comma-separated, e.g. 1,16,64.")
-    var concurrency = CommaSeparated<PositiveCount>([PositiveCount(1)])
+    @Option(help: "Concurrency levels, comma-separated, e.g. 1,16,64 (default 1; --soak: one level, default 64).")
+    var concurrency: CommaSeparated<PositiveCount>?
 
     @Option(help: "Payloads, comma-separated: small, 64k, 1m, or a path on the embedded server.")
     var payload = CommaSeparated<String>(["small"])
 
-    @Option(help: "Measured requests per cell.")
-    var requests = 10_000
+    @Option(help: "Measured requests per cell (default 10000; --soak: in all, default 100000).")
+    var requests: Int?
 
     @Option(help: "Measure each cell for this many seconds instead of a fixed number of requests.")
     var duration: Double?
@@ -82,13 +84,33 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("delay-ms"), help: "Scale mode: how long the slow endpoint waits.")
     var delayMilliseconds = 2_000
 
+    @Flag(help: "Soak mode: --requests GETs and POSTs through the default chain against the embedded server injecting faults; exits 1 if any hung, was duplicated or corrupted.")
+    var soak = false
+
+    @Option(help: "Soak mode: the faults, \(FaultPlan.specSyntax) (default \(SoakCommandRun.defaultSpec)).")
+    var faults: String?
+
+    @Option(name: .customLong("fault-seed"), help: "Soak mode: the seed of the fault decisions.")
+    var faultSeed: UInt64 = 1
+
+    @Option(name: .customLong("deadline-seconds"), help: "Soak mode: each request's deadline.")
+    var deadlineSeconds = 5.0
+
+    @Option(name: .customLong("grace-seconds"), help: "Soak mode: how long past its deadline a request may take to end before it counts as hung.")
+    var graceSeconds = 10.0
+
     func validate() throws {
-        guard requests > 0, maxSeconds > 0, warmup >= 0, interceptors >= 0, delayMilliseconds >= 0 else {
+        guard requests ?? 1 > 0, maxSeconds > 0, warmup >= 0, interceptors >= 0, delayMilliseconds >= 0 else {
             throw ValidationError("--requests and --max-seconds must be positive; --warmup, --interceptors and --delay-ms not negative.")
         }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
         for name in payload.values { _ = try Self.path(forPayload: name) }
         if let curlBusyPollMicroseconds, curlBusyPollMicroseconds < 0 { throw ValidationError("--curl-busy-poll-us must not be negative.") }
+        if soak {
+            _ = try SoakCommandRun.plan(faults, seed: faultSeed)
+            guard deadlineSeconds > 0, graceSeconds > 0 else { throw ValidationError("--deadline-seconds and --grace-seconds must be positive.") }
+            guard (concurrency?.values.count ?? 1) == 1 else { throw ValidationError("--soak runs one --concurrency level.") }
+        }
         if let curlBusyPollMaxInFlight, curlBusyPollMaxInFlight < 0 {
             throw ValidationError("--curl-busy-poll-max-in-flight must not be negative.")
         }
@@ -96,6 +118,15 @@ struct BenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         ProcessStats.raiseOpenFileLimit()
+        if soak {
+            var configuration = SoakConfiguration(requests: requests ?? 100_000, concurrency: concurrency?.values.first?.value ?? 64,
+                                                  faults: try SoakCommandRun.plan(faults, seed: faultSeed),
+                                                  deadline: .milliseconds(Int64(deadlineSeconds * 1_000)),
+                                                  grace: .milliseconds(Int64(graceSeconds * 1_000)))
+            configuration.warmupRequests = min(warmup * 2, configuration.requests)
+            try await SoakCommandRun(transports: transport.values, configuration: configuration, json: json).run()
+            return
+        }
         let server = url == nil ? try await LoopbackServer.start() : nil
         defer { if let server { Task { try? await server.shutdown() } } }
         if scale {
@@ -147,7 +178,7 @@ struct BenchCommand: AsyncParsableCommand {
         for transport in transport.values {
             for chain in chain.values {
                 for (name, target) in payloads {
-                    for level in concurrency.values {
+                    for level in concurrency?.values ?? [PositiveCount(1)] {
                         cells.append(Cell(transport: transport, chain: chain, concurrency: level.value, payload: name, url: target))
                     }
                 }
@@ -172,7 +203,7 @@ struct BenchCommand: AsyncParsableCommand {
                 _ = await LoadLoop(concurrency: cell.concurrency, total: warmup, maxDuration: cap,
                                    taskPerRequest: taskPerRequest).run(operation)
             }
-            let total = duration == nil ? requests : Int.max
+            let total = duration == nil ? requests ?? 10_000 : Int.max
             let limit = duration.map { min(cap, .milliseconds(Int64($0 * 1_000))) } ?? cap
             let threads = ThreadSampler()
             let cpuBefore = ProcessStats.cpuTime

@@ -1,0 +1,147 @@
+import Switchyard
+import Synchronization
+
+extension SoakRun {
+    /// Runs an operation in its own task and waits for it at most `limit`: `nil` when it has not
+    /// ended by then (the task is then cancelled and left behind: the caller counts it as hung).
+    enum Watch {
+        static func run<Value: Sendable>(limit: Duration, _ operation: @escaping @Sendable () async -> Value) async -> Value? {
+            let race = Race<Value>()
+            return await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+                race.install(continuation)
+                let work = Task { race.finish(await operation()) }
+                let timer = Task {
+                    try? await Task.sleep(for: limit)
+                    if race.finish(nil) { work.cancel() }
+                }
+                race.onFinish { timer.cancel() }
+            }
+        }
+    }
+
+    /// Whichever of the operation and the timer ends first resumes the continuation, once.
+    final class Race<Value: Sendable>: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<Value?, Never>?
+            var finished = false
+            var onFinish: (@Sendable () -> Void)?
+        }
+
+        private let state = Mutex(State())
+
+        func install(_ continuation: CheckedContinuation<Value?, Never>) {
+            state.withLock { $0.continuation = continuation }
+        }
+
+        /// Runs `action` once the race is decided (at once if it is).
+        func onFinish(_ action: @escaping @Sendable () -> Void) {
+            let runNow = state.withLock { state -> Bool in
+                if state.finished { return true }
+                state.onFinish = action
+                return false
+            }
+            if runNow { action() }
+        }
+
+        /// Resumes with `value` if nothing did yet; returns whether this call decided the race.
+        @discardableResult
+        func finish(_ value: Value?) -> Bool {
+            let taken = state.withLock { state -> (CheckedContinuation<Value?, Never>, (@Sendable () -> Void)?)? in
+                guard !state.finished, let continuation = state.continuation else { return nil }
+                state.finished = true
+                state.continuation = nil
+                defer { state.onFinish = nil }
+                return (continuation, state.onFinish)
+            }
+            guard let (continuation, action) = taken else { return false }
+            continuation.resume(returning: value)
+            action?()
+            return true
+        }
+    }
+
+    /// The next request index, shared by the workers.
+    final class Counter: Sendable {
+        private let value = Atomic<Int>(0)
+
+        /// The next index (0 first).
+        func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
+    }
+
+    /// Resident memory taken at two points of the run.
+    final class MemorySamples: Sendable {
+        private let samples = Mutex<(start: Int, middle: Int)>((0, 0))
+
+        func record(start: Bool) {
+            let resident = SoakProcessFigures.residentBytes()
+            samples.withLock { if start { $0.start = resident } else { $0.middle = resident } }
+        }
+
+        var values: (start: Int, middle: Int) { samples.withLock { $0 } }
+    }
+
+    /// The counts of a run, shared by its workers.
+    final class Tally: Sendable {
+        private struct Counts {
+            var report: SoakReport
+        }
+
+        private static let maxSamples = 20
+        private let counts: Mutex<Counts>
+
+        init() {
+            counts = Mutex(Counts(report: SoakReport(transport: "", configuration: SoakConfiguration())))
+        }
+
+        var ended: Int { counts.withLock { $0.report.ended + $0.report.hung } }
+
+        func note(isPost: Bool) {
+            counts.withLock { if isPost { $0.report.posts += 1 } else { $0.report.gets += 1 } }
+        }
+
+        func completed(status: Int, verified: Bool) {
+            counts.withLock {
+                $0.report.completed += 1
+                $0.report.completedByStatus[status, default: 0] += 1
+                if verified { $0.report.verified += 1 }
+            }
+        }
+
+        func failed(kind: String, message: String) {
+            counts.withLock {
+                $0.report.failedByKind[kind, default: 0] += 1
+                if $0.report.firstErrors[kind] == nil { $0.report.firstErrors[kind] = message }
+            }
+        }
+
+        func hung(id: String, isPost: Bool, streamed: Bool) {
+            sample("hung: \(isPost ? "POST" : "GET") \(id) \(streamed ? "streamed" : "buffered")") { $0.hung += 1 }
+        }
+
+        func duplicated(id: String, arrivals: Int) {
+            sample("duplicated: POST \(id) read \(arrivals) times by the server") { $0.duplicatedPosts += 1 }
+        }
+
+        func repeatedGet() { counts.withLock { $0.report.repeatedGets += 1 } }
+
+        func corrupted(_ description: String) {
+            sample("corrupted: \(description)") { $0.corrupted += 1 }
+        }
+
+        private func sample(_ text: String, _ update: (inout SoakReport) -> Void) {
+            counts.withLock {
+                update(&$0.report)
+                if $0.report.samples.count < Self.maxSamples { $0.report.samples.append(text) }
+            }
+        }
+
+        func report(transport: String, configuration: SoakConfiguration) -> SoakReport {
+            counts.withLock {
+                var report = $0.report
+                report.transport = transport
+                report.configuration = configuration
+                return report
+            }
+        }
+    }
+}

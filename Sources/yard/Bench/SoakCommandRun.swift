@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import SwitchyardTestServer
+import SwitchyardTesting
+
+/// `yard bench --soak`: ``SoakRun`` on each chosen transport, one after another, as a table or JSON;
+/// exits 1 when any request hung, any POST was duplicated or any body was corrupted.
+struct SoakCommandRun {
+    /// The faults when `--faults` is not given.
+    static let defaultSpec = "reset=0.01,stall=0.005,truncate=0.01,malformed=0.005,burst=0.01"
+
+    let transports: [TransportChoice]
+    let configuration: SoakConfiguration
+    let json: Bool
+
+    /// The plan of `--faults SPEC --fault-seed N` (`spec` `nil`: ``defaultSpec``).
+    static func plan(_ spec: String?, seed: UInt64) throws -> FaultPlan {
+        do {
+            return try FaultPlan(spec: spec ?? defaultSpec, seed: seed)
+        } catch {
+            throw ValidationError("--faults: \(error.description)")
+        }
+    }
+
+    func run() async throws {
+        var reports: [SoakReport] = []
+        for choice in transports {
+            let total = configuration.requests
+            var run = SoakRun(configuration: configuration, transportName: choice.rawValue) { choice.makeTransport() }
+            run.progress = { ended in
+                FileHandle.standardError.write(Data("\r\u{1B}[K\(choice.rawValue): \(ended)/\(total) …".utf8))
+            }
+            FileHandle.standardError.write(Data("\(choice.rawValue): faults \(configuration.faults)\n".utf8))
+            let report = try await run.run()
+            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            reports.append(report)
+            if !json { print(report.table + "\n") }
+        }
+        if json { print(JSONValue.object([("soak", .array(reports.map(Self.json)))]).rendered) }
+        if reports.contains(where: { !$0.passed }) { throw ExitCode(1) }
+    }
+
+    static func json(_ report: SoakReport) -> JSONValue {
+        func counts<Key>(_ table: [Key: Int], _ name: (Key) -> String) -> JSONValue {
+            .object(table.map { (name($0.key), JSONValue.int(Int64($0.value))) }.sorted { $0.0 < $1.0 })
+        }
+        func figures(_ value: SoakProcessFigures?) -> JSONValue {
+            guard let value else { return .null }
+            return .object([("fds", .int(Int64(value.openFileDescriptors))), ("threads", .int(Int64(value.threads))),
+                            ("rss_bytes", .int(Int64(value.residentBytes)))])
+        }
+        let configuration = report.configuration
+        func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
+        let duration = report.duration.components
+        var members: [(String, JSONValue)] = []
+        members.append(("transport", .string(report.transport)))
+        members.append(("requests", int(configuration.requests)))
+        members.append(("concurrency", int(configuration.concurrency)))
+        members.append(("faults", .string(configuration.faults.description)))
+        members.append(("deadline_s", int(Int(configuration.deadline.components.seconds))))
+        members.append(("grace_s", int(Int(configuration.grace.components.seconds))))
+        members.append(("duration_s", .double(Double(duration.seconds) + Double(duration.attoseconds) / 1e18)))
+        members.append(("gets", int(report.gets)))
+        members.append(("posts", int(report.posts)))
+        members.append(("completed", int(report.completed)))
+        members.append(("completed_by_status", counts(report.completedByStatus) { String($0) }))
+        members.append(("verified", int(report.verified)))
+        members.append(("failed", int(report.failed)))
+        members.append(("failed_by_kind", counts(report.failedByKind) { $0 }))
+        members.append(("hung", int(report.hung)))
+        members.append(("duplicated_posts", int(report.duplicatedPosts)))
+        members.append(("corrupted", int(report.corrupted)))
+        members.append(("repeated_gets", int(report.repeatedGets)))
+        members.append(("late_arrivals", int(report.lateArrivals)))
+        members.append(("injected_faults", counts(report.injectedFaults) { $0 }))
+        let memory = report.memory
+        members.append(("rss_start_bytes", memory.map { int($0.start) } ?? .null))
+        members.append(("rss_middle_bytes", memory.map { int($0.middle) } ?? .null))
+        members.append(("rss_end_bytes", memory.map { int($0.end) } ?? .null))
+        members.append(("rss_drift", memory.map { .double($0.drift) } ?? .null))
+        members.append(("baseline", figures(report.baseline)))
+        members.append(("after_shutdown", figures(report.afterShutdown)))
+        members.append(("samples", .array(report.samples.map { .string($0) })))
+        members.append(("passed", .bool(report.passed)))
+        return .object(members)
+    }
+}
