@@ -7,7 +7,7 @@ extension AsyncHTTPClientTransport {
     /// Settings of the `HTTPClient` an ``AsyncHTTPClientTransport`` creates and owns.
     ///
     /// These settings apply only to ``AsyncHTTPClientTransport/init(configuration:)``; a wrapped client
-    /// (``AsyncHTTPClientTransport/init(wrapping:)``) keeps its own configuration.
+    /// (``AsyncHTTPClientTransport/init(wrapping:contentDecoding:)``) keeps its own configuration.
     ///
     /// ```swift
     /// var configuration = AsyncHTTPClientTransport.Configuration()
@@ -100,7 +100,7 @@ extension AsyncHTTPClientTransport {
         /// The AsyncHTTPClient configuration these settings produce.
         ///
         /// Use it to build an `HTTPClient` of your own with the same behaviour, adjust what this
-        /// struct does not cover (proxies), and pass it to ``AsyncHTTPClientTransport/init(wrapping:)``.
+        /// struct does not cover (proxies), and pass it to ``AsyncHTTPClientTransport/init(wrapping:contentDecoding:)``.
         /// When a TLS file named in ``tls`` cannot be read, the configuration fails closed (that trust
         /// root or client certificate is missing); an owned transport reports the cause on every request.
         public var httpClientConfiguration: HTTPClient.Configuration {
