@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Switchyard
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,6 +1,8 @@
+import HTTPTypes
 import Switchyard
 import SwitchyardAPI
 import SwitchyardCurl
+import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
 
@@ -37,7 +39,7 @@ func apiCalls(baseURL: String) async throws -> (Echo, String) {
 
     let handle = api.call(Shop.order(43))                    // started; handle.cancel() from anywhere
     switch await handle.result() {
-    case .succeeded(let response): print(response.value.uri, response.info.status)
+    case .succeeded(let response): print(response.value.uri, response.info.head.status)
     case .noData: print("nothing to show")
     case .failed(let error): print(error.kind, error.message)
     default: print("cancelled")

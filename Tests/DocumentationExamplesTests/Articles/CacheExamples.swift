@@ -1,6 +1,8 @@
+import HTTPTypes
 import Switchyard
 import SwitchyardCache
 import SwitchyardCurl
+import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
 
@@ -35,7 +37,8 @@ func cacheOnly(client: Client, url: String) async throws -> String? {
     request.options.cachePolicy = .cacheOnly
     do {
         return try await client.send(request).text
-    } catch where error.kind == .cacheMiss {
+    } catch {
+        guard error.kind == .cacheMiss else { throw error }
         return nil                                           // nothing stored: show a placeholder
     }
     // end

@@ -1,5 +1,7 @@
+import HTTPTypes
 import Switchyard
 import SwitchyardCurl
+import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
 

@@ -40,7 +40,7 @@ func interceptorTiming() -> ClosureInterceptor {
             print(request.head.path ?? "/", response.head.status.code, "attempt", context.attempt, ContinuousClock.now - start)
             return response
         } catch {
-            print(request.head.path ?? "/", "failed:", error.kind, ContinuousClock.now - start)
+            print(request.head.path ?? "/", "failed:", error, ContinuousClock.now - start)
             throw error                                     // or return a response instead
         }
     }

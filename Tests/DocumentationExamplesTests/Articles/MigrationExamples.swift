@@ -1,6 +1,8 @@
+import HTTPTypes
 import Foundation
 import Switchyard
 import SwitchyardCurl
+import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardURLSession
 import Testing

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Switchyard
 import Synchronization
 import Testing
@@ -40,7 +41,7 @@ func searchPlugin(health: SearchHealth) -> Plugin {
         name: "search",
         scope: scope,
         position: .attempt,                                 // once per attempt: sees every retry
-        placement: .after("signing"),                       // inside the signing plugin, if there is one
+        placement: .inOrder,                                // or .after("signing"): inside a registered plugin
         headerRules: [
             .set("X-Team", "search"),
             .set("X-Search-Session") { _, context in "s-\(context.id)" },

@@ -1,7 +1,9 @@
+import HTTPTypes
 import AsyncHTTPClient
 import Foundation
 import Switchyard
 import SwitchyardAsyncHTTPClient
+import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardURLSession
 import Testing

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Switchyard
 import SwitchyardAPI
 import Testing
