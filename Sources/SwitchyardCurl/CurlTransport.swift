@@ -1,6 +1,6 @@
 public import Switchyard
 
-/// A ``Transport`` over libcurl's multi interface.
+/// A `Transport` over libcurl's multi interface.
 ///
 /// One transport owns one multi handle, driven by one dedicated thread (no thread per request);
 /// easy handles are reused and connections kept alive across requests. Response bodies stream
@@ -16,10 +16,10 @@ public import Switchyard
 ///
 /// Like every transport, it never follows redirects, stores cookies, caches or retries: the chain
 /// owns those. TLS peers are verified against the system store unless ``Configuration/tls`` says
-/// otherwise (custom CAs, pins, a client certificate, a minimum version; see ``TLSOptions``).
+/// otherwise (custom CAs, pins, a client certificate, a minimum version; see `TLSOptions`).
 /// Content-Encoding `gzip` and `deflate` are decoded (``Configuration/decodesContentEncoding``).
 /// Requests go direct unless ``Configuration/proxy`` is set: unlike libcurl's default, the proxy
-/// environment variables are not read unless asked for (``ProxyConfiguration/fromEnvironment()``).
+/// environment variables are not read unless asked for (`ProxyConfiguration.fromEnvironment()`).
 public final class CurlTransport: Transport {
     /// Settings of a ``CurlTransport``.
     public struct Configuration: Sendable {
@@ -50,7 +50,7 @@ public final class CurlTransport: Transport {
         /// is `CURLOPT_SSLVERSION`. A file that cannot be read fails every request with `tls`.
         public var tls: TLSOptions
         /// Whether TLS certificates and host names are verified: `false` exactly when ``tls`` is
-        /// ``TLSOptions/insecureSkippingVerificationForDevelopmentOnly``. Setting it to `false` replaces
+        /// `TLSOptions.insecureSkippingVerificationForDevelopmentOnly`. Setting it to `false` replaces
         /// ``tls`` with that value; setting it to `true` restores the default verification.
         @available(*, deprecated, message: "Use tls = .insecureSkippingVerificationForDevelopmentOnly (or the default TLSOptions).")
         public var verifiesPeer: Bool {
@@ -96,12 +96,12 @@ public final class CurlTransport: Transport {
         /// submitting task and two context switches.
         public var busyPollMaxInFlight: Int
         /// How long the server may send nothing before the exchange fails with `timeout`
-        /// (``IdleTimeout``); `nil` turns the check off. Whole seconds (libcurl's low-speed check);
+        /// (`IdleTimeout`); `nil` turns the check off. Whole seconds (libcurl's low-speed check);
         /// a transfer paused because its reader is slow is not idle.
         public var idleTimeout: Duration?
-        /// The proxies requests go through (``ProxyConfiguration``); `nil` (the default): every
+        /// The proxies requests go through (`ProxyConfiguration`); `nil` (the default): every
         /// request goes direct, and libcurl is told not to read `http_proxy` and the like from the
-        /// environment (use ``ProxyConfiguration/fromEnvironment(_:)`` for that).
+        /// environment (use `ProxyConfiguration.fromEnvironment(_:)` for that).
         public var proxy: ProxyConfiguration? = nil
 
         /// Creates a configuration.
@@ -110,7 +110,7 @@ public final class CurlTransport: Transport {
         ///   - maxTotalConnections: Connections in total (`0`: unlimited).
         ///   - connectTimeout: Limit for establishing a connection.
         ///   - verifiesPeer: Whether TLS peers are verified; `false` overrides `tls` with
-        ///     ``TLSOptions/insecureSkippingVerificationForDevelopmentOnly`` (kept for source compatibility).
+        ///     `TLSOptions.insecureSkippingVerificationForDevelopmentOnly` (kept for source compatibility).
         ///   - decodesContentEncoding: Whether gzip/deflate bodies are decoded.
         ///   - httpVersion: The HTTP version policy.
         ///   - receiveBufferBytes: Body bytes buffered per transfer before pausing.
@@ -170,7 +170,7 @@ public final class CurlTransport: Transport {
     ///   - request: The request.
     ///   - context: The exchange context; its deadline bounds the whole transfer.
     /// - Returns: The response head with a streaming body.
-    /// - Throws: A ``SwitchyardError``.
+    /// - Throws: A `SwitchyardError`.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         var upload: CurlUploadPump?
         if let body = request.body, body.bufferedBytes == nil {
