@@ -20,7 +20,7 @@ enum Shop {
         Endpoint<Echo>(.get, "/echo/orders/{id}")
             .parameter("id", id)
             .query("expand", "items")
-            .timeout(.seconds(5))
+            .timeout(.seconds(60))
             .tags("orders")
     }
 }

@@ -30,7 +30,7 @@ func gettingStartedPost(client: Client, baseURL: String) async throws -> String 
     var request = try Request(method: .post, url: baseURL + "/echo/body",
                               headers: ["Content-Type": "application/json"],
                               body: HTTPBody(Array(#"{"text": "hello"}"#.utf8)))
-    request.options.timeout = .seconds(10)                 // one deadline for the whole call, retries included
+    request.options.timeout = .seconds(60)                 // one deadline for the whole call, retries included
     let response = try await client.send(request)
     // end
     return response.text

@@ -38,7 +38,7 @@ final class ProfileService: Sendable {
         var request = URLRequest(url: baseURL.appendingPathComponent("echo/users/\(id)"))
         request.setValue("Bearer \(await tokens.current())", forHTTPHeaderField: "Authorization")
         request.setValue("shop/5.2", forHTTPHeaderField: "X-Client")
-        request.timeoutInterval = 10
+        request.timeoutInterval = 60
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else { throw AppError.badStatus(status) }
@@ -81,7 +81,7 @@ final class MigratedProfileService: Sendable {
 
     func profile(id: Int) async throws -> Profile {
         var request = try Request(url: "\(baseURL)/echo/users/\(id)")
-        request.options.timeout = .seconds(10)                 // the whole call, retries included
+        request.options.timeout = .seconds(60)                 // the whole call, retries included
         let response = try await client.send(request)           // a non-2xx status throws .httpStatus
         return try JSONDecoder().decode(Profile.self, from: Data(response.body))
     }
