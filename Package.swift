@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        // `swift package generate-documentation --target X` (scripts/build-docs.sh builds every catalog).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: - Core
@@ -311,6 +313,26 @@ let package = Package(
         .testTarget(
             name: "SwitchyardTestServerTests",
             dependencies: ["SwitchyardTestServer", "SwitchyardTestSupport"]
+        ),
+        // Documentation examples that are compiled but never run (the conformance suite over a
+        // wrapped curl, which TransportConformanceTests already runs): a library no test links.
+        .target(
+            name: "DocumentationExamples",
+            dependencies: ["Switchyard", "SwitchyardCurl", "SwitchyardTesting"],
+            path: "Tests/DocumentationExamples"
+        ),
+        // Every code example of README.md and of the DocC articles, compiled (and run where cheap), and
+        // a test that finds each documented ```swift block verbatim in a test file.
+        .testTarget(
+            name: "DocumentationExamplesTests",
+            dependencies: [
+                "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
+                "SwitchyardAPI", "SwitchyardCache", "SwitchyardAuth", "SwitchyardSigning", "SwitchyardExperiments",
+                "SwitchyardTesting", "SwitchyardTestServer", "SwitchyardTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
         .testTarget(
             name: "YardTests",

@@ -17,9 +17,9 @@ public import Switchyard
 ///   without a refresh.
 /// - Otherwise exactly one ``CredentialProvider/refresh(stale:)`` runs; every other `401` and every
 ///   new request in scope waits for it, then is replayed (or sent) with the new credential. Waits
-///   end early when the waiting task is cancelled (``SwitchyardError/Kind/cancelled``) or its
-///   deadline passes (``SwitchyardError/Kind/timeout``).
-/// - When the refresh fails, every waiter fails with ``SwitchyardError/Kind/unauthorized``; their
+///   end early when the waiting task is cancelled (`SwitchyardError.Kind.cancelled`) or its
+///   deadline passes (`SwitchyardError.Kind.timeout`).
+/// - When the refresh fails, every waiter fails with `SwitchyardError.Kind.unauthorized`; their
 ///   identical pop-ups are coalesced into one (within the policy's coalescing window). Later `401`s
 ///   on the same credential fail the same way without another refresh, until the provider returns a
 ///   new credential.
@@ -29,7 +29,7 @@ public import Switchyard
 /// The plugin runs at the attempt position, so its scope is checked on every attempt and every
 /// redirect hop: a redirect to a host outside ``scope`` goes without the credential. The scope must
 /// name hosts. The token is only ever in the `Authorization` header, whose value the logging
-/// interceptor and the ``HARRecorder`` write as `<redacted>`; errors (their messages and the request
+/// interceptor and the `HARRecorder` write as `<redacted>`; errors (their messages and the request
 /// head they carry) and descriptions never contain it. An `Authorization` field the app set on a
 /// request in scope is replaced.
 ///

@@ -23,7 +23,7 @@ public protocol CredentialProvider: Sendable {
     /// returns, it must return the refreshed credential (or a newer one).
     /// - Returns: The current credential.
     /// - Throws: When there is none (signed out); the request then fails with
-    ///   ``SwitchyardError/Kind/unauthorized``.
+    ///   `SwitchyardError.Kind.unauthorized`.
     func current() async throws -> BearerCredential
 
     /// Replaces a credential the server refused (answered `401 Unauthorized`).
@@ -33,6 +33,6 @@ public protocol CredentialProvider: Sendable {
     /// - Parameter stale: The credential the server refused.
     /// - Returns: The new credential.
     /// - Throws: When no new credential can be had (e.g. the refresh token expired): every waiting
-    ///   request fails with ``SwitchyardError/Kind/unauthorized``.
+    ///   request fails with `SwitchyardError.Kind.unauthorized`.
     func refresh(stale: BearerCredential) async throws -> BearerCredential
 }

@@ -1,6 +1,6 @@
 public import Switchyard
 
-/// The version of the credential a request was last sent with, in its ``ExchangeContext``.
+/// The version of the credential a request was last sent with, in its `ExchangeContext`.
 ///
 /// Versions start at 1 and grow by one with each new credential (a refresh, or a new credential from
 /// the provider). A request that was replayed after a `401` records the version it was replayed with.

@@ -5,8 +5,8 @@ extension SwitchyardError.Kind {
     /// failed, or the ``CredentialProvider`` has none (signed out). The user has to sign in again.
     ///
     /// Reported by ``AuthPlugin`` to every request that waited for the failed refresh; the
-    /// ``SwitchyardError/underlyingError`` is the provider's error. Its pop-up text comes from the
-    /// client's ``PopUpPolicy`` (``AuthPlugin/popUpMessages`` has one), and the identical pop-ups of
+    /// `SwitchyardError.underlyingError` is the provider's error. Its pop-up text comes from the
+    /// client's `PopUpPolicy` (``AuthPlugin/popUpMessages`` has one), and the identical pop-ups of
     /// all those requests are coalesced into one.
     public static let unauthorized = Self(rawValue: "unauthorized")
 }

@@ -5,7 +5,7 @@ public import HTTPTypes
 /// ``CachePolicy``, revalidates stale entries, stores what RFC 9111 allows as it streams to the
 /// caller, and invalidates a URL's entries when an unsafe method succeeds on it.
 ///
-/// It records where each response came from on the exchange (``Switchyard/ExchangeContext/provenance``):
+/// It records where each response came from on the exchange (`ExchangeContext.provenance`):
 /// `network`, `cache`, `revalidated` or `stale`, with the response's age; the `succeeded` event
 /// carries it. A response from the cache has an `Age` header field.
 ///
@@ -35,7 +35,7 @@ public struct CacheInterceptor: Interceptor {
     /// Answers from the cache, the network, or both, under the request's policy.
     /// - Parameters:
     ///   - request: The request.
-    ///   - context: The exchange; its ``Switchyard/ExchangeContext/provenance`` is set here.
+    ///   - context: The exchange; its `ExchangeContext.provenance` is set here.
     ///   - next: The rest of the chain.
     /// - Returns: The response.
     /// - Throws: ``Switchyard/SwitchyardError/Kind/cacheMiss`` for a cache-only miss, or the network's error.

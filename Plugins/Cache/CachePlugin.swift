@@ -21,7 +21,7 @@ public enum CachePlugin {
     ///   - name: The plugin's name (default ``name``).
     ///   - scope: The requests it caches (default: all).
     ///   - placement: Where among other call plugins (default: registration order).
-    /// - Returns: A ``Switchyard/Plugin`` at the call position.
+    /// - Returns: A `Plugin` at the call position.
     public static func make(
         cache: HTTPCache, name: String = CachePlugin.name, scope: RequestScope = .all,
         placement: Plugin.Placement = .inOrder

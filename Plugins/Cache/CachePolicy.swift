@@ -13,7 +13,7 @@ public enum CachePolicy: String, Sendable, Hashable, CaseIterable {
     case standard = "standard"
     /// Network first (revalidating when a response is stored); when the network fails — a connection
     /// error, a timeout (``CacheConfiguration/networkTimeout``) or a 5xx — the stored response is
-    /// served however stale, marked ``Switchyard/ResponseProvenance/Source/stale`` (or `cache` while
+    /// served however stale, marked `ResponseProvenance.Source.stale` (or `cache` while
     /// it is still fresh). A response the
     /// origin marked `must-revalidate` or `no-cache` is never served stale; the failure is then thrown.
     case staleIfError = "stale-if-error"
@@ -30,7 +30,7 @@ extension RequestOptions {
     public static let cachePolicyKey = "cache.policy"
 
     /// This request's cache policy, or `nil` for the cache's ``CacheConfiguration/defaultPolicy``.
-    /// Stored in ``userInfo`` under ``cachePolicyKey``, so it shows in the request's events.
+    /// Stored in `userInfo` under ``cachePolicyKey``, so it shows in the request's events.
     public var cachePolicy: CachePolicy? {
         get { userInfo[Self.cachePolicyKey].flatMap(CachePolicy.init(rawValue:)) }
         set { userInfo[Self.cachePolicyKey] = newValue?.rawValue }

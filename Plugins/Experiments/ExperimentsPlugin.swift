@@ -18,7 +18,7 @@ public import Switchyard
 ///
 /// It runs at the call position: the headers are computed once per call and are the same on every
 /// retry and redirect, so one call counts as one exposure. The events come from the client's
-/// events interceptor, so the client needs an event bus (``ClientConfiguration`` has one by default).
+/// events interceptor, so the client needs an event bus (`ClientConfiguration` has one by default).
 public enum ExperimentsPlugin {
     /// The plugin's default name.
     public static let name = "experiments"
@@ -34,7 +34,7 @@ public enum ExperimentsPlugin {
     ///   - assignment: The current assignment, asked once per call.
     ///   - exposures: Where exposures are tallied.
     ///   - report: Called with each finished call's exposure (on the publishing task: keep it short).
-    /// - Returns: A ``Plugin`` at the call position.
+    /// - Returns: A `Plugin` at the call position.
     public static func make(
         name: String = ExperimentsPlugin.name,
         scope: RequestScope,

@@ -10,7 +10,7 @@ public import Switchyard
 ///
 /// A buffered body is hashed as it is. A streamed body has to be read before it can be hashed:
 /// up to ``maxStreamedBodyBytes`` are collected into memory (the request then carries them as a
-/// replayable body); a longer stream fails the call with ``SwitchyardError/Kind/invalidRequest``
+/// replayable body); a longer stream fails the call with `SwitchyardError.Kind.invalidRequest`
 /// instead of sending an unsigned or truncated body.
 public struct SigningInterceptor: Interceptor {
     /// Streamed bodies up to this size are collected and signed (8 MiB).

@@ -21,7 +21,7 @@ public enum SigningPlugin {
     ///   - signer: The key.
     ///   - placement: Where among other attempt plugins (default: registration order).
     ///   - now: The clock for timestamps.
-    /// - Returns: A ``Plugin`` at the attempt position.
+    /// - Returns: A `Plugin` at the attempt position.
     public static func make(
         name: String = SigningPlugin.name,
         scope: RequestScope,

@@ -7,7 +7,7 @@ extension AsyncHTTPClientTransport {
     /// Settings of the `HTTPClient` an ``AsyncHTTPClientTransport`` creates and owns.
     ///
     /// These settings apply only to ``AsyncHTTPClientTransport/init(configuration:)``; a wrapped client
-    /// (``AsyncHTTPClientTransport/init(wrapping:)``) keeps its own configuration.
+    /// (``AsyncHTTPClientTransport/init(wrapping:contentDecoding:)``) keeps its own configuration.
     ///
     /// ```swift
     /// var configuration = AsyncHTTPClientTransport.Configuration()
@@ -18,7 +18,7 @@ extension AsyncHTTPClientTransport {
     ///
     /// Whatever the settings, the owned client never follows redirects and fails a connection attempt
     /// at once instead of retrying it in the background until its connect timeout, so a refused
-    /// connection is reported promptly as ``SwitchyardError/Kind/connectionFailed``.
+    /// connection is reported promptly as `SwitchyardError.Kind.connectionFailed`.
     public struct Configuration: Sendable {
         /// The default of ``maxConnectionsPerHost``: high enough that typical app concurrency is never
         /// serialised behind AsyncHTTPClient's own default of 8 connections per host.
@@ -40,23 +40,23 @@ extension AsyncHTTPClientTransport {
         /// How long an idle pooled connection is kept open.
         public var connectionIdleTimeout: Duration
         /// How long the server may send nothing during an exchange before it fails with `timeout`
-        /// (``IdleTimeout``; AsyncHTTPClient's read timeout); `nil` turns the check off.
+        /// (`IdleTimeout`; AsyncHTTPClient's read timeout); `nil` turns the check off.
         public var idleTimeout: Duration?
         /// Whether `gzip`/`deflate` response bodies are decoded before they reach the chain.
         ///
         /// When on, requests without an `Accept-Encoding` header are sent with
         /// ``AsyncHTTPClientTransport/defaultAcceptEncoding``, and the transport decodes the bodies
         /// itself as they stream, the same way the curl transport does (AsyncHTTPClient's own
-        /// decompression stays off): ``RequestOptions/maxResponseBytes`` counts decoded bytes, stacked
+        /// decompression stays off): `RequestOptions.maxResponseBytes` counts decoded bytes, stacked
         /// codings are all undone, and a corrupt or unfinished stream is a
-        /// ``SwitchyardError/Kind/protocolViolation``.
+        /// `SwitchyardError.Kind.protocolViolation`.
         public var decodesContentEncoding: Bool
         /// The HTTP version policy.
         public var httpVersion: HTTPVersion
-        /// The proxies requests go through (``ProxyConfiguration``); `nil` (the default): direct.
+        /// The proxies requests go through (`ProxyConfiguration`); `nil` (the default): direct.
         ///
         /// AsyncHTTPClient has one proxy per client, so the transport keeps one extra `HTTPClient` per
-        /// distinct proxy and picks per request (``ProxyConfiguration/noProxy`` hosts use the direct
+        /// distinct proxy and picks per request (`ProxyConfiguration.noProxy` hosts use the direct
         /// one). It reaches every server through `CONNECT`, `http://` ones too, never in absolute
         /// form. Not part of ``httpClientConfiguration``, which stays the direct client's.
         public var proxy: ProxyConfiguration? = nil
@@ -100,7 +100,7 @@ extension AsyncHTTPClientTransport {
         /// The AsyncHTTPClient configuration these settings produce.
         ///
         /// Use it to build an `HTTPClient` of your own with the same behaviour, adjust what this
-        /// struct does not cover (proxies), and pass it to ``AsyncHTTPClientTransport/init(wrapping:)``.
+        /// struct does not cover (proxies), and pass it to ``AsyncHTTPClientTransport/init(wrapping:contentDecoding:)``.
         /// When a TLS file named in ``tls`` cannot be read, the configuration fails closed (that trust
         /// root or client certificate is missing); an owned transport reports the cause on every request.
         public var httpClientConfiguration: HTTPClient.Configuration {

@@ -5,7 +5,7 @@ import NIOHTTP1
 public import Switchyard
 import Synchronization
 
-/// A ``Transport`` over swift-server/async-http-client (SwiftNIO).
+/// A `Transport` over swift-server/async-http-client (SwiftNIO).
 ///
 /// Make one that owns its `HTTPClient`, configured for the chain (no redirects, decoded
 /// gzip/deflate, up to 64 connections per host), and shut it down when you are done:
@@ -27,7 +27,7 @@ import Synchronization
 /// ```
 ///
 /// Response bodies stream with AsyncHTTPClient's back-pressure; cancelling the calling task, passing
-/// the deadline, exceeding ``RequestOptions/maxResponseBytes`` or dropping an unread body cancels the
+/// the deadline, exceeding `RequestOptions.maxResponseBytes` or dropping an unread body cancels the
 /// request in AsyncHTTPClient, which closes its connection.
 ///
 /// ### Ownership and shutdown
@@ -46,7 +46,7 @@ import Synchronization
 ///   transports never follow them (the chain does), so create the client with
 ///   `redirectConfiguration: .disallow`. If the wrapped client follows one anyway, the transport does
 ///   not pass the redirected response off as the original one: it fails with
-///   ``SwitchyardError/Kind/transport`` naming the setting to change.
+///   `SwitchyardError.Kind.transport` naming the setting to change.
 /// - **Decompression.** The transport decodes `gzip`/`deflate` itself, exactly like the curl
 ///   transport, and leaves AsyncHTTPClient's decompression off (its default). If your client was
 ///   created with `decompression: .enabled(…)`, pass `contentDecoding: .byClient`; its size limit then
@@ -54,12 +54,12 @@ import Synchronization
 /// - **Connection retries.** With AsyncHTTPClient's default `retryConnectionEstablishment = true`, a
 ///   refused connection is retried in the background until the request's deadline or the client's
 ///   connect timeout (10 s by default), whichever comes first, and only then reported as
-///   ``SwitchyardError/Kind/connectionFailed``; an owned client reports it at once.
+///   `SwitchyardError.Kind.connectionFailed`; an owned client reports it at once.
 /// - **HTTP/2 resets.** AsyncHTTPClient never sends a request again by itself. A stream the server
-///   refuses (`REFUSED_STREAM`) fails with ``SwitchyardError/requestWasNotProcessed`` set, so
-///   ``RetryInterceptor`` may send even a POST again; any other reset, and a stream above the
+///   refuses (`REFUSED_STREAM`) fails with `SwitchyardError.requestWasNotProcessed` set, so
+///   `RetryInterceptor` may send even a POST again; any other reset, and a stream above the
 ///   last-stream-id of the server's `GOAWAY` (which swift-nio-http2 1.46 reports as `CANCEL`, so it cannot
-///   be told from a reset after processing), is ``SwitchyardError/Kind/connectionFailed`` without it.
+///   be told from a reset after processing), is `SwitchyardError.Kind.connectionFailed` without it.
 /// - **`HTTPClient.shared`** follows up to 20 redirects, limits decompression to a ratio of 25 and
 ///   keeps 8 connections per host: prefer an owned transport or a client of your own.
 ///
@@ -80,8 +80,8 @@ import Synchronization
 /// The head keeps header order, repeats and the server's name case. SwiftNIO maps well-known status
 /// codes to its own reason phrases, so the server's reason phrase is kept only for codes NIO does
 /// not know. Interim 1xx heads are consumed by AsyncHTTPClient. AsyncHTTPClient's async API reports
-/// no phase timings: only ``TransferTimings/firstByte`` (when the head arrived) and
-/// ``TransferTimings/total`` (when the body ended) are recorded; DNS, connect and TLS stay `nil`.
+/// no phase timings: only `TransferTimings.firstByte` (when the head arrived) and
+/// `TransferTimings.total` (when the body ended) are recorded; DNS, connect and TLS stay `nil`.
 public final class AsyncHTTPClientTransport: Transport {
     /// The AsyncHTTPClient instance requests go through (with ``Configuration/proxy`` set: those that
     /// go direct; the transport keeps one more client per proxy).
@@ -153,10 +153,10 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Shuts an owned client down, waiting until its connections are closed (``Transport/shutdown()``).
+    /// Shuts an owned client down, waiting until its connections are closed (`Transport.shutdown()`).
     /// Does nothing for a wrapped client or when called again.
     ///
-    /// Requests still in flight fail (typically with ``SwitchyardError/Kind/cancelled``).
+    /// Requests still in flight fail (typically with `SwitchyardError.Kind.cancelled`).
     /// - Throws: AsyncHTTPClient's shutdown error, if any.
     public func shutdown() async throws {
         guard ownsClient, !shutdownStarted.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -169,7 +169,7 @@ public final class AsyncHTTPClientTransport: Transport {
     ///   - request: The request.
     ///   - context: The exchange context; its deadline bounds the head and the whole body.
     /// - Returns: The response head with a streaming body (`nil` for HEAD, 204 and 304).
-    /// - Throws: A ``SwitchyardError``.
+    /// - Throws: A `SwitchyardError`.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         try context.checkLiveness()
         if let tlsFailure { throw tlsFailure }

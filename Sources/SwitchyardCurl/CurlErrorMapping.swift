@@ -94,7 +94,7 @@ enum CurlErrorMapping {
     }
 }
 
-/// libcurl's own result, kept as the ``SwitchyardError/underlyingError`` of mapped failures.
+/// libcurl's own result, kept as the `SwitchyardError.underlyingError` of mapped failures.
 public struct CurlError: Error, CustomStringConvertible {
     /// The `CURLcode` value.
     public let code: Int

@@ -1,6 +1,6 @@
 public import Switchyard
 
-/// A ``Transport`` over libcurl's multi interface.
+/// A `Transport` over libcurl's multi interface.
 ///
 /// One transport owns one multi handle, driven by one dedicated thread (no thread per request);
 /// easy handles are reused and connections kept alive across requests. Response bodies stream
@@ -16,33 +16,33 @@ public import Switchyard
 ///
 /// Like every transport, it never follows redirects, stores cookies, caches or retries: the chain
 /// owns those (libcurl's own resends are described below). TLS peers are verified against the system store unless ``Configuration/tls`` says
-/// otherwise (custom CAs, pins, a client certificate, a minimum version; see ``TLSOptions``).
+/// otherwise (custom CAs, pins, a client certificate, a minimum version; see `TLSOptions`).
 /// Content-Encoding `gzip` and `deflate` are decoded (``Configuration/decodesContentEncoding``).
 /// Requests go direct unless ``Configuration/proxy`` is set: unlike libcurl's default, the proxy
-/// environment variables are not read unless asked for (``ProxyConfiguration/fromEnvironment()``).
+/// environment variables are not read unless asked for (`ProxyConfiguration.fromEnvironment()`).
 ///
 /// ### libcurl's own resends
 ///
 /// libcurl 7.88 sends a request again by itself, on a new connection and whatever its method, when
 /// - the server refuses its HTTP/2 stream (`REFUSED_STREAM`): the server did not process it; after 5
-///   such resends the transfer fails with ``SwitchyardError/Kind/connectionFailed``;
+///   such resends the transfer fails with `SwitchyardError.Kind.connectionFailed`;
 /// - a *reused* connection dies before any byte of the response arrives, although the server may have
 ///   processed the request.
 ///
 /// The transport lets those resends happen only for requests that are safe to repeat (GET, HEAD,
 /// OPTIONS, PUT, DELETE, TRACE, or an `Idempotency-Key`). For any other request a callback before each
-/// send aborts the second one: the request fails with ``SwitchyardError/Kind/connectionFailed``
-/// (``TransportFailure/notResentAfterConnectionLoss(host:method:)``) and the server sees it once
+/// send aborts the second one: the request fails with `SwitchyardError.Kind.connectionFailed`
+/// (`TransportFailure.notResentAfterConnectionLoss(host:method:)`) and the server sees it once
 /// (`ConnectionLossResendTests`). libcurl does not say which of the two causes it was, so a POST whose
 /// HTTP/2 stream was refused fails the same way on this transport (AsyncHTTPClient reports it as
-/// ``SwitchyardError/requestWasNotProcessed`` and the retry link sends it again).
+/// `SwitchyardError.requestWasNotProcessed` and the retry link sends it again).
 ///
 /// An in-memory body is rewound for the resend; a streamed body cannot be, and the transfer fails
-/// instead (``TransportFailure/bodyNotReplayable(host:underlyingError:)``). A stream above the
+/// instead (`TransportFailure.bodyNotReplayable(host:underlyingError:)`). A stream above the
 /// last-stream-id of the server's `GOAWAY` is not resent by libcurl: it ends with `CURLE_HTTP2` (no
-/// message), mapped to ``SwitchyardError/Kind/connectionFailed`` without
-/// ``SwitchyardError/requestWasNotProcessed``, because the same code follows a reset after a `GOAWAY`
-/// that included the stream. A stream reset (`RST_STREAM`) is ``SwitchyardError/Kind/connectionFailed``.
+/// message), mapped to `SwitchyardError.Kind.connectionFailed` without
+/// `SwitchyardError.requestWasNotProcessed`, because the same code follows a reset after a `GOAWAY`
+/// that included the stream. A stream reset (`RST_STREAM`) is `SwitchyardError.Kind.connectionFailed`.
 public final class CurlTransport: Transport {
     /// Settings of a ``CurlTransport``.
     public struct Configuration: Sendable {
@@ -73,7 +73,7 @@ public final class CurlTransport: Transport {
         /// is `CURLOPT_SSLVERSION`. A file that cannot be read fails every request with `tls`.
         public var tls: TLSOptions
         /// Whether TLS certificates and host names are verified: `false` exactly when ``tls`` is
-        /// ``TLSOptions/insecureSkippingVerificationForDevelopmentOnly``. Setting it to `false` replaces
+        /// `TLSOptions.insecureSkippingVerificationForDevelopmentOnly`. Setting it to `false` replaces
         /// ``tls`` with that value; setting it to `true` restores the default verification.
         @available(*, deprecated, message: "Use tls = .insecureSkippingVerificationForDevelopmentOnly (or the default TLSOptions).")
         public var verifiesPeer: Bool {
@@ -119,12 +119,12 @@ public final class CurlTransport: Transport {
         /// submitting task and two context switches.
         public var busyPollMaxInFlight: Int
         /// How long the server may send nothing before the exchange fails with `timeout`
-        /// (``IdleTimeout``); `nil` turns the check off. Whole seconds (libcurl's low-speed check);
+        /// (`IdleTimeout`); `nil` turns the check off. Whole seconds (libcurl's low-speed check);
         /// a transfer paused because its reader is slow is not idle.
         public var idleTimeout: Duration?
-        /// The proxies requests go through (``ProxyConfiguration``); `nil` (the default): every
+        /// The proxies requests go through (`ProxyConfiguration`); `nil` (the default): every
         /// request goes direct, and libcurl is told not to read `http_proxy` and the like from the
-        /// environment (use ``ProxyConfiguration/fromEnvironment(_:)`` for that).
+        /// environment (use `ProxyConfiguration.fromEnvironment(_:)` for that).
         public var proxy: ProxyConfiguration? = nil
 
         /// Creates a configuration.
@@ -133,7 +133,7 @@ public final class CurlTransport: Transport {
         ///   - maxTotalConnections: Connections in total (`0`: unlimited).
         ///   - connectTimeout: Limit for establishing a connection.
         ///   - verifiesPeer: Whether TLS peers are verified; `false` overrides `tls` with
-        ///     ``TLSOptions/insecureSkippingVerificationForDevelopmentOnly`` (kept for source compatibility).
+        ///     `TLSOptions.insecureSkippingVerificationForDevelopmentOnly` (kept for source compatibility).
         ///   - decodesContentEncoding: Whether gzip/deflate bodies are decoded.
         ///   - httpVersion: The HTTP version policy.
         ///   - receiveBufferBytes: Body bytes buffered per transfer before pausing.
@@ -193,7 +193,7 @@ public final class CurlTransport: Transport {
     ///   - request: The request.
     ///   - context: The exchange context; its deadline bounds the whole transfer.
     /// - Returns: The response head with a streaming body.
-    /// - Throws: A ``SwitchyardError``.
+    /// - Throws: A `SwitchyardError`.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         var upload: CurlUploadPump?
         if let body = request.body, body.bufferedBytes == nil {

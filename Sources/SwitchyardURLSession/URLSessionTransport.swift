@@ -7,7 +7,7 @@ public import Foundation
 public import Switchyard
 import HTTPTypes
 
-/// A ``Transport`` over `URLSession`: FoundationNetworking (libcurl underneath) on Linux,
+/// A `Transport` over `URLSession`: FoundationNetworking (libcurl underneath) on Linux,
 /// Foundation's own stack on Apple platforms.
 ///
 /// ```swift
@@ -55,7 +55,7 @@ import HTTPTypes
 ///   URLSession and deadlocks once the producer needs a thread that is waiting on that queue (seen in
 ///   tests). A streamed body is therefore read to its end first — into memory up to
 ///   ``Configuration/bufferedBodyBytes``, beyond that into a temporary file uploaded with
-///   non-blocking reads (``RequestBodySpool``) — and sent with `Content-Length`, never chunked.
+///   non-blocking reads (`RequestBodySpool`) — and sent with `Content-Length`, never chunked.
 ///   Memory stays bounded; the upload starts once the producer has finished. (libcurl would also
 ///   send a known length as `Content-Length` *and* `Transfer-Encoding: chunked` if given a stream.)
 /// - **Header fidelity:** request header names are canonicalised by `URLRequest`
@@ -70,9 +70,9 @@ import HTTPTypes
 /// - **Proxies:** corelibs never gives libcurl a proxy (it ignores `connectionProxyDictionary`), so
 ///   libcurl follows the proxy environment variables (`http_proxy`, `https_proxy`, `no_proxy`, …) for
 ///   every request, even with ``Configuration/proxy`` `nil`; only a ``Configuration/proxy`` equal to
-///   ``ProxyConfiguration/fromEnvironment()`` is honoured, any other fails each request with
-///   ``SwitchyardError/Kind/transport``.
-/// - **TLS:** only the default ``TLSOptions`` work: the system trust store and full verification;
+///   `ProxyConfiguration.fromEnvironment()` is honoured, any other fails each request with
+///   `SwitchyardError.Kind.transport`.
+/// - **TLS:** only the default `TLSOptions` work: the system trust store and full verification;
 ///   and even their minimum of TLS 1.2 is not enforced on Linux, where libcurl's default applies
 ///   (Debian 12's OpenSSL 3 still negotiates TLS 1.1 with a server that offers nothing newer; tested).
 ///   FoundationNetworking has no per-session TLS settings: custom trust roots exist
@@ -80,12 +80,12 @@ import HTTPTypes
 ///   by every session in the process; `INSECURE_SSL_NO_VERIFY` turns verification off for all of
 ///   them), server-trust and client-certificate challenges never reach the delegate (so no pinning
 ///   and no mutual TLS), and a minimum protocol version is not applied. Any other ``Configuration/tls``
-///   fails every request with ``SwitchyardError/Kind/tls`` naming the unsupported options, because
+///   fails every request with `SwitchyardError.Kind.tls` naming the unsupported options, because
 ///   a pin that is not checked must never look as if it were. Certificate failures with the defaults
 ///   (untrusted, expired, wrong host) are reported as on the curl transport, from libcurl's message.
 ///   On Apple platforms the same limitation applies for now.
-/// - **Timings:** corelibs reports no `URLSessionTaskMetrics`; only ``TransferTimings/firstByte``
-///   and ``TransferTimings/total`` (measured by the transport) are recorded. On Apple platforms
+/// - **Timings:** corelibs reports no `URLSessionTaskMetrics`; only `TransferTimings.firstByte`
+///   and `TransferTimings.total` (measured by the transport) are recorded. On Apple platforms
 ///   DNS, connect and TLS come from the task's transaction metrics.
 public final class URLSessionTransport: Transport {
     /// Settings of a ``URLSessionTransport``.
@@ -105,21 +105,21 @@ public final class URLSessionTransport: Transport {
         /// URLSession's own timeout when the exchange has no deadline.
         public var backstopTimeout: Duration
         /// How long the server may send nothing during an exchange before it fails with `timeout`
-        /// (``IdleTimeout``); `nil` turns the check off. Enforced by the transport itself, because
+        /// (`IdleTimeout`); `nil` turns the check off. Enforced by the transport itself, because
         /// corelibs applies URLSession's request timeout to the whole transfer.
         public var idleTimeout: Duration?
         /// The proxies requests go through — **a declared limitation**: FoundationNetworking on
         /// Linux never hands a proxy to libcurl (it ignores `connectionProxyDictionary`; corelibs
         /// leaves `CURLOPT_PROXY` unset), so libcurl reads the proxy environment variables itself,
         /// for every session, even with `nil` here. Only the value the environment gives
-        /// (``ProxyConfiguration/fromEnvironment(_:)``, or an equal one) is therefore honoured; any
-        /// other fails each request with ``SwitchyardError/Kind/transport`` before anything is sent,
+        /// (`ProxyConfiguration.fromEnvironment(_:)`, or an equal one) is therefore honoured; any
+        /// other fails each request with `SwitchyardError.Kind.transport` before anything is sent,
         /// rather than going direct behind the caller's back. On Apple platforms the system's proxy
         /// settings apply and any non-`nil` value fails the same way.
         public var proxy: ProxyConfiguration? = nil
         /// TLS options. Only the defaults (system trust store, verification on) are supported, and on
         /// Linux their TLS 1.2 minimum is not enforced: any other value fails every request with
-        /// ``SwitchyardError/Kind/tls`` (see "TLS" in ``URLSessionTransport``).
+        /// `SwitchyardError.Kind.tls` (see "TLS" in ``URLSessionTransport``).
         public var tls: TLSOptions
 
         /// Creates a configuration.
@@ -202,7 +202,7 @@ public final class URLSessionTransport: Transport {
     ///   - request: The request.
     ///   - context: The exchange context; its deadline bounds the whole exchange, body included.
     /// - Returns: The response head with a streaming body.
-    /// - Throws: A ``SwitchyardError``.
+    /// - Throws: A `SwitchyardError`.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         try context.checkLiveness()
         if let tlsLimitation { throw tlsLimitation }

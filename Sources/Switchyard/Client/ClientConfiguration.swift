@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// var configuration = ClientConfiguration()
-/// configuration.retry.maxAttempts = 4
+/// configuration.retry?.maxAttempts = 4
 /// configuration.redirects?.maxRedirects = 5
 /// configuration.plugins = [SigningPlugin.make(scope: payments, signer: signer)]
 /// let client = try Client(transport: CurlTransport(), configuration: configuration)

@@ -7,10 +7,10 @@
 ///     scope: RequestScope(hosts: ["api.example.com"], pathPrefixes: ["/payments"]),
 ///     position: .attempt,
 ///     placement: .after("auth"),
-///     interceptors: [SigningInterceptor(key: key)],
+///     interceptors: [SigningInterceptor(signer: signer)],   // from SwitchyardSigning
 ///     observers: [{ event in paymentsMetrics.record(event) }]
 /// )
-/// let client = Client(transport: CurlTransport(), configuration: ClientConfiguration(plugins: [payments]))
+/// let client = try Client(transport: CurlTransport(), configuration: ClientConfiguration(plugins: [payments]))
 /// ```
 ///
 /// The plugin's interceptors see only requests in ``scope``; its observers receive only events of

@@ -1,7 +1,7 @@
-public import HTTPTypes
+import HTTPTypes
 public import Switchyard
 
-/// Sends ``Endpoint``s through a ``Client`` relative to a base URL, with the department defaults
+/// Sends ``Endpoint``s through a `Client` relative to a base URL, with the department defaults
 /// (``ParameterRule``s, envelopes) for each scope.
 ///
 /// ```swift
@@ -29,7 +29,7 @@ public struct APIClient: Sendable {
     ///   - baseURL: An absolute `http` or `https` URL, e.g. `https://api.example.com/v1`.
     ///   - parameters: Department defaults.
     ///   - envelopes: Envelopes by scope.
-    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` for a base URL that is not absolute.
+    /// - Throws: `SwitchyardError.Kind.invalidRequest` for a base URL that is not absolute.
     public init(
         client: Client, baseURL: String, parameters: [ParameterRule] = [],
         envelopes: [(scope: RequestScope, envelope: Envelope)] = []
@@ -68,7 +68,7 @@ public struct APIClient: Sendable {
     ///   - endpoint: The endpoint.
     ///   - userInfo: The caller's labels.
     /// - Returns: The value and its response.
-    /// - Throws: The call's ``SwitchyardError``; ``SwitchyardError/Kind/noData`` when it carried no value.
+    /// - Throws: The call's `SwitchyardError`; `SwitchyardError.Kind.noData` when it carried no value.
     public func response<Value: Sendable>(_ endpoint: Endpoint<Value>, userInfo: [String: String] = [:])
         async throws(SwitchyardError) -> APIResponse<Value>
     {
@@ -80,7 +80,7 @@ public struct APIClient: Sendable {
     ///   - endpoint: The endpoint.
     ///   - userInfo: The caller's labels.
     /// - Returns: The value.
-    /// - Throws: The call's ``SwitchyardError``; ``SwitchyardError/Kind/noData`` when it carried no value.
+    /// - Throws: The call's `SwitchyardError`; `SwitchyardError.Kind.noData` when it carried no value.
     public func value<Value: Sendable>(_ endpoint: Endpoint<Value>, userInfo: [String: String] = [:])
         async throws(SwitchyardError) -> Value
     {
@@ -92,7 +92,7 @@ public struct APIClient: Sendable {
     ///   - endpoint: The endpoint.
     ///   - userInfo: The caller's labels.
     /// - Returns: The request.
-    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` for a missing path parameter, an invalid
+    /// - Throws: `SwitchyardError.Kind.invalidRequest` for a missing path parameter, an invalid
     ///   header or a body that cannot be encoded.
     public func request<Value: Sendable>(for endpoint: Endpoint<Value>, userInfo: [String: String] = [:])
         throws(SwitchyardError) -> Request

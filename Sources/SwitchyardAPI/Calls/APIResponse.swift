@@ -1,7 +1,7 @@
 public import HTTPTypes
 public import Switchyard
 
-/// Where a response came from (the exchange's ``ResponseProvenance/Source``, set by a cache plugin).
+/// Where a response came from (the exchange's `ResponseProvenance.Source`, set by a cache plugin).
 public enum ResponseSource: String, Sendable, Hashable {
     /// The network (through the client's transport).
     case network
@@ -31,8 +31,8 @@ public struct ResponseInfo: Sendable {
     public let request: HTTPRequest
     /// Status and header fields of the response.
     public let head: HTTPResponse
-    /// The exchange's context: ``ExchangeContext/id``, attempts, ``ExchangeContext/timings`` and
-    /// ``ExchangeContext/pipelineTimings`` (with ``PipelineTimings/decoding``).
+    /// The exchange's context: `ExchangeContext.id`, attempts, `ExchangeContext.timings` and
+    /// `ExchangeContext.pipelineTimings` (with `PipelineTimings.decoding`).
     public let context: ExchangeContext
     /// Where the response came from.
     public let source: ResponseSource
@@ -40,7 +40,7 @@ public struct ResponseInfo: Sendable {
     public let age: Duration?
     /// The body's size in bytes.
     public let bodySize: Int
-    /// The caller's user info for this call (also in the request's ``RequestOptions/userInfo``).
+    /// The caller's user info for this call (also in the request's `RequestOptions.userInfo`).
     public let userInfo: [String: String]
 
     /// The transport's phase timings.
@@ -78,7 +78,7 @@ public enum CallState<Value: Sendable>: Sendable {
     case succeeded(APIResponse<Value>)
     /// Ended successfully without a value: 204, an empty body, `null` or an empty list at the key path.
     case noData(ResponseInfo)
-    /// Ended with an error (never ``SwitchyardError/Kind/cancelled``: that is ``cancelled``).
+    /// Ended with an error (never `SwitchyardError.Kind.cancelled`: that is ``cancelled``).
     case failed(SwitchyardError)
     /// Cancelled before it ended.
     case cancelled

@@ -1,5 +1,5 @@
 import HTTPTypes
-public import Switchyard
+import Switchyard
 import Synchronization
 
 /// One call of an endpoint: start it, cancel it from anywhere, await its value, or follow its
@@ -111,8 +111,8 @@ public final class CallHandle<Value: Sendable>: Sendable {
     }
 
     /// The value with its response, starting the call if needed.
-    /// - Throws: The call's error; ``SwitchyardError/Kind/cancelled`` when cancelled;
-    ///   ``SwitchyardError/Kind/noData`` when it ended with no data (switch over ``state`` or
+    /// - Throws: The call's error; `SwitchyardError.Kind.cancelled` when cancelled;
+    ///   `SwitchyardError.Kind.noData` when it ended with no data (switch over ``state`` or
     ///   ``result()`` to treat that as a state instead).
     public var response: APIResponse<Value> {
         get async throws(SwitchyardError) {

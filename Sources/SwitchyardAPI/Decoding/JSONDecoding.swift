@@ -13,7 +13,7 @@ public import Foundation
 /// ```
 ///
 /// Decoding goes through the decoder's own containers straight to the path: no wrapper structs
-/// and no second parse. A failure is a ``SwitchyardError/Kind/decoding`` error whose message
+/// and no second parse. A failure is a `SwitchyardError.Kind.decoding` error whose message
 /// names the JSON path and what was found there (`data.list[3].id: expected a string, found null`).
 public struct JSONDecoding: Sendable {
     /// Makes the decoder for one body (a new one each time, so settings never race).
@@ -34,7 +34,7 @@ public struct JSONDecoding: Sendable {
     ///   - body: The JSON document.
     ///   - path: Where the model sits (`""` for the whole document).
     /// - Returns: The model, or `nil` for `null`.
-    /// - Throws: ``SwitchyardError/Kind/decoding`` naming the path.
+    /// - Throws: `SwitchyardError.Kind.decoding` naming the path.
     public func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], at path: JSONPath = JSONPath(segments: []))
         throws(SwitchyardError) -> T?
     {

@@ -41,10 +41,10 @@ public struct Endpoint<Value: Sendable>: Sendable {
     public var body: RequestBody
     /// Makes the JSON encoder for ``RequestBody/json(_:)`` bodies.
     public var makeEncoder: @Sendable () -> JSONEncoder
-    /// How the body becomes a ``Value``.
+    /// How the body becomes a `Value`.
     public var decoding: ResponseDecoding<Value>
     /// The statuses that count as success (default 200–299); others fail with
-    /// ``SwitchyardError/Kind/httpStatus``.
+    /// `SwitchyardError.Kind.httpStatus`.
     public var successStatuses: Set<Int>
     /// The content types the endpoint accepts (default JSON); checked before decoding.
     public var accepts: MediaTypeSet

@@ -7,8 +7,8 @@ public import Switchyard
 /// let envelope = Envelope(codePath: "code", messagePath: "msg", successCodes: [0])
 /// ```
 ///
-/// A response whose code is not a success code fails with ``SwitchyardError/Kind/api``, carrying
-/// the code and the server's message (``SwitchyardError/apiFailure``), never with a decoding error.
+/// A response whose code is not a success code fails with `SwitchyardError.Kind.api`, carrying
+/// the code and the server's message (`SwitchyardError.apiFailure`), never with a decoding error.
 /// An absent code counts as success (the value is then decoded as usual).
 public struct Envelope: Sendable, Hashable {
     /// Where the business code sits.

@@ -1,6 +1,6 @@
 /// The media types an endpoint accepts in responses, e.g. JSON: `application/json` and any
 /// `…+json` type. A response with another content type fails with
-/// ``SwitchyardError/Kind/unexpectedContentType`` (naming what came) before any decoding.
+/// `SwitchyardError.Kind.unexpectedContentType` (naming what came) before any decoding.
 public struct MediaTypeSet: Sendable, Hashable, CustomStringConvertible {
     /// Accepted types (`type/subtype`, lower-cased); `*/*` accepts anything.
     public var types: Set<String>

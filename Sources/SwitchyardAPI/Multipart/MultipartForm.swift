@@ -54,7 +54,7 @@ public struct MultipartForm: Sendable {
 
     /// The form as a streamed body: part headers from memory, files read from disk as they are sent.
     /// - Returns: The body, replayable unless a ``Part/stream(_:filename:contentType:body:)`` part is single-use.
-    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when a file cannot be read.
+    /// - Throws: `SwitchyardError.Kind.invalidRequest` when a file cannot be read.
     public func body() throws(SwitchyardError) -> HTTPBody {
         var pieces: [HTTPBody] = []
         var text: [UInt8] = []

@@ -7,7 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A ``PageSource`` of untyped JSON: sends `GET url?page=N` through a ``Switchyard/Client`` and
+/// A ``PageSource`` of untyped JSON: sends `GET url?page=N` through a `Client` and
 /// reads the page at the paths of a ``JSONPageLayout``. Items are ``JSONValue``s, identified by
 /// the layout's ``JSONPageLayout/id`` path. `yard pages` walks lists with it.
 ///
@@ -57,8 +57,8 @@ public struct JSONPageSource: PageSource {
     /// Loads one page.
     /// - Parameter request: Which page.
     /// - Returns: The page: items, and the flag, total, cursor and size the layout points at.
-    /// - Throws: ``Switchyard/SwitchyardError/Kind/httpStatus`` for a status outside 200–299;
-    ///   ``Switchyard/SwitchyardError/Kind/decoding`` for a body that is not JSON, an items path that
+    /// - Throws: `SwitchyardError.Kind.httpStatus` for a status outside 200–299;
+    ///   `SwitchyardError.Kind.decoding` for a body that is not JSON, an items path that
     ///   leads nowhere or not to an array, an item without the id path, or a paging field of the
     ///   wrong type (each message names the path); what the client throws.
     public func loadPage(_ request: PageRequest) async throws(SwitchyardError) -> Page<JSONValue> {

@@ -8,7 +8,7 @@ public import Switchyard
 ///
 /// ### Use an existing source
 ///
-/// - ``JSONPageSource`` reads pages of untyped JSON through a ``Switchyard/Client``; `yard pages`
+/// - ``JSONPageSource`` reads pages of untyped JSON through a `Client`; `yard pages`
 ///   uses it.
 /// - ``SamplePages`` generates items in memory, for screens built before the API exists.
 /// - ``StitchedPageSource`` puts a fixed list (pinned items) in front of another source.
@@ -41,12 +41,12 @@ public protocol PageSource<Item>: Sendable {
     /// Loads one page.
     ///
     /// Honour task cancellation: a ``PageLoader`` cancels a next-page load when the list is
-    /// refreshed, and ``Switchyard/Client/send(_:)`` stops the exchange when its task is cancelled.
+    /// refreshed, and `Client.send(_:)` stops the exchange when its task is cancelled.
     /// - Parameter request: Which page to load.
     /// - Returns: The page's items and what the response says about the pages after it.
-    /// - Throws: A ``Switchyard/SwitchyardError``: ``Switchyard/SwitchyardError/Kind/httpStatus``
-    ///   for a refused page, ``Switchyard/SwitchyardError/Kind/decoding`` for a body that is not the
-    ///   expected list, ``Switchyard/SwitchyardError/Kind/cancelled`` when the task was cancelled.
+    /// - Throws: A ``Switchyard/SwitchyardError``: `SwitchyardError.Kind.httpStatus`
+    ///   for a refused page, `SwitchyardError.Kind.decoding` for a body that is not the
+    ///   expected list, `SwitchyardError.Kind.cancelled` when the task was cancelled.
     func loadPage(_ request: PageRequest) async throws(SwitchyardError) -> Page<Item>
 }
 

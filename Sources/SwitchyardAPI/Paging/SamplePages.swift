@@ -54,7 +54,7 @@ public struct SamplePages: PageSource {
     /// Serves the page at the request's offset from the list as it is now.
     /// - Parameter request: Which page.
     /// - Returns: The page.
-    /// - Throws: ``Switchyard/SwitchyardError/Kind/cancelled`` when the task is cancelled.
+    /// - Throws: `SwitchyardError.Kind.cancelled` when the task is cancelled.
     public func loadPage(_ request: PageRequest) async throws(SwitchyardError) -> Page<SampleItem> {
         if Task.isCancelled { throw .cancelled }
         let size = max(1, request.size ?? pageSize)

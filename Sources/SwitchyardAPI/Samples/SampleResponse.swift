@@ -26,7 +26,7 @@ public struct SampleResponse: Sendable {
         /// Bytes given inline.
         case inline([UInt8])
         /// A file read when the sample is served (a file that cannot be read fails the call with
-        /// ``SwitchyardError/Kind/transport`` naming the file).
+        /// `SwitchyardError.Kind.transport` naming the file).
         case file(path: String)
     }
 

@@ -4,7 +4,7 @@ import SwitchyardTestServer
 /// One behaviour of the transport conformance suite.
 ///
 /// Get checks from ``TransportConformance/checks`` and run them with ``run(on:)`` or, under
-/// Swift Testing, ``verify(on:)``.
+/// Swift Testing, ``verify(on:sourceLocation:)``.
 public struct ConformanceCheck: Sendable, CustomStringConvertible {
     /// The area of behaviour a check belongs to; used to group reports.
     public enum Area: String, Sendable, CaseIterable {

@@ -3,7 +3,7 @@ public import SwitchyardTestServer
 public import HTTPTypes
 
 /// What one conformance check works with: its own loopback server, the transport under test
-/// and a ``Switchyard/Client`` around it, plus expectations that throw ``ConformanceFailure``.
+/// and a `Client` around it, plus expectations that throw ``ConformanceFailure``.
 public struct ConformanceHarness: Sendable {
     /// The server this check talks to.
     public let server: LoopbackServer
@@ -50,7 +50,7 @@ public struct ConformanceHarness: Sendable {
     ///   - body: The body, if any.
     ///   - options: Per-request options.
     /// - Returns: The request.
-    /// - Throws: ``SwitchyardError`` if the request is invalid.
+    /// - Throws: `SwitchyardError` if the request is invalid.
     public func request(
         _ method: HTTPRequest.Method = .get,
         _ pathAndQuery: String,
@@ -99,11 +99,13 @@ public struct ConformanceHarness: Sendable {
         return try EchoReport(json: response.body)
     }
 
-    /// Fails unless `operation` throws a ``SwitchyardError`` of `kind`.
+    /// Fails unless `operation` throws a `SwitchyardError` of `kind`.
     /// - Parameters:
     ///   - kind: The expected error kind.
     ///   - what: What was attempted, for the failure message.
     ///   - operation: The exchange.
+    ///   - file: The file to report the failure in (the caller's by default).
+    ///   - line: The line to report the failure at (the caller's by default).
     /// - Returns: The error.
     /// - Throws: ``ConformanceFailure`` if the operation succeeded or failed differently.
     @discardableResult
@@ -128,6 +130,8 @@ public struct ConformanceHarness: Sendable {
     /// - Parameters:
     ///   - tag: The `?tag=` of the request.
     ///   - what: What should have closed it, for the failure message.
+    ///   - file: The file to report the failure in (the caller's by default).
+    ///   - line: The line to report the failure at (the caller's by default).
     /// - Throws: ``ConformanceFailure`` after 60 s without a disconnect.
     public func expectDisconnect(tag: String, after what: String, file: String = #fileID, line: Int = #line) async throws {
         guard await server.waitForDisconnect(tag: tag, timeout: .seconds(60)) else {
@@ -140,6 +144,8 @@ public struct ConformanceHarness: Sendable {
 /// - Parameters:
 ///   - condition: What must be true.
 ///   - message: What was expected, for the failure message.
+///   - file: The file to report the failure in (the caller's by default).
+///   - line: The line to report the failure at (the caller's by default).
 /// - Throws: ``ConformanceFailure``.
 public func expect(_ condition: Bool, _ message: @autoclosure () -> String, file: String = #fileID, line: Int = #line) throws {
     if !condition { throw ConformanceFailure(message(), file: file, line: line) }
@@ -150,6 +156,8 @@ public func expect(_ condition: Bool, _ message: @autoclosure () -> String, file
 ///   - actual: The observed value.
 ///   - expected: The required value.
 ///   - what: What the value is, for the failure message.
+///   - file: The file to report the failure in (the caller's by default).
+///   - line: The line to report the failure at (the caller's by default).
 /// - Throws: ``ConformanceFailure`` showing both values.
 public func expectEqual<Value: Equatable>(
     _ actual: Value, _ expected: Value, _ what: String, file: String = #fileID, line: Int = #line

@@ -3,7 +3,7 @@
 /// An app replaces its networking framework without touching a call site only if every
 /// transport answers the same way: same statuses, same header fields, same bytes, same
 /// error kinds, same cancellation. ``checks`` is that promise written down. Each check starts
-/// its own ``SwitchyardTestServer/LoopbackServer`` on 127.0.0.1 and a fresh transport, so
+/// its own `LoopbackServer` on 127.0.0.1 and a fresh transport, so
 /// checks are independent and can run in any order.
 ///
 /// ### Run the suite on your own transport

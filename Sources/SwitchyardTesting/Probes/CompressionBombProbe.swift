@@ -28,9 +28,9 @@ public enum CompressionBombProbe {
     ///   - client: The client under test.
     ///   - server: A loopback server.
     ///   - decodedBytes: What the bomb inflates to.
-    ///   - limit: ``RequestOptions/maxResponseBytes`` for the request.
+    ///   - limit: `RequestOptions.maxResponseBytes` for the request.
     /// - Returns: The outcome.
-    /// - Throws: Errors that are not ``SwitchyardError``s.
+    /// - Throws: Errors that are not `SwitchyardError`s.
     public static func run(client: Client, server: LoopbackServer, decodedBytes: Int = 1 << 30,
                            limit: Int64 = 10_000_000) async throws -> Outcome {
         var options = RequestOptions()

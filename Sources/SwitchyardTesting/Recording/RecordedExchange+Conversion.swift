@@ -21,7 +21,7 @@ extension RecordedBody {
 
     /// The body's bytes, decoded from text or base64.
     /// - Returns: The bytes.
-    /// - Throws: ``SwitchyardError/Kind/decoding`` when base64 content is malformed.
+    /// - Throws: `SwitchyardError.Kind.decoding` when base64 content is malformed.
     public func decodedBytes() throws(SwitchyardError) -> [UInt8] {
         switch encoding {
         case .utf8:
@@ -76,7 +76,7 @@ extension RecordedRequest {
     ///   - body: The body, if any.
     ///   - redacted: The header names whose values must never be written.
     ///   - queryRedaction: The query parameters whose values must never be written; by default
-    ///     ``LoggingConfiguration/defaultRedactedQueryParameters``.
+    ///     `LoggingConfiguration.defaultRedactedQueryParameters`.
     public init(
         _ head: HTTPRequest, body: RecordedBody?, redacting redacted: Set<HTTPField.Name>,
         redactingQuery queryRedaction: QueryRedaction = .standard
@@ -112,7 +112,7 @@ extension RecordedResponse {
 
     /// The response head: status, reason phrase and header fields in order.
     /// - Returns: The head.
-    /// - Throws: ``SwitchyardError/Kind/decoding`` when the status is not a three-digit code.
+    /// - Throws: `SwitchyardError.Kind.decoding` when the status is not a three-digit code.
     public func makeHead() throws(SwitchyardError) -> HTTPResponse {
         guard (100...999).contains(status) else {
             throw SwitchyardError(.decoding, "A recorded response has status \(status); a status has three digits.")
@@ -132,7 +132,7 @@ extension RecordedError {
         self.init(kind: wrapped.kind.rawValue, message: wrapped.message)
     }
 
-    /// The error to replay: the same kind (``SwitchyardError/Kind/transport`` if the kind is unknown) and message.
+    /// The error to replay: the same kind (`SwitchyardError.Kind.transport` if the kind is unknown) and message.
     public var switchyardError: SwitchyardError {
         SwitchyardError(SwitchyardError.Kind(rawValue: kind), message)
     }

@@ -10,8 +10,8 @@ extension RecordedExchange {
     /// ```
     /// - Parameter directory: A directory written by ``RecordingTransport``.
     /// - Returns: The exchanges, sorted by ``sequence`` (then by file name).
-    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when the directory cannot be read;
-    ///   ``SwitchyardError/Kind/decoding`` naming the file that is not a recorded exchange.
+    /// - Throws: `SwitchyardError.Kind.invalidRequest` when the directory cannot be read;
+    ///   `SwitchyardError.Kind.decoding` naming the file that is not a recorded exchange.
     public static func loadAll(from directory: URL) throws(SwitchyardError) -> [RecordedExchange] {
         let names: [String]
         do {

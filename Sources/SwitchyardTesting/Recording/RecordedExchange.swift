@@ -185,7 +185,7 @@ public struct RecordedBody: Codable, Sendable, Hashable {
 
 /// The error that ended a recorded exchange.
 public struct RecordedError: Codable, Sendable, Hashable {
-    /// The ``SwitchyardError/Kind`` raw value, e.g. `timeout`.
+    /// The `SwitchyardError.Kind` raw value, e.g. `timeout`.
     public var kind: String
     /// The error's message.
     public var message: String

@@ -34,7 +34,7 @@ public import Switchyard
 /// Header values named in ``Configuration/redactedHeaderNames`` (by default `Authorization`,
 /// `Proxy-Authorization`, `Cookie` and `Set-Cookie`) are written as `<redacted>`, and so are the
 /// values of the query parameters in ``Configuration/redactedQueryParameters`` (by default
-/// ``LoggingConfiguration/defaultRedactedQueryParameters``: `token`, `api_key`, `X-Amz-Signature`, …)
+/// `LoggingConfiguration.defaultRedactedQueryParameters`: `token`, `api_key`, `X-Amz-Signature`, …)
 /// in the recorded path; the wrapped transport and the caller still see the real values. Bodies are recorded as they are: a response
 /// that repeats a secret in its body (an echo endpoint, a token response) writes it to the file.
 public final class RecordingTransport: Transport {
@@ -75,7 +75,7 @@ public final class RecordingTransport: Transport {
     ///   - transport: The transport that performs the exchanges.
     ///   - directory: Where the exchange files go.
     ///   - configuration: What to redact.
-    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when the directory cannot be created.
+    /// - Throws: `SwitchyardError.Kind.invalidRequest` when the directory cannot be created.
     public init(
         wrapping transport: any Transport,
         directory: URL,
@@ -100,7 +100,7 @@ public final class RecordingTransport: Transport {
     ///   - context: The exchange context, passed on unchanged.
     /// - Returns: The wrapped transport's response; its body records itself as it is read.
     /// - Throws: The wrapped transport's error, unchanged (it is recorded first); or
-    ///   ``SwitchyardError/Kind/transport`` when a response without body cannot be written.
+    ///   `SwitchyardError.Kind.transport` when a response without body cannot be written.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         let recorder = ExchangeRecorder(sequence: store.nextSequence(), request: request, store: store)
         var forwarded = request

@@ -18,18 +18,18 @@ import Synchronization
 /// see ``RecordingTransport``) matches any value of that parameter. When several exchanges match,
 /// they are served in recorded order; after the last one, ``ExhaustionPolicy/repeatLast`` (the
 /// default) serves the last again, and ``ExhaustionPolicy/fail`` fails with
-/// ``SwitchyardError/Kind/invalidRequest``. A request that matches nothing fails with ``SwitchyardError/Kind/invalidRequest`` listing what is recorded.
+/// `SwitchyardError.Kind.invalidRequest`. A request that matches nothing fails with `SwitchyardError.Kind.invalidRequest` listing what is recorded.
 ///
 /// Recorded outcomes replay faithfully: a failure before the head throws an error of the recorded kind;
 /// a failure mid-body yields the recorded bytes and then throws it; an abandoned body yields the bytes
-/// that were read and then throws ``SwitchyardError/Kind/invalidRequest`` (the rest was never recorded).
+/// that were read and then throws `SwitchyardError.Kind.invalidRequest` (the rest was never recorded).
 /// Redacted header values replay as `<redacted>`. Safe to use from many tasks at once.
 public final class ReplayingTransport: Transport {
     /// What happens when every recorded exchange for a request has been served.
     public enum ExhaustionPolicy: Sendable, Hashable {
         /// Serve the last matching exchange again, as often as asked.
         case repeatLast
-        /// Fail with ``SwitchyardError/Kind/invalidRequest``.
+        /// Fail with `SwitchyardError.Kind.invalidRequest`.
         case fail
     }
 
@@ -52,7 +52,7 @@ public final class ReplayingTransport: Transport {
     /// - Parameters:
     ///   - directory: A directory written by ``RecordingTransport``.
     ///   - whenExhausted: What to do after the last matching exchange was served; repeats it by default.
-    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` or ``SwitchyardError/Kind/decoding`` when the
+    /// - Throws: `SwitchyardError.Kind.invalidRequest` or `SwitchyardError.Kind.decoding` when the
     ///   directory or one of its files cannot be read.
     public convenience init(directory: URL, whenExhausted: ExhaustionPolicy = .repeatLast) throws(SwitchyardError) {
         try self.init(exchanges: RecordedExchange.loadAll(from: directory), whenExhausted: whenExhausted,
@@ -88,9 +88,9 @@ public final class ReplayingTransport: Transport {
     ///   - request: The request.
     ///   - context: The exchange context.
     /// - Returns: The recorded response.
-    /// - Throws: The recorded error (same kind); ``SwitchyardError/Kind/invalidRequest`` when nothing
-    ///   matches or the matches are used up under ``ExhaustionPolicy/fail``; ``SwitchyardError/Kind/cancelled``
-    ///   or ``SwitchyardError/Kind/timeout`` when the exchange is already cancelled or past its deadline.
+    /// - Throws: The recorded error (same kind); `SwitchyardError.Kind.invalidRequest` when nothing
+    ///   matches or the matches are used up under ``ExhaustionPolicy/fail``; `SwitchyardError.Kind.cancelled`
+    ///   or `SwitchyardError.Kind.timeout` when the exchange is already cancelled or past its deadline.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         let exact = "\(request.head.method.rawValue) \(request.head.path ?? "/")"
         let target = byTarget[exact] != nil

@@ -22,14 +22,14 @@ import Synchronization
 /// #expect(api.callCount == 1 && feed.callCount == 0)
 /// ```
 ///
-/// A request no route matches fails with ``SwitchyardError/Kind/invalidRequest``, naming the method and
+/// A request no route matches fails with `SwitchyardError.Kind.invalidRequest`, naming the method and
 /// path and listing the routes — or gets the ``UnmatchedPolicy/reply(_:)`` you chose instead (e.g. `404`).
 ///
 /// Safe to use from many tasks at once; routes may be added while requests are in flight.
 public final class RoutedStubTransport: Transport {
     /// What happens to a request that no route matches.
     public enum UnmatchedPolicy: Sendable {
-        /// Fail with ``SwitchyardError/Kind/invalidRequest`` naming the request and listing the routes.
+        /// Fail with `SwitchyardError.Kind.invalidRequest` naming the request and listing the routes.
         case fail
         /// Answer with this reply, e.g. `.reply(.status(.notFound))`.
         case reply(StubReply)
@@ -128,8 +128,8 @@ public final class RoutedStubTransport: Transport {
     ///   - request: The request.
     ///   - context: The exchange context; its deadline bounds any delay.
     /// - Returns: The route's response.
-    /// - Throws: The route's error; ``SwitchyardError/Kind/cancelled`` or ``SwitchyardError/Kind/timeout``
-    ///   during a delay; ``SwitchyardError/Kind/invalidRequest`` when no route matches (unless a fallback is set).
+    /// - Throws: The route's error; `SwitchyardError.Kind.cancelled` or `SwitchyardError.Kind.timeout`
+    ///   during a delay; `SwitchyardError.Kind.invalidRequest` when no route matches (unless a fallback is set).
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         let (route, routes) = state.withLock { state in
             state.requests.append(request)

@@ -16,8 +16,8 @@ public import Switchyard
 /// ]
 /// ```
 ///
-/// A delay honours the exchange: cancelling the calling task ends it with ``SwitchyardError/Kind/cancelled``,
-/// and a delay that would pass ``ExchangeContext/deadline`` ends at the deadline with ``SwitchyardError/Kind/timeout``.
+/// A delay honours the exchange: cancelling the calling task ends it with `SwitchyardError.Kind.cancelled`,
+/// and a delay that would pass `ExchangeContext.deadline` ends at the deadline with `SwitchyardError.Kind.timeout`.
 public struct StubReply: Sendable {
     enum Action: Sendable {
         case respond(HTTPResponse, [UInt8])

@@ -1,6 +1,6 @@
 /// The HTTP version an exchange was carried over, as the transport reports it: `1.0`, `1.1` or `2`.
 ///
-/// Read it from ``TransferTimings/httpVersion`` (also ``Response/httpVersion``); `nil` there means the
+/// Read it from ``TransferTimings/httpVersion`` (also ``BufferedResponse/httpVersion``); `nil` there means the
 /// transport could not tell (URLSession on Linux).
 ///
 /// ```swift

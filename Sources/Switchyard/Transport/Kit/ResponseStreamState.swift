@@ -8,7 +8,7 @@
 /// What it guarantees:
 /// - **One head.** The first head is handed to the head waiter (or kept until one asks); later
 ///   heads, and heads after the end, are dropped.
-/// - **Water marks.** Chunks queue in a ``ResponseChunkQueue``. Once ``memoryBytes`` of the queue
+/// - **Water marks.** Chunks queue in a ``ResponseChunkQueue``. Once ``ResponseChunkQueue/memoryBytes`` of the queue
 ///   reach the high mark, receiving pauses (how depends on the ``Overflow`` policy); the reader's
 ///   pull that leaves the queue at or below the low mark resumes it, once.
 /// - **One outcome.** The first of ``finish(_:host:)`` and ``cancel(_:)`` wins; nothing is
@@ -191,9 +191,11 @@ public struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     // MARK: - I/O side
 
     /// The response head arrived.
-    /// - Parameter declaredBytes: The body length the head declares, when the bytes offered are the
-    ///   bytes it counts: a clean end short of it is a truncated body. `nil` when the I/O detects
-    ///   truncation itself or the length is unknown.
+    /// - Parameters:
+    ///   - arrived: The head.
+    ///   - declaredBytes: The body length the head declares, when the bytes offered are the
+    ///     bytes it counts: a clean end short of it is a truncated body. `nil` when the I/O detects
+    ///     truncation itself or the length is unknown.
     @inlinable public mutating func headArrived(_ arrived: Head, declaredBytes: Int64? = nil) -> HeadDelivery {
         guard outcome == nil, case .awaiting(let waiterParked) = head else { return .dropped }
         self.declaredBytes = declaredBytes
@@ -237,7 +239,9 @@ public struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     }
 
     /// The I/O ended the exchange: `.success` after the last chunk, or its failure.
-    /// - Parameter host: The server's name, for the message of a broken rule (evaluated only then).
+    /// - Parameters:
+    ///   - result: `.success` after the last chunk, or the failure.
+    ///   - host: The server's name, for the message of a broken rule (evaluated only then).
     /// - Returns: The ending, or `nil` when the exchange had already ended.
     @inlinable public mutating func finish(_ result: Result<Void, SwitchyardError>,
                                  host: @autoclosure () -> String) -> Ending? {

@@ -13,6 +13,7 @@ public enum TransportFailure {
     ///   - host: The server.
     ///   - declared: The declared length, when the stack tells it.
     ///   - limit: The limit, when the stack tells it.
+    ///   - underlyingError: The stack's own error, if any.
     public static func declaredTooLarge(host: String, declared: Int64?, limit: Int64?,
                                         underlyingError: (any Error)? = nil) -> SwitchyardError {
         let size = declared.map { "a body of \($0) bytes" } ?? "a body"
@@ -163,7 +164,9 @@ public enum TransportFailure {
     // MARK: - The transport itself
 
     /// ``SwitchyardError/Kind/transport``: the transport (or the stack behind it) was shut down.
-    /// - Parameter transport: What was shut down, e.g. "The HTTPClient behind this transport".
+    /// - Parameters:
+    ///   - transport: What was shut down, e.g. "The HTTPClient behind this transport".
+    ///   - underlyingError: The stack's own error, if any.
     public static func shutDown(_ transport: String, underlyingError: (any Error)? = nil) -> SwitchyardError {
         .transportFailed("\(transport) has been shut down; create a new transport.", underlyingError: underlyingError)
     }
@@ -178,6 +181,7 @@ public enum TransportFailure {
     ///   - stack: The HTTP stack, e.g. "libcurl".
     ///   - host: The server.
     ///   - detail: The stack's description.
+    ///   - underlyingError: The stack's own error, if any.
     public static func otherFailure(stack: String, host: String, detail: String,
                                     underlyingError: (any Error)? = nil) -> SwitchyardError {
         .transportFailed("\(stack) failed talking to \(host): \(detail).", underlyingError: underlyingError)
