@@ -94,7 +94,8 @@ final class SpanFinisher: BodyTap {
             span.attributes["error.type"] = errorType
             span.setStatus(SpanStatus(code: .error, message: "HTTP \(status.code)"))
         }
-        guard let body = response.body else {
+        guard let body = response.body, body.bufferedBytes == nil else {
+            // No body, or one already in memory: the exchange is over now.
             end(error: nil)
             return response
         }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Logging
 import ServiceLifecycle
 import Switchyard

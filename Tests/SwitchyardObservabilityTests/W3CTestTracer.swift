@@ -33,15 +33,23 @@ struct W3CTestTracer: Tracer {
     var finished: [FinishedInMemorySpan] { base.finishedSpans }
 
     private static func hexIDs() -> InMemoryTracer.IDGenerator {
-        let next = Atomic<UInt64>(0x1000)
-        func hex(_ value: UInt64, digits: Int) -> String {
-            let text = String(value, radix: 16)
-            return String(repeating: "0", count: max(0, digits - text.count)) + text
-        }
+        let counter = IDCounter()
         return InMemoryTracer.IDGenerator(
-            nextTraceID: { hex(next.add(1, ordering: .relaxed).newValue, digits: 32) },
-            nextSpanID: { hex(next.add(1, ordering: .relaxed).newValue, digits: 16) })
+            nextTraceID: { hex(counter.next(), digits: 32) },
+            nextSpanID: { hex(counter.next(), digits: 16) })
     }
+
+    private static func hex(_ value: UInt64, digits: Int) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}
+
+/// Hands out increasing ids.
+private final class IDCounter: Sendable {
+    private let value = Atomic<UInt64>(0x1000)
+
+    func next() -> UInt64 { value.add(1, ordering: .relaxed).newValue }
 }
 
 extension FinishedInMemorySpan {

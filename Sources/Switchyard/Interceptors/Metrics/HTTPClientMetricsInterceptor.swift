@@ -42,7 +42,9 @@ public struct HTTPClientMetricsInterceptor: Interceptor {
             throw error
         }
         let status = response.head.status
-        guard let body = response.body else {
+        guard let body = response.body, body.bufferedBytes == nil else {
+            // No body, or one already in memory: the attempt is over now.
+            recording.responseBytes.store(response.body?.bufferedBytes?.count ?? 0, ordering: .relaxed)
             recording.finish(status: status.code, errorType: HTTPClientSemantics.errorType(of: status))
             return response
         }
