@@ -151,3 +151,26 @@ private func callAndAttempts(_ spans: [FinishedInMemorySpan]) throws -> (Finishe
         }
     }
 }
+
+@Suite struct TracingCostTests {
+    @Test func theCostPerRequestWithAndWithoutATracer() async throws {
+        // In-memory transport: the chain's own cost without the plugin, with it but no tracer, and
+        // with an in-memory tracer.
+        let transport = StubTransport { _, _ in Response(status: .ok, body: Array("ok".utf8)) }
+        func configuration(_ plugins: [Plugin]) -> ClientConfiguration {
+            ClientConfiguration(events: nil, redirects: nil, retry: nil, retryBudget: nil, plugins: plugins)
+        }
+        let request = try Request(url: "http://api.example.com/items/42?access_token=x")
+        func measure(_ configuration: ClientConfiguration, rounds: Int) async throws -> Duration {
+            let client = try Client(transport: transport, configuration: configuration)
+            for _ in 0..<200 { _ = try await client.send(request) }
+            let start = ContinuousClock.now
+            for _ in 0..<rounds { _ = try await client.send(request) }
+            return start.duration(to: .now) / rounds
+        }
+        let without = try await measure(configuration([]), rounds: 20_000)
+        let noTracer = try await measure(configuration(TracingPlugin().plugins), rounds: 20_000)
+        let traced = try await measure(configuration(TracingPlugin(tracer: W3CTestTracer()).plugins), rounds: 2_000)
+        print("TracingPlugin cost per request: \(noTracer - without) (no tracer), \(traced - without) (in-memory tracer); chain without it: \(without)")
+    }
+}
