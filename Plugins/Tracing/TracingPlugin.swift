@@ -23,9 +23,9 @@ import HTTPTypes
 ///   that attempt's request, so the server's span becomes its child.
 /// - Both are named after the method (`GET`; `HTTP` for a method outside the standard set) and carry
 ///   `http.request.method`, `url.full` (credential query values masked, no user information: the
-///   ``QueryRedaction`` given), `server.address`, `server.port`, and when known
+///   `QueryRedaction` given), `server.address`, `server.port`, and when known
 ///   `http.response.status_code`, `network.protocol.version` and `error.type` (the
-///   ``SwitchyardError/Kind`` raw value, or the status code for 400 and more). Attempt spans after
+///   `SwitchyardError.Kind` raw value, or the status code for 400 and more). Attempt spans after
 ///   the first carry `http.request.resend_count`.
 /// - A span ends when the response body ends, fails or is dropped unread, or when the call or
 ///   attempt throws: a streamed download is covered to its last byte. A failure (an error, or a
@@ -50,7 +50,7 @@ public struct TracingPlugin: Sendable {
     /// The attempt plugin, which starts the attempt spans and injects the trace context.
     public let attemptPlugin: Plugin
 
-    /// Both plugins, for ``ClientConfiguration/plugins``.
+    /// Both plugins, for `ClientConfiguration.plugins`.
     public var plugins: [Plugin] { [callPlugin, attemptPlugin] }
 
     /// The kind of the call span.
@@ -62,7 +62,7 @@ public struct TracingPlugin: Sendable {
     ///   - tracer: The tracer (and instrument, for injection); `nil` (default) uses the bootstrapped
     ///     `InstrumentationSystem.tracer` and `InstrumentationSystem.instrument`.
     ///   - scope: The requests traced (default: all).
-    ///   - redaction: Which query parameters `url.full` masks (default: ``QueryRedaction/standard``).
+    ///   - redaction: Which query parameters `url.full` masks (default: `QueryRedaction.standard`).
     ///   - callSpanKind: The kind of the call span: `.client` (default) or `.internal` (OpenTelemetry
     ///     backends that expect one client span per physical request).
     ///   - name: The call plugin's name; the attempt plugin is `name + ".attempt"`.

@@ -3,7 +3,7 @@ public import Switchyard
 
 /// A transport as a swift-service-lifecycle `Service`: it runs until the service group shuts down
 /// gracefully (or its task is cancelled), then shuts the transport down
-/// (``Switchyard/Transport/shutdown()``: `AsyncHTTPClientTransport` closes the `HTTPClient` it
+/// (`Transport.shutdown()`: `AsyncHTTPClientTransport` closes the `HTTPClient` it
 /// created, `CurlTransport` stops its loop thread).
 ///
 /// ```swift

@@ -14,8 +14,8 @@ import Synchronization
 ///
 /// Labels, all from bounded sets (never a raw URL): `http.request.method`, `url.scheme`,
 /// `server.address`, `server.port`, `http.response.status_code` (when a response arrived),
-/// `error.type` (``HTTPClientSemantics/errorType(of:)-swift.type.method``, or the status code for 400 and
-/// more) and `url.template` (a registered template the path matches, or the
+/// `error.type` (the ``SwitchyardError/Kind`` raw value, or the status code for 400
+/// and more) and `url.template` (a registered template the path matches, or the
 /// ``RequestOptions/tags`` value named by ``templateTagPrefix``; absent otherwise).
 ///
 /// ```swift
