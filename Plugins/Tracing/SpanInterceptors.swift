@@ -89,11 +89,12 @@ final class SpanFinisher: BodyTap {
             throw error
         }
         let status = response.head.status
-        span.attributes["http.response.status_code"] = status.code
-        if let errorType = HTTPClientSemantics.errorType(of: status) {
-            span.attributes["error.type"] = errorType
-            span.setStatus(SpanStatus(code: .error, message: "HTTP \(status.code)"))
+        let errorType = HTTPClientSemantics.errorType(of: status)
+        span.updateAttributes { attributes in
+            attributes["http.response.status_code"] = status.code
+            if let errorType { attributes["error.type"] = errorType }
         }
+        if errorType != nil { span.setStatus(SpanStatus(code: .error, message: "HTTP \(status.code)")) }
         guard let body = response.body, body.bufferedBytes == nil else {
             // No body, or one already in memory: the exchange is over now.
             end(error: nil)

@@ -126,6 +126,37 @@ private func callAndAttempts(_ spans: [FinishedInMemorySpan]) throws -> (Finishe
         }
     }
 
+    @Test func aRedirectHopIsAnAttemptWithAResendCount() async throws {
+        let tracer = W3CTestTracer()
+        var configuration = tracedConfiguration(tracer, retry: false)
+        configuration.redirects = RedirectPolicy()
+        try await withLoopbackClient(.curl, configuration: configuration) { client, server in
+            let response = try await client.send(try Request(url: server.url("/redirect-to?location=/small")))
+            #expect(response.head.status == .ok)
+            #expect(await eventually { tracer.finished.count == 3 })
+            let (call, attempts) = try callAndAttempts(tracer.finished)
+            let first = try #require(attempts.first { $0.attributes.get("http.request.resend_count") == nil })
+            let hop = try #require(attempts.first { $0.int("http.request.resend_count") == 1 })
+            #expect(first.int("http.response.status_code") == 302)
+            #expect(first.string("url.full")?.hasSuffix("/redirect-to?location=/small") == true)
+            #expect(hop.string("url.full") == "http://127.0.0.1:\(server.port)/small")
+            #expect(call.int("http.response.status_code") == 200)
+        }
+    }
+
+    @Test func urlFullHasNoUserInformationNorCredentialValues() throws {
+        let head = HTTPRequest(method: .get, scheme: "https", authority: "ada:pw@API.example.com:8443",
+                               path: "/items?page=2&api_key=k3y")
+        #expect(HTTPClientSemantics.fullURL(of: head) == "https://API.example.com:8443/items?page=2&api_key=<redacted>")
+        let semantics = HTTPClientSemantics(head)
+        #expect(semantics.serverAddress == "api.example.com")
+        #expect(semantics.serverPort == 8443)
+        let other = HTTPClientSemantics(HTTPRequest(method: try #require(.init("PURGE")), scheme: "http", authority: "[::1]", path: "/"))
+        #expect(other.method == "_OTHER")
+        #expect(other.serverAddress == "::1")
+        #expect(other.serverPort == 80)
+    }
+
     @Test func theCallSpanIsAChildOfTheCurrentServiceContext() async throws {
         let tracer = W3CTestTracer()
         try await withLoopbackClient(.curl, configuration: tracedConfiguration(tracer)) { client, server in
