@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "SwitchyardAuth", targets: ["SwitchyardAuth"]),
         .library(name: "SwitchyardCache", targets: ["SwitchyardCache"]),
         .library(name: "SwitchyardOpenAPI", targets: ["SwitchyardOpenAPI"]),
+        .library(name: "SwitchyardTracing", targets: ["SwitchyardTracing"]),
+        .library(name: "SwitchyardServiceLifecycle", targets: ["SwitchyardServiceLifecycle"]),
         .executable(name: "yard", targets: ["yard"]),
     ],
     dependencies: [
@@ -37,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         // `swift package generate-documentation --target X` (scripts/build-docs.sh builds every catalog).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // MARK: - Core
@@ -143,6 +147,26 @@ let package = Package(
                 "Switchyard",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
+        ),
+
+        // Spans per call and per attempt (OpenTelemetry HTTP client conventions) through
+        // swift-distributed-tracing, with W3C trace context injected into each attempt.
+        .target(
+            name: "SwitchyardTracing",
+            dependencies: [
+                "Switchyard",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            path: "Plugins/Tracing"
+        ),
+        // A transport as a swift-service-lifecycle `Service`: shut down on graceful shutdown.
+        .target(
+            name: "SwitchyardServiceLifecycle",
+            dependencies: [
+                "Switchyard",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -308,6 +332,22 @@ let package = Package(
                 "SwitchyardCurl", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
+        ),
+        // Tracing, OpenTelemetry-named metrics and service lifecycle against the loopback server.
+        .testTarget(
+            name: "SwitchyardObservabilityTests",
+            dependencies: [
+                "Switchyard", "SwitchyardTracing", "SwitchyardServiceLifecycle", "SwitchyardTestServer",
+                "SwitchyardTesting", "SwitchyardTestSupport",
+                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

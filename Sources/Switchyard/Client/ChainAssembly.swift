@@ -53,6 +53,9 @@ struct ChainAssembly {
         for plugin in attemptPlugins { append(plugin) }
         for interceptor in configuration.attemptInterceptors { append(interceptor, .attempt, .app) }
         if let logging = configuration.logging { append(LoggingInterceptor(configuration: logging), .attempt, .builtIn) }
+        if let metrics = configuration.httpMetrics {
+            append(HTTPClientMetricsInterceptor(metrics: metrics), .attempt, .builtIn)
+        }
         if let limiter = configuration.concurrencyLimiter {
             append(ConcurrencyLimitInterceptor(limiter: limiter), .attempt, .builtIn)
         }

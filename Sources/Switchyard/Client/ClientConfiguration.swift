@@ -14,7 +14,7 @@
 ///
 /// ```
 /// call:     events → timing stats → headers → app call interceptors → call plugins → coalescing → validation → size limit → redirects → connectivity → retry
-/// attempt:  circuit breaker → attempt plugins → app attempt interceptors → logging → concurrency limiter → transport
+/// attempt:  circuit breaker → attempt plugins → app attempt interceptors → logging → HTTP metrics → concurrency limiter → transport
 /// ```
 ///
 /// The circuit breaker (``circuitBreaker``) is the first attempt link: every attempt (each retry,
@@ -37,6 +37,9 @@ public struct ClientConfiguration: Sendable {
     public var timingStats: TimingStats?
     /// Also export each call's timings to swift-metrics (needs ``timingStats``).
     public var timingMetrics: TimingMetricsExporter?
+    /// OpenTelemetry-named HTTP client metrics of every attempt through swift-metrics (off when
+    /// `nil`, the default; independent of ``timingStats``).
+    public var httpMetrics: HTTPClientMetrics?
     /// Logging of every attempt (off when `nil`, the default).
     public var logging: LoggingConfiguration?
     /// App-wide and department header rules, each group in its own scope (see ``HeaderRules``).

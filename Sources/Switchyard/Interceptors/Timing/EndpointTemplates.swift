@@ -10,6 +10,12 @@ struct EndpointTemplates: Sendable {
         if !templates.contains(segments) { templates.append(segments) }
     }
 
+    /// The first registered template the path matches, or `nil` (the query is ignored).
+    func registeredTemplate(for path: String) -> String? {
+        let segments = Self.segments(of: path)
+        return templates.first(where: { Self.matches($0, segments) }).map(Self.join)
+    }
+
     /// The first registered template the path matches, else the path with numeric, UUID-like and
     /// long hexadecimal segments replaced by `{id}` (and the query dropped).
     func template(for path: String) -> String {

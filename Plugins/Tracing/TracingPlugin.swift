@@ -1,0 +1,107 @@
+public import Switchyard
+public import Tracing
+import HTTPTypes
+
+/// Distributed tracing through swift-distributed-tracing: a span per call and a child span per
+/// attempt (each retry and each redirect hop), with OpenTelemetry's HTTP client semantic-convention
+/// attributes, and the W3C trace context (`traceparent`, as the bootstrapped instrument writes it)
+/// injected into every attempt's request.
+///
+/// ```swift
+/// InstrumentationSystem.bootstrap(myOTelTracer)          // once, at startup
+/// let tracing = TracingPlugin()
+/// let client = try Client(transport: CurlTransport(),
+///                         configuration: ClientConfiguration(plugins: tracing.plugins))
+/// try await withSpan("checkout") { _ in try await client.send(request) }   // the call's parent
+/// ```
+///
+/// ### Spans
+///
+/// - The **call span** (``callSpanKind``, `.client` by default) is a child of
+///   `ServiceContext.current`; it covers the whole call: retries, redirects, back-off waits.
+/// - Each **attempt span** (`.client`) is a child of the call span and is the context injected into
+///   that attempt's request, so the server's span becomes its child.
+/// - Both are named after the method (`GET`; `HTTP` for a method outside the standard set) and carry
+///   `http.request.method`, `url.full` (credential query values masked, no user information: the
+///   `QueryRedaction` given), `server.address`, `server.port`, and when known
+///   `http.response.status_code`, `network.protocol.version` and `error.type` (the
+///   `SwitchyardError.Kind` raw value, or the status code for 400 and more). Attempt spans after
+///   the first carry `http.request.resend_count`.
+/// - A span ends when the response body ends, fails or is dropped unread, or when the call or
+///   attempt throws: a streamed download is covered to its last byte. A failure (an error, or a
+///   status of 400 or more) sets the span status to error; a thrown error is also recorded.
+///
+/// ### Cost
+///
+/// Without a tracer (``tracer`` `nil` and no tracer bootstrapped: `NoOpTracer`) each link checks the
+/// tracer's type and passes the request on. With one, each call and attempt starts a span, builds
+/// `url.full` once and taps the response body.
+public struct TracingPlugin: Sendable {
+    /// The plugins' default name; the attempt plugin adds `.attempt`.
+    public static let name = "tracing"
+
+    /// The tracer given at creation, or `nil` to use `InstrumentationSystem.tracer` (read per call,
+    /// so bootstrapping later still takes effect).
+    public let tracer: (any Tracer)?
+    /// The requests traced.
+    public let scope: RequestScope
+    /// The call and attempt plugins: register both (``plugins``).
+    public let callPlugin: Plugin
+    /// The attempt plugin, which starts the attempt spans and injects the trace context.
+    public let attemptPlugin: Plugin
+
+    /// Both plugins, for `ClientConfiguration.plugins`.
+    public var plugins: [Plugin] { [callPlugin, attemptPlugin] }
+
+    /// The kind of the call span.
+    public var callSpanKind: SpanKind { callIsClient ? .client : .internal }
+    private let callIsClient: Bool
+
+    /// Creates the plugin.
+    /// - Parameters:
+    ///   - tracer: The tracer (and instrument, for injection); `nil` (default) uses the bootstrapped
+    ///     `InstrumentationSystem.tracer` and `InstrumentationSystem.instrument`.
+    ///   - scope: The requests traced (default: all).
+    ///   - redaction: Which query parameters `url.full` masks (default: `QueryRedaction.standard`).
+    ///   - callSpanKind: The kind of the call span: `.client` (default) or `.internal` (OpenTelemetry
+    ///     backends that expect one client span per physical request).
+    ///   - name: The call plugin's name; the attempt plugin is `name + ".attempt"`.
+    public init(
+        tracer: (any Tracer)? = nil, scope: RequestScope = .all, redaction: QueryRedaction = .standard,
+        callSpanKind: SpanKind = .client, name: String = TracingPlugin.name
+    ) {
+        let callIsClient: Bool
+        switch callSpanKind {
+        case .internal: callIsClient = false
+        default: callIsClient = true
+        }
+        self.tracer = tracer
+        self.scope = scope
+        self.callIsClient = callIsClient
+        let source = TracerSource(tracer: tracer)
+        callPlugin = Plugin(name: name, scope: scope, position: .call,
+                            interceptors: [CallSpanInterceptor(source: source, redaction: redaction, isClient: callIsClient)])
+        attemptPlugin = Plugin(name: name + ".attempt", scope: scope, position: .attempt,
+                               interceptors: [AttemptSpanInterceptor(source: source, redaction: redaction)])
+    }
+}
+
+/// Where the plugin's links get their tracer and instrument.
+struct TracerSource: Sendable {
+    let tracer: (any Tracer)?
+
+    /// The tracer to use now, or `nil` when tracing is off (no tracer, or the no-op one).
+    var current: (any Tracer)? {
+        let tracer = tracer ?? InstrumentationSystem.tracer
+        return tracer is NoOpTracer ? nil : tracer
+    }
+
+    /// Writes `context` into `fields` through the instrument's injector.
+    func inject(_ context: ServiceContext, into fields: inout HTTPFields, tracer: any Tracer) {
+        if self.tracer != nil {
+            tracer.inject(context, into: &fields, using: HTTPFieldsInjector())
+        } else {
+            InstrumentationSystem.instrument.inject(context, into: &fields, using: HTTPFieldsInjector())
+        }
+    }
+}
