@@ -1,5 +1,5 @@
 # Entry points; each installs missing system packages first (scripts/install-deps.sh).
-.PHONY: deps build demo test clean
+.PHONY: deps build demo test lint format clean
 
 deps:
 	@scripts/install-deps.sh
@@ -14,9 +14,18 @@ demo: deps
 # process with parallel 64 MiB conformance checks would make their figures meaningless.
 MEMORY_TESTS = InBoundedMemory
 
-test: deps
+test: deps lint
 	swift test --skip $(MEMORY_TESTS)
 	swift test --skip-build --no-parallel --filter $(MEMORY_TESTS)
+
+# swift-format ships with the toolchain; .swift-format holds the rules (documentation on every public
+# declaration among them). Version-like names (http1_1, v1_2) and the generator-shaped test client
+# keep their spelling, hence AlwaysUseLowerCamelCase and TypeNamesShouldBeCapitalized are off.
+lint:
+	swift format lint --strict -r Sources Tests Plugins
+
+format:
+	swift format format -i -r --parallel Sources Tests Plugins
 
 clean:
 	rm -rf .build

@@ -65,8 +65,9 @@ public struct AuthPlugin: Sendable {
         let gate = CredentialGate(provider: provider)
         self.scope = scope
         self.gate = gate
-        self.plugin = Plugin(name: name, scope: scope, position: .attempt, placement: placement,
-                             interceptors: [AuthInterceptor(gate: gate)])
+        self.plugin = Plugin(
+            name: name, scope: scope, position: .attempt, placement: placement,
+            interceptors: [AuthInterceptor(gate: gate)])
     }
 
     /// The identity of the credential in use (``BearerCredential/identity``), for partitioning a

@@ -76,7 +76,8 @@ struct CacheExchange: Sendable {
         {
             return false
         }
-        let explicit = ttl != nil || response.maxAge != nil || head.headerFields[.expires] != nil || response.isPublic
+        let explicit =
+            ttl != nil || response.maxAge != nil || head.headerFields[.expires] != nil || response.isPublic
             || response.isPrivate
         return explicit || CachedResponse.heuristicallyCacheableStatuses.contains(code)
     }
@@ -94,8 +95,9 @@ struct CacheExchange: Sendable {
         // Hop-by-hop framing is the transport's business, not the stored entry's.
         stored[.transferEncoding] = nil
         stored[.connection] = nil
-        let entry = CachedResponse(status: response.head.status.code, headerFields: stored,
-                                   requestTime: requestTime, responseTime: responseTime)
+        let entry = CachedResponse(
+            status: response.head.status.code, headerFields: stored,
+            requestTime: requestTime, responseTime: responseTime)
         guard let writer = cache.store.makeWriter(for: entry, key: key) else { return response }
         guard let body = response.body else {
             try? writer.commit()

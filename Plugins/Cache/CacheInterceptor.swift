@@ -1,5 +1,5 @@
-public import Switchyard
 public import HTTPTypes
+public import Switchyard
 
 /// The link of ``CachePlugin``: answers `GET` and `HEAD` from an ``HTTPCache`` under each request's
 /// ``CachePolicy``, revalidates stale entries, stores what RFC 9111 allows as it streams to the
@@ -23,7 +23,7 @@ public struct CacheInterceptor: Interceptor {
 
     /// Failures after which ``CachePolicy/staleIfError`` serves the stored response.
     public static let networkFailureKinds: Set<SwitchyardError.Kind> = [
-        .connectionFailed, .timeout, .transport, .tls, .protocolViolation,
+        .connectionFailed, .timeout, .transport, .tls, .protocolViolation
     ]
 
     /// Creates the interceptor.
@@ -58,8 +58,9 @@ public struct CacheInterceptor: Interceptor {
             if policy == .cacheOnly { throw SwitchyardError.cacheMiss("\(head.method) \(head.path ?? "/")") }
             return try await next(request)
         }
-        let exchange = CacheExchange(cache: cache, request: request, primary: primary, directives: directives,
-                                     ttl: cache.configuration.ttl(for: request), context: context, next: next)
+        let exchange = CacheExchange(
+            cache: cache, request: request, primary: primary, directives: directives,
+            ttl: cache.configuration.ttl(for: request), context: context, next: next)
         let stored = cache.lookup(head, primary: primary)
         let now = cache.now()
         switch policy {

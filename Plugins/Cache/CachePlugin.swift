@@ -26,7 +26,8 @@ public enum CachePlugin {
         cache: HTTPCache, name: String = CachePlugin.name, scope: RequestScope = .all,
         placement: Plugin.Placement = .inOrder
     ) -> Plugin {
-        Plugin(name: name, scope: scope, position: .call, placement: placement,
-               interceptors: [CacheInterceptor(cache: cache)])
+        Plugin(
+            name: name, scope: scope, position: .call, placement: placement,
+            interceptors: [CacheInterceptor(cache: cache)])
     }
 }

@@ -41,9 +41,10 @@ extension CachedResponse {
     /// - Returns: Seconds, never negative.
     func currentAge(now: Double) -> Double {
         // `Age` is delta-seconds: digits only (a network "inf" or "nan" must not reach the arithmetic).
-        let ageValue = headerFields[.age].flatMap { text in
-            text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ? Double(text) : nil
-        } ?? 0
+        let ageValue =
+            headerFields[.age].flatMap { text in
+                text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ? Double(text) : nil
+            } ?? 0
         let apparentAge = max(0, responseTime - (date ?? responseTime))
         let responseDelay = max(0, responseTime - requestTime)
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)

@@ -24,7 +24,7 @@ extension Client {
                 cached.options.cachePolicy = .cacheOnly
                 do throws(SwitchyardError) {
                     if hasCache { continuation.yield(try await send(cached)) }
-                } catch where error.kind == .cacheMiss {
+                } catch  where error.kind == .cacheMiss {
                     // Nothing stored: only the network's answer follows.
                 } catch {
                     // A cache-only exchange fails without the network only when the chain itself fails.

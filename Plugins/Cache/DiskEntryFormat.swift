@@ -86,8 +86,10 @@ enum DiskEntryFormat {
                 index += 2
             }
             let body = Array(bytes[bodyStart..<(digestStart - 8)])
-            return .response(CachedResponse(status: status, headerFields: fields, body: body,
-                                            requestTime: requestTime, responseTime: responseTime))
+            return .response(
+                CachedResponse(
+                    status: status, headerFields: fields, body: body,
+                    requestTime: requestTime, responseTime: responseTime))
         default:
             return nil
         }

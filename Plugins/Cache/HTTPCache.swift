@@ -1,5 +1,5 @@
-public import HTTPTypes
 import Foundation
+public import HTTPTypes
 import Synchronization
 
 /// An HTTP cache: a store, its configuration, and the current partition. Give it to
@@ -31,8 +31,10 @@ public final class HTTPCache: Sendable {
     ///   - store: Where entries are kept (default: a ``MemoryCacheStore`` of 10 MiB).
     ///   - configuration: How it behaves.
     ///   - partition: The initial partition (default `""`).
-    public init(store: any CacheStore = MemoryCacheStore(), configuration: CacheConfiguration = CacheConfiguration(),
-                partition: String = "") {
+    public init(
+        store: any CacheStore = MemoryCacheStore(), configuration: CacheConfiguration = CacheConfiguration(),
+        partition: String = ""
+    ) {
         self.store = store
         self.configuration = configuration
         self.currentPartition = Mutex(partition)

@@ -52,10 +52,12 @@ public enum ExperimentsPlugin {
             exposures.attach(current, to: context.id)
             return try await next(request)
         }
-        return Plugin(name: name, scope: scope, position: .call, interceptors: [interceptor], observers: [
-            { event in
-                if let exposure = exposures.record(event) { report(exposure) }
-            },
-        ])
+        return Plugin(
+            name: name, scope: scope, position: .call, interceptors: [interceptor],
+            observers: [
+                { event in
+                    if let exposure = exposures.record(event) { report(exposure) }
+                }
+            ])
     }
 }

@@ -67,9 +67,10 @@ public struct SigningInterceptor: Interceptor {
         do {
             return ArraySlice(try await body.collect(upTo: maxStreamedBodyBytes))
         } catch let error as SwitchyardError where error.kind == .responseTooLarge {
-            throw SwitchyardError.invalidRequest("The request body is a stream longer than \(maxStreamedBodyBytes)"
-                + " bytes, too long to collect for signing; send it as a buffered body or raise"
-                + " maxStreamedBodyBytes.")
+            throw SwitchyardError.invalidRequest(
+                "The request body is a stream longer than \(maxStreamedBodyBytes)"
+                    + " bytes, too long to collect for signing; send it as a buffered body or raise"
+                    + " maxStreamedBodyBytes.")
         }
     }
 }

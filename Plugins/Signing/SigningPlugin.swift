@@ -29,7 +29,8 @@ public enum SigningPlugin {
         placement: Plugin.Placement = .inOrder,
         now: @escaping @Sendable () -> Date = { Date() }
     ) -> Plugin {
-        Plugin(name: name, scope: scope, position: .attempt, placement: placement,
-               interceptors: [SigningInterceptor(signer: signer, now: now)])
+        Plugin(
+            name: name, scope: scope, position: .attempt, placement: placement,
+            interceptors: [SigningInterceptor(signer: signer, now: now)])
     }
 }

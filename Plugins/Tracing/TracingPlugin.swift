@@ -1,6 +1,6 @@
+import HTTPTypes
 public import Switchyard
 public import Tracing
-import HTTPTypes
 
 /// Distributed tracing through swift-distributed-tracing: a span per call and a child span per
 /// attempt (each retry and each redirect hop), with OpenTelemetry's HTTP client semantic-convention
@@ -79,10 +79,12 @@ public struct TracingPlugin: Sendable {
         self.scope = scope
         self.callIsClient = callIsClient
         let source = TracerSource(tracer: tracer)
-        callPlugin = Plugin(name: name, scope: scope, position: .call,
-                            interceptors: [CallSpanInterceptor(source: source, redaction: redaction, isClient: callIsClient)])
-        attemptPlugin = Plugin(name: name + ".attempt", scope: scope, position: .attempt,
-                               interceptors: [AttemptSpanInterceptor(source: source, redaction: redaction)])
+        callPlugin = Plugin(
+            name: name, scope: scope, position: .call,
+            interceptors: [CallSpanInterceptor(source: source, redaction: redaction, isClient: callIsClient)])
+        attemptPlugin = Plugin(
+            name: name + ".attempt", scope: scope, position: .attempt,
+            interceptors: [AttemptSpanInterceptor(source: source, redaction: redaction)])
     }
 }
 

@@ -26,8 +26,9 @@ struct AsyncHTTPClientProxyClients: Sendable {
         var clients: [ProxyServer: HTTPClient] = [:]
         for server in [configuration.httpProxy, configuration.httpsProxy].compactMap({ $0 }) where clients[server] == nil {
             var proxied = base
-            proxied.proxy = .server(host: server.host, port: server.port,
-                                    authorization: server.credentials.map { .basic(credentials: $0.basicToken) })
+            proxied.proxy = .server(
+                host: server.host, port: server.port,
+                authorization: server.credentials.map { .basic(credentials: $0.basicToken) })
             clients[server] = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: proxied)
         }
         self.clients = clients
@@ -36,7 +37,8 @@ struct AsyncHTTPClientProxyClients: Sendable {
     /// The client for `head` and the proxy it goes through (`nil` and `direct` when it goes direct).
     func route(_ head: HTTPRequest, direct: HTTPClient) -> (client: HTTPClient, proxy: ProxyServer?) {
         guard let server = configuration.proxy(forScheme: head.scheme, authority: head.authority),
-              let client = clients[server] else { return (direct, nil) }
+            let client = clients[server]
+        else { return (direct, nil) }
         return (client, server)
     }
 
@@ -59,8 +61,9 @@ struct AsyncHTTPClientProxyClients: Sendable {
         case let error as HTTPClientError where error == .invalidProxyResponse:
             return ProxyFailure.refused(proxy: proxy, host: host, status: nil, underlyingError: error)
         case let error as IOError where error.errnoCode == ECONNREFUSED:
-            return ProxyFailure.unreachable(proxy: proxy, host: host, detail: "the connection was refused",
-                                            underlyingError: error)
+            return ProxyFailure.unreachable(
+                proxy: proxy, host: host, detail: "the connection was refused",
+                underlyingError: error)
         default:
             guard String(reflecting: type(of: error)) == "NIOPosix.NIOConnectionError" else { return nil }
             return ProxyFailure.unreachable(proxy: proxy, host: host, detail: "\(error)", underlyingError: error)

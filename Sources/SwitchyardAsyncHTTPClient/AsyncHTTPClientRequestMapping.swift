@@ -19,8 +19,9 @@ enum AsyncHTTPClientRequestMapping {
     static func makeRequest(_ request: Request, acceptEncoding: String?) throws(SwitchyardError) -> HTTPClientRequest {
         let head = request.head
         guard let scheme = head.scheme, let authority = head.authority else {
-            throw .invalidRequest("The request has no scheme or host:"
-                + " give an absolute URL such as https://example.com/path.")
+            throw .invalidRequest(
+                "The request has no scheme or host:"
+                    + " give an absolute URL such as https://example.com/path.")
         }
         var outgoing = HTTPClientRequest(url: "\(scheme)://\(authority)\(head.path ?? "/")")
         outgoing.method = HTTPMethod(rawValue: head.method.rawValue)

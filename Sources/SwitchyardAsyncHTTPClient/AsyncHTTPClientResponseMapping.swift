@@ -28,7 +28,7 @@ enum AsyncHTTPClientResponseMapping {
     /// decoded on the way in, so the declared length is not the length delivered).
     static func bodyLength(of head: HTTPResponse) -> HTTPBody.Length {
         guard head.headerFields[.contentEncoding] == nil,
-              let declared = head.headerFields[.contentLength], let count = Int64(declared), count >= 0
+            let declared = head.headerFields[.contentLength], let count = Int64(declared), count >= 0
         else { return .unknown }
         return .known(count)
     }

@@ -38,8 +38,10 @@ struct AsyncHTTPClientTLS: Sendable {
                 do {
                     certificates += try NIOSSLCertificate.fromPEMFile(file)
                 } catch {
-                    failure = failure ?? TLSFailureReason.trustRootsUnusable.error(
-                        host: "every server", detail: "cannot load \(file): \(error)", underlyingError: error)
+                    failure =
+                        failure
+                        ?? TLSFailureReason.trustRootsUnusable.error(
+                            host: "every server", detail: "cannot load \(file): \(error)", underlyingError: error)
                 }
             }
             if options.trustRoots.includesSystem {
@@ -54,9 +56,12 @@ struct AsyncHTTPClientTLS: Sendable {
                 tls.certificateChain = try NIOSSLCertificate.fromPEMFile(client.certificateFile).map { .certificate($0) }
                 tls.privateKey = .privateKey(try NIOSSLPrivateKey(file: client.privateKeyFile, format: .pem))
             } catch {
-                failure = failure ?? TLSFailureReason.clientCertificateUnusable.error(
-                    host: "every server", detail: "cannot load \(client.certificateFile) or \(client.privateKeyFile):"
-                        + " \(error)", underlyingError: error)
+                failure =
+                    failure
+                    ?? TLSFailureReason.clientCertificateUnusable.error(
+                        host: "every server",
+                        detail: "cannot load \(client.certificateFile) or \(client.privateKeyFile):"
+                            + " \(error)", underlyingError: error)
             }
         }
         self.configuration = tls
@@ -88,8 +93,9 @@ struct AsyncHTTPClientTLS: Sendable {
                 digest = Array(SHA256.hash(data: try certificate.extractPublicKey().toSPKIBytes()))
             } catch {
                 closeAfterFailure(channel)
-                throw (error as? SwitchyardError) ?? TLSFailureReason.pinMismatch.error(
-                    host: host, detail: "its public key could not be read: \(error)", underlyingError: error)
+                throw (error as? SwitchyardError)
+                    ?? TLSFailureReason.pinMismatch.error(
+                        host: host, detail: "its public key could not be read: \(error)", underlyingError: error)
             }
             guard pins.contains(digest) else {
                 closeAfterFailure(channel)

@@ -30,8 +30,10 @@ enum AsyncHTTPClientTLSDiagnosis {
 
     /// The ``TLSFailureReason/expired`` error when the server's chain holds a certificate outside its
     /// validity period, otherwise `mapped` unchanged.
-    static func refine(_ mapped: SwitchyardError, host authority: String, url: String,
-                       group: any EventLoopGroup) async -> SwitchyardError {
+    static func refine(
+        _ mapped: SwitchyardError, host authority: String, url: String,
+        group: any EventLoopGroup
+    ) async -> SwitchyardError {
         guard let (host, port) = address(of: url), let expiredAt = await firstInvalidDate(host: host, port: port, group: group)
         else { return mapped }
         return TLSFailureReason.expired.error(
@@ -84,8 +86,9 @@ enum AsyncHTTPClientTLSDiagnosis {
                             }
                             promise.succeed(NIOSSLVerificationResult.failed)  // collected: end the handshake here
                         }
-                        let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName,
-                                                              customVerificationCallback: collect)
+                        let handler = try NIOSSLClientHandler(
+                            context: context, serverHostname: serverName,
+                            customVerificationCallback: collect)
                         try channel.pipeline.syncOperations.addHandler(handler)
                     }
                 }

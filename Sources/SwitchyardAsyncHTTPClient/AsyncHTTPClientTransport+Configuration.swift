@@ -1,7 +1,7 @@
 public import AsyncHTTPClient
-public import Switchyard
 import NIOCore
 import NIOHTTPCompression
+public import Switchyard
 
 extension AsyncHTTPClientTransport {
     /// Settings of the `HTTPClient` an ``AsyncHTTPClientTransport`` creates and owns.

@@ -117,8 +117,9 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Call ``shutdown()`` when you are done with it.
     /// - Parameter configuration: The settings of the owned client.
     public init(configuration: Configuration = Configuration()) {
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                 configuration: configuration.httpClientConfiguration)
+        self.client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: configuration.httpClientConfiguration)
         self.ownsClient = true
         self.proxyClients = configuration.proxy.map {
             AsyncHTTPClientProxyClients($0, base: configuration.httpClientConfiguration)
@@ -214,9 +215,10 @@ public final class AsyncHTTPClientTransport: Transport {
         _ response: HTTPClientResponse, for request: Request, context: ExchangeContext, host: String
     ) async throws -> Response {
         if response.history.count > 1 {
-            throw SwitchyardError.transportFailed("The wrapped HTTPClient followed a redirect from \(host)"
-                + " (\(response.history.count - 1) hop(s)); Switchyard transports return redirects to the chain."
-                + " Create the HTTPClient with `redirectConfiguration: .disallow`.")
+            throw SwitchyardError.transportFailed(
+                "The wrapped HTTPClient followed a redirect from \(host)"
+                    + " (\(response.history.count - 1) hop(s)); Switchyard transports return redirects to the chain."
+                    + " Create the HTTPClient with `redirectConfiguration: .disallow`.")
         }
         var head = try AsyncHTTPClientResponseMapping.head(of: response, host: host)
         try ResponseHeadRules.validate(head, host: host)
@@ -225,9 +227,10 @@ public final class AsyncHTTPClientTransport: Transport {
         let length: HTTPBody.Length = hasNoBody ? .known(0) : AsyncHTTPClientResponseMapping.bodyLength(of: head)
         var declaredLength: Int64?
         if case .known(let declared) = length { declaredLength = declared }
-        let body = AsyncHTTPClientResponseBody(body: response.body, context: context,
-                                               limit: request.options.maxResponseBytes,
-                                               declaredLength: declaredLength, host: host, keepAlive: self)
+        let body = AsyncHTTPClientResponseBody(
+            body: response.body, context: context,
+            limit: request.options.maxResponseBytes,
+            declaredLength: declaredLength, host: host, keepAlive: self)
         if hasNoBody {
             // Read the (empty) end of the response so the connection goes back to the pool.
             for try await _ in body {}

@@ -48,8 +48,10 @@ final class CurlEasyTransfer {
 
     /// - Parameter onHeadReady: Called (on the loop thread) when a head is complete; the loop then
     ///   calls ``flushHead()`` after the current `curl_multi_perform` pass.
-    init(handle: CurlEasyHandle, configuration: CurlTransport.Configuration, tls: CurlTLSSetup,
-         onHeadReady: @escaping (CurlEasyTransfer) -> Void) {
+    init(
+        handle: CurlEasyHandle, configuration: CurlTransport.Configuration, tls: CurlTLSSetup,
+        onHeadReady: @escaping (CurlEasyTransfer) -> Void
+    ) {
         self.handle = handle
         self.configuration = configuration
         self.tls = tls
@@ -237,8 +239,9 @@ final class CurlEasyTransfer {
         sendsStarted += 1
         guard sendsStarted > 1, let transfer else { return true }
         let head = transfer.request.head
-        callbackFailure = TransportFailure.notResentAfterConnectionLoss(host: head.authority ?? "the server",
-                                                                        method: head.method.rawValue)
+        callbackFailure = TransportFailure.notResentAfterConnectionLoss(
+            host: head.authority ?? "the server",
+            method: head.method.rawValue)
         return false
     }
 
@@ -346,13 +349,14 @@ final class CurlEasyTransfer {
         let total = final ? phase(CURLINFO_TOTAL_TIME_T) : nil
         var version = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
-        let httpVersion: HTTPProtocolVersion? = switch version {
-        case Int(CURL_HTTP_VERSION_1_0): .http1_0
-        case Int(CURL_HTTP_VERSION_1_1): .http1_1
-        case Int(CURL_HTTP_VERSION_2_0): .http2
-        case Int(CURL_HTTP_VERSION_3): .http3
-        default: nil
-        }
+        let httpVersion: HTTPProtocolVersion? =
+            switch version {
+            case Int(CURL_HTTP_VERSION_1_0): .http1_0
+            case Int(CURL_HTTP_VERSION_1_1): .http1_1
+            case Int(CURL_HTTP_VERSION_2_0): .http2
+            case Int(CURL_HTTP_VERSION_3): .http3
+            default: nil
+            }
         transfer.context.recordTimings { timings in
             timings.httpVersion = httpVersion ?? timings.httpVersion
             timings.dns = dns ?? timings.dns
@@ -387,14 +391,18 @@ final class CurlEasyTransfer {
         if code == CURLE_OK, callbackFailure == nil {
             transfer.finish(.success(()))
         } else if let activeProxy, callbackFailure == nil,
-                  let failure = CurlProxyRoute.failure(code, handle: handle, proxy: activeProxy, request: transfer.request.head) {
+            let failure = CurlProxyRoute.failure(code, handle: handle, proxy: activeProxy, request: transfer.request.head)
+        {
             transfer.finish(.failure(failure))
         } else {
-            transfer.finish(.failure(CurlErrorMapping.error(for: code, detail: handle.errorMessage,
-                                                            callbackFailure: callbackFailure,
-                                                            request: transfer.request.head,
-                                                            idleTimeout: configuration.idleTimeout,
-                                                            headReceived: headDelivered)))
+            transfer.finish(
+                .failure(
+                    CurlErrorMapping.error(
+                        for: code, detail: handle.errorMessage,
+                        callbackFailure: callbackFailure,
+                        request: transfer.request.head,
+                        idleTimeout: configuration.idleTimeout,
+                        headReceived: headDelivered)))
         }
     }
 }

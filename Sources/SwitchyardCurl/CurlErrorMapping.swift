@@ -35,8 +35,9 @@ enum CurlErrorMapping {
             }
             return TransportFailure.connectionLost(host: host, detail: reason, underlyingError: cause)
         case CURLE_OPERATION_TIMEDOUT where reason.contains("too slow"):
-            return SwitchyardError(.timeout, IdleTimeout.error(host: host, limit: idleTimeout ?? IdleTimeout.default).message,
-                                   underlyingError: cause)
+            return SwitchyardError(
+                .timeout, IdleTimeout.error(host: host, limit: idleTimeout ?? IdleTimeout.default).message,
+                underlyingError: cause)
         case CURLE_OPERATION_TIMEDOUT:
             return TransportFailure.deadlinePassed(host: host, detail: reason, underlyingError: cause)
         case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
@@ -46,21 +47,22 @@ enum CurlErrorMapping {
         case CURLE_SSL_CACERT_BADFILE:
             return TLSFailureReason.trustRootsUnusable.error(host: host, detail: reason, underlyingError: cause)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR,
-             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED:
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED:
             return TransportFailure.tlsFailed(host: host, detail: reason, underlyingError: cause)
         case CURLE_HTTP2 where detail.isEmpty && !headReceived:
             // libcurl 7.88 with no message: the HTTP/2 session had nothing left to do (the server's GOAWAY
             // ended it) while this stream was unanswered. A stream above the GOAWAY's last-stream-id ends
             // this way, but so does one the server reset after a GOAWAY that included it: not proof.
-            return .connectionFailed("\(host) ended the HTTP/2 connection (GOAWAY) before answering this request;"
-                + " it may have processed it. Send it again only if repeating it is harmless.", underlyingError: cause)
+            return .connectionFailed(
+                "\(host) ended the HTTP/2 connection (GOAWAY) before answering this request;"
+                    + " it may have processed it. Send it again only if repeating it is harmless.", underlyingError: cause)
         case CURLE_PARTIAL_FILE where !headReceived:
             // "HTTP/2 stream 3 was not closed cleanly before end of the underlying stream": closed before the head.
             return TransportFailure.closedWithoutResponse(host: host, detail: reason, underlyingError: cause)
         case CURLE_HTTP2_STREAM where reason.contains("was not closed cleanly:"):
             return streamReset(reason, host: host, headReceived: headReceived, cause: cause)
         case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_HTTP2, CURLE_HTTP2_STREAM,
-             CURLE_HTTP3, CURLE_BAD_CONTENT_ENCODING:
+            CURLE_HTTP3, CURLE_BAD_CONTENT_ENCODING:
             return TransportFailure.notHTTP(host: host, detail: reason, underlyingError: cause)
         case CURLE_PARTIAL_FILE:
             return TransportFailure.closedMidBody(host: host, detail: reason, underlyingError: cause)
@@ -71,8 +73,9 @@ enum CurlErrorMapping {
         case CURLE_SEND_FAIL_REWIND:
             return TransportFailure.bodyNotReplayable(host: host, underlyingError: cause)
         default:
-            return TransportFailure.otherFailure(stack: "libcurl", host: host,
-                                                 detail: "\(reason) (code \(code.rawValue))", underlyingError: cause)
+            return TransportFailure.otherFailure(
+                stack: "libcurl", host: host,
+                detail: "\(reason) (code \(code.rawValue))", underlyingError: cause)
         }
     }
 
@@ -86,8 +89,10 @@ enum CurlErrorMapping {
         let afterColon = reason.split(separator: ":", maxSplits: 1).last ?? reason[...]
         let code = afterColon.split(separator: " ").first.map(String.init) ?? String(afterColon)
         if headReceived {
-            return TransportFailure.connectionLost(host: host, detail: "the server reset the HTTP/2 stream (\(code))"
-                + " before the whole body arrived", underlyingError: cause)
+            return TransportFailure.connectionLost(
+                host: host,
+                detail: "the server reset the HTTP/2 stream (\(code))"
+                    + " before the whole body arrived", underlyingError: cause)
         }
         if code == "REFUSED_STREAM" { return TransportFailure.streamRefused(host: host, detail: reason, underlyingError: cause) }
         return TransportFailure.streamReset(host: host, code: code, underlyingError: cause)

@@ -1,8 +1,7 @@
 import CCurl
+import Foundation
 import Switchyard
 import Synchronization
-
-import Foundation
 
 /// One libcurl multi handle driven by one dedicated thread.
 ///
@@ -61,7 +60,8 @@ final class CurlEventLoop: Sendable {
     func submit(_ command: Command) {
         inbox.withLock { $0.append(command) }
         if !wakeupPending.exchange(true, ordering: .sequentiallyConsistent),
-           loopSleeping.load(ordering: .sequentiallyConsistent) {
+            loopSleeping.load(ordering: .sequentiallyConsistent)
+        {
             curl_multi_wakeup(multi.raw)
         }
     }
@@ -264,7 +264,8 @@ private final class CurlLoopThreadState {
         var any = false
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
-                  let easy = active[raw] else { continue }
+                let easy = active[raw]
+            else { continue }
             let code = message.pointee.data.result
             easy.complete(with: code)  // reads timings and the error buffer before the handle is reused
             remove(easy, cleanly: true)  // `complete` marked a failed transfer for a reset already

@@ -95,7 +95,8 @@ struct CurlHeaderParser {
     static func parseStatusLine(_ line: UnsafeRawBufferPointer) throws(SwitchyardError) -> HTTPResponse.Status {
         let prefix = "HTTP/".utf8
         guard line.count >= prefix.count, line.prefix(prefix.count).elementsEqual(prefix),
-              let space = line.firstIndex(of: UInt8(ascii: " ")) else {
+            let space = line.firstIndex(of: UInt8(ascii: " "))
+        else {
             throw malformedStatus(line)
         }
         let codeStart = space + 1
@@ -150,7 +151,8 @@ struct CurlHeaderParser {
     private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         guard let first = bytes.firstIndex(where: { !isSpace($0) }),
-              let last = bytes.lastIndex(where: { !isSpace($0) }) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+            let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(rebasing: bytes[first...last])
     }
 

@@ -18,8 +18,10 @@ struct CurlProxyRoute: Equatable {
 
     /// The failure of a transfer that went through `proxy`, when the proxy is what failed: it could
     /// not be reached, or it answered `CONNECT` with something other than 2xx.
-    static func failure(_ code: CURLcode, handle: CurlEasyHandle, proxy: ProxyServer,
-                        request: HTTPRequest) -> SwitchyardError? {
+    static func failure(
+        _ code: CURLcode, handle: CurlEasyHandle, proxy: ProxyServer,
+        request: HTTPRequest
+    ) -> SwitchyardError? {
         let host = request.authority ?? "the server"
         let detail = handle.errorMessage.isEmpty ? String(cString: curl_easy_strerror(code)) : handle.errorMessage
         let cause = CurlError(code: Int(code.rawValue), message: detail)
@@ -29,7 +31,8 @@ struct CurlProxyRoute: Equatable {
         default:
             var connectCode = 0
             guard ccurl_easy_getinfo_long(handle.raw, CURLINFO_HTTP_CONNECTCODE, &connectCode) == CURLE_OK,
-                  connectCode != 0, !(200..<300).contains(connectCode) else { return nil }
+                connectCode != 0, !(200..<300).contains(connectCode)
+            else { return nil }
             return connectCode == 407
                 ? ProxyFailure.authenticationRequired(proxy: proxy, host: host, underlyingError: cause)
                 : ProxyFailure.refused(proxy: proxy, host: host, status: connectCode, underlyingError: cause)

@@ -36,7 +36,9 @@ final class CurlTLSSetup: Sendable {
         verifies = !options.skipsVerification
         minimumVersion = options.minimumVersion
         clientCertificate = options.clientCertificate
-        pinnedPublicKeys = options.pinnedPublicKeys.isEmpty ? nil
+        pinnedPublicKeys =
+            options.pinnedPublicKeys.isEmpty
+            ? nil
             : TLSOptions.PublicKeyPin.curlList(options.pinnedPublicKeys)
         clearsCAPath = !options.trustRoots.includesSystem
         var failure: SwitchyardError? = options.inconsistency.map { SwitchyardError(.tls, $0) }
@@ -45,14 +47,17 @@ final class CurlTLSSetup: Sendable {
         if !files.isEmpty {
             var bytes: [UInt8] = []
             if options.trustRoots.includesSystem, Self.defaultCAPath() == nil, let bundle = Self.defaultCABundle(),
-               let contents = FileManager.default.contents(atPath: bundle) {
+                let contents = FileManager.default.contents(atPath: bundle)
+            {
                 bytes += contents
                 bytes.append(UInt8(ascii: "\n"))
             }
             for file in files {
                 guard let contents = FileManager.default.contents(atPath: file) else {
-                    failure = failure ?? TLSFailureReason.trustRootsUnusable.error(
-                        host: "every server", detail: "cannot read \(file)")
+                    failure =
+                        failure
+                        ?? TLSFailureReason.trustRootsUnusable.error(
+                            host: "every server", detail: "cannot read \(file)")
                     continue
                 }
                 bytes += contents
@@ -63,9 +68,11 @@ final class CurlTLSSetup: Sendable {
         caBlob = blob
         if let certificate = options.clientCertificate {
             for file in [certificate.certificateFile, certificate.privateKeyFile]
-                where !FileManager.default.isReadableFile(atPath: file) {
-                failure = failure ?? TLSFailureReason.clientCertificateUnusable.error(
-                    host: "every server", detail: "cannot read \(file)")
+            where !FileManager.default.isReadableFile(atPath: file) {
+                failure =
+                    failure
+                    ?? TLSFailureReason.clientCertificateUnusable.error(
+                        host: "every server", detail: "cannot read \(file)")
             }
         }
         self.failure = failure

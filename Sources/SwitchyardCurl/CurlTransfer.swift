@@ -46,14 +46,19 @@ extension ResponseStream where Driver == CurlTransferDriver {
     typealias ChunkDisposition = Offer
 
     /// A transfer for `request`, waiting to be handed to `loop` by ``start()``.
-    convenience init(request: Request, context: ExchangeContext, upload: CurlUploadPump?, loop: CurlEventLoop,
-                     highWaterBytes: Int, decodesContentEncoding: Bool) {
+    convenience init(
+        request: Request, context: ExchangeContext, upload: CurlUploadPump?, loop: CurlEventLoop,
+        highWaterBytes: Int, decodesContentEncoding: Bool
+    ) {
         let driver = CurlTransferDriver(
             request: request, context: context, upload: upload,
             lines: CurlRequestLines(request, decodesContentEncoding: decodesContentEncoding),
             loop: loop, decodesContentEncoding: decodesContentEncoding)
-        self.init(driver: driver, state: State(queue: ResponseChunks(), highWaterBytes: highWaterBytes,
-                                               overflow: .refuseAndPause))
+        self.init(
+            driver: driver,
+            state: State(
+                queue: ResponseChunks(), highWaterBytes: highWaterBytes,
+                overflow: .refuseAndPause))
     }
 
     /// The request, as the loop configures the easy handle from it.
@@ -76,8 +81,9 @@ extension ResponseStream where Driver == CurlTransferDriver {
             let declared = try ResponseHeadRules.validate(head, host: driver.host)
             var body: HTTPBody?
             if ResponseHeadRules.hasBody(method: request.head.method, status: head.status) {
-                body = HTTPBody(StreamedResponseBody(self), length: declared.map { HTTPBody.Length.known($0) } ?? .unknown,
-                                replayability: .singleUse)
+                body = HTTPBody(
+                    StreamedResponseBody(self), length: declared.map { HTTPBody.Length.known($0) } ?? .unknown,
+                    replayability: .singleUse)
             }
             let response = Response(head, body: body)
             return driver.decodesContentEncoding

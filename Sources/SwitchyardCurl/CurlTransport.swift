@@ -199,9 +199,10 @@ public final class CurlTransport: Transport {
         if let body = request.body, body.bufferedBytes == nil {
             upload = CurlUploadPump()
         }
-        let transfer = CurlTransfer(request: request, context: context, upload: upload, loop: loop,
-                                    highWaterBytes: configuration.receiveBufferBytes,
-                                    decodesContentEncoding: configuration.decodesContentEncoding)
+        let transfer = CurlTransfer(
+            request: request, context: context, upload: upload, loop: loop,
+            highWaterBytes: configuration.receiveBufferBytes,
+            decodesContentEncoding: configuration.decodesContentEncoding)
         if let upload, let body = request.body {
             startProducing(body, into: upload, for: transfer)
         }

@@ -5,7 +5,10 @@ import Switchyard
 /// producer's next chunk (or the end) unpauses it.
 struct CurlUploadPump: Sendable {
     /// What the read callback should return.
-    enum ReadResult { case bytes(Int), pause, end, abort }
+    enum ReadResult {
+        case bytes(Int)
+        case pause, end, abort
+    }
 
     /// The shared pump.
     let pump = UploadPump()

@@ -1,10 +1,11 @@
+import Switchyard
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Switchyard
-import Synchronization
 
 /// The last server URL a transport parsed, so the calls of one generated client (which pass the
 /// same URL every time) parse it once.

@@ -7,28 +7,32 @@ import Switchyard
 enum OpenAPIBodyBridge {
     /// A Switchyard body that streams `body`'s chunks.
     static func switchyard(_ body: OpenAPIRuntime.HTTPBody) -> Switchyard.HTTPBody {
-        let length: Switchyard.HTTPBody.Length = switch body.length {
-        case .known(let count): .known(count)
-        case .unknown: .unknown
-        }
-        let replayability: Switchyard.HTTPBody.Replayability = switch body.iterationBehavior {
-        case .multiple: .replayable
-        case .single: .singleUse
-        }
+        let length: Switchyard.HTTPBody.Length =
+            switch body.length {
+            case .known(let count): .known(count)
+            case .unknown: .unknown
+            }
+        let replayability: Switchyard.HTTPBody.Replayability =
+            switch body.iterationBehavior {
+            case .multiple: .replayable
+            case .single: .singleUse
+            }
         return Switchyard.HTTPBody(body, length: length, replayability: replayability)
     }
 
     /// An OpenAPI body that streams `body`'s chunks; an in-memory body stays in memory.
     static func openAPI(_ body: Switchyard.HTTPBody) -> OpenAPIRuntime.HTTPBody {
         if let bytes = body.bufferedBytes { return OpenAPIRuntime.HTTPBody(bytes) }
-        let length: OpenAPIRuntime.HTTPBody.Length = switch body.length {
-        case .known(let count): .known(count)
-        case .unknown: .unknown
-        }
-        let behavior: IterationBehavior = switch body.replayability {
-        case .replayable: .multiple
-        case .singleUse: .single
-        }
+        let length: OpenAPIRuntime.HTTPBody.Length =
+            switch body.length {
+            case .known(let count): .known(count)
+            case .unknown: .unknown
+            }
+        let behavior: IterationBehavior =
+            switch body.replayability {
+            case .replayable: .multiple
+            case .singleUse: .single
+            }
         return OpenAPIRuntime.HTTPBody(body, length: length, iterationBehavior: behavior)
     }
 }

@@ -1,10 +1,11 @@
+import HTTPTypes
+import Switchyard
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
-import Switchyard
 
 /// Converts request heads between OpenAPI's form (a path relative to a base URL, no scheme or
 /// authority) and Switchyard's (an absolute head with scheme, authority and full path).
@@ -20,11 +21,12 @@ enum OpenAPIRequestHead {
         /// - Throws: `SwitchyardError.Kind.invalidRequest` when `baseURL` has no scheme or host.
         init(_ baseURL: URL) throws(SwitchyardError) {
             guard let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
-                  let text = base.string, let schemeRange = base.rangeOfScheme, let hostRange = base.rangeOfHost,
-                  !hostRange.isEmpty
+                let text = base.string, let schemeRange = base.rangeOfScheme, let hostRange = base.rangeOfHost,
+                !hostRange.isEmpty
             else {
-                throw .invalidRequest("The OpenAPI server URL '\(baseURL.absoluteString)' has no scheme or host;"
-                    + " pass an absolute URL such as https://api.example.com/v1 as the client's serverURL.")
+                throw .invalidRequest(
+                    "The OpenAPI server URL '\(baseURL.absoluteString)' has no scheme or host;"
+                        + " pass an absolute URL such as https://api.example.com/v1 as the client's serverURL.")
             }
             let authorityEnd = base.rangeOfPort?.upperBound ?? hostRange.upperBound
             var path = base.rangeOfPath.map { text[$0] } ?? ""
@@ -65,10 +67,11 @@ enum OpenAPIRequestHead {
     /// - Throws: `SwitchyardError.Kind.invalidRequest` when the head has no scheme or authority.
     static func relative(_ head: HTTPRequest) throws(SwitchyardError) -> (HTTPRequest, URL) {
         guard let scheme = head.scheme, let authority = head.authority,
-              let baseURL = URL(string: scheme + "://" + authority)
+            let baseURL = URL(string: scheme + "://" + authority)
         else {
-            throw .invalidRequest("The request has no scheme or authority, so an OpenAPI middleware cannot be"
-                + " given a base URL; build requests from absolute URLs.")
+            throw .invalidRequest(
+                "The request has no scheme or authority, so an OpenAPI middleware cannot be"
+                    + " given a base URL; build requests from absolute URLs.")
         }
         var relative = head
         relative.scheme = nil

@@ -1,11 +1,12 @@
+public import HTTPTypes
+public import OpenAPIRuntime
+public import Switchyard
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import HTTPTypes
-public import OpenAPIRuntime
-public import Switchyard
 
 /// A Switchyard `Switchyard.Client` as a swift-openapi-runtime `ClientTransport`: a generated
 /// OpenAPI client gets the client's whole chain (retry, redirects, events, timing, plugins) and

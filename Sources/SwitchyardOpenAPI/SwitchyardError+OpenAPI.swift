@@ -1,5 +1,5 @@
-public import Switchyard
 import OpenAPIRuntime
+public import Switchyard
 
 extension SwitchyardError {
     /// Finds the Switchyard error in an error thrown by a generated OpenAPI client: the error

@@ -105,10 +105,14 @@ enum CacheRoutes {
         guard fields.allSatisfy({ isHeaderSafe($0.value) }) else { return Router.badRequest }
 
         let headers = request.head.headers
-        let matchesETag = eTag.map { tag in
-            headers["If-None-Match"].flatMap { $0.split(separator: ",") }
-                .contains { let value = $0.trimmingCharacters(in: " "); return value == tag || value == "*" }
-        } ?? false
+        let matchesETag =
+            eTag.map { tag in
+                headers["If-None-Match"].flatMap { $0.split(separator: ",") }
+                    .contains {
+                        let value = $0.trimmingCharacters(in: " ")
+                        return value == tag || value == "*"
+                    }
+            } ?? false
         let matchesDate = lastModified.map { headers["If-Modified-Since"].contains($0) } ?? false
         if matchesETag || (headers["If-None-Match"].isEmpty && matchesDate) {
             return .respond(ResponseHead(status: 304, headers: fields), body: ByteBuffer())

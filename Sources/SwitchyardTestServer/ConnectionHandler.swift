@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -246,9 +247,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             } else {
                 var end = plan.cutAfter.map { min(plan.end, plan.start + $0) } ?? plan.end
                 if let stall = plan.stallAt { end = min(end, stall) }
-                stream = PatternStream(offset: plan.start, total: end, chunked: false,
-                                       completesResponse: end == plan.end,
-                                       closesAfter: plan.stallAt == nil && end < plan.end)
+                stream = PatternStream(
+                    offset: plan.start, total: end, chunked: false,
+                    completesResponse: end == plan.end,
+                    closesAfter: plan.stallAt == nil && end < plan.end)
                 pump(context: context)
             }
 
@@ -260,9 +262,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             hadTags = true
 
         case .stallBody(let bytes):
-            let head = ResponseHead(status: 200, headers: [
-                ("Content-Type", "application/octet-stream"), ("Content-Length", "1000000000"),
-            ])
+            let head = ResponseHead(
+                status: 200,
+                headers: [
+                    ("Content-Type", "application/octet-stream"), ("Content-Length", "1000000000")
+                ])
             writeHead(head, context: context)
             if !current.isHead {
                 stream = PatternStream(total: bytes, chunked: false, completesResponse: false)
@@ -286,9 +290,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             isClosing = true
             if let bytesBeforeReset, !current.isHead {
                 var buffer = context.channel.allocator.buffer(capacity: 256 + bytesBeforeReset)
-                ResponseHead(status: 200, headers: [
-                    ("Content-Type", "application/octet-stream"), ("Content-Length", "1000000000"),
-                ]).write(into: &buffer, connection: nil)
+                ResponseHead(
+                    status: 200,
+                    headers: [
+                        ("Content-Type", "application/octet-stream"), ("Content-Length", "1000000000")
+                    ]
+                ).write(into: &buffer, connection: nil)
                 BodyPattern.append(count: bytesBeforeReset, to: &buffer)
                 write(buffer, context: context)
             }

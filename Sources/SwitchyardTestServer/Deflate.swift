@@ -24,12 +24,17 @@ enum Deflate {
         return buffer
     }
 
-    private struct Key: Hashable { let count: Int; let zlibWrapper: Bool }
+    private struct Key: Hashable {
+        let count: Int
+        let zlibWrapper: Bool
+    }
     private static let cache = Mutex<[Key: ByteBuffer]>([:])
 
     /// Runs deflate over `totalInput` bytes handed out by `input(offset, room)`.
-    private static func compress(totalInput: Int, windowBits: Int32 = 31,
-                                 input: (Int, Int) -> [UInt8]) -> [UInt8] {
+    private static func compress(
+        totalInput: Int, windowBits: Int32 = 31,
+        input: (Int, Int) -> [UInt8]
+    ) -> [UInt8] {
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         defer {

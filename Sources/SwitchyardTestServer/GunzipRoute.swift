@@ -21,7 +21,8 @@ enum GunzipRoute {
             decoded = inflated
         default: return .text(400, "unsupported encoding\n")
         }
-        let json = "{\"content_encoding\":\"\(encoding)\",\"received_length\":\(received.count),"
+        let json =
+            "{\"content_encoding\":\"\(encoding)\",\"received_length\":\(received.count),"
             + "\"length\":\(decoded.count),\"sha256\":\"\(SHA256.hexDigest(of: decoded))\"}"
         return .text(200, json, contentType: "application/json")
     }

@@ -82,7 +82,8 @@ final class HTTP1ResponseFramer: ChannelDuplexHandler, RemovableChannelHandler {
             switch state {
             case .head:
                 guard let length = Self.offset(of: Self.headEnd, in: pending),
-                      let text = pending.readString(length: length + Self.headEnd.count) else { return }
+                    let text = pending.readString(length: length + Self.headEnd.count)
+                else { return }
                 guard let head = Self.parseHead(text) else { continue }
                 if head.status.code < 200 { continue }  // interim response: HTTP/2 clients do not need it
                 parts.append(.head(head))
@@ -164,9 +165,9 @@ final class HTTP1ResponseFramer: ChannelDuplexHandler, RemovableChannelHandler {
     }
 }
 
-private extension StringProtocol {
+extension StringProtocol {
     /// The string without leading and trailing characters from `set` (spaces and tabs here).
-    func trimmingCharacters(in set: String) -> String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
         var slice = Substring(self)
         while let first = slice.first, set.contains(first) { slice.removeFirst() }
         while let last = slice.last, set.contains(last) { slice.removeLast() }

@@ -39,7 +39,7 @@ final class HTTP2FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             break
         case .undecided:
             guard case .headers(let headers) = Self.unwrapInboundIn(data),
-                  let target = headers.headers.first(name: ":path"), target.hasPrefix("/h2/")
+                let target = headers.headers.first(name: ":path"), target.hasPrefix("/h2/")
             else {
                 mode = .passThrough
                 context.fireChannelRead(data)
@@ -91,7 +91,7 @@ final class HTTP2FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.writeAndFlush(Self.wrapOutboundOut(.rstStream(.internalError)), promise: nil)
         case .goaway, .goawayAfter:
             guard let connection = context.channel.parent,
-                  let streamID = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID)
+                let streamID = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID)
             else {
                 context.close(promise: nil)
                 return
@@ -104,8 +104,9 @@ final class HTTP2FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             } else {
                 lastStreamID = Int(streamID) >= 3 ? HTTP2StreamID(Int(streamID) - 2) : .rootStream
             }
-            let frame = HTTP2Frame(streamID: .rootStream,
-                                   payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: nil))
+            let frame = HTTP2Frame(
+                streamID: .rootStream,
+                payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: nil))
             connection.writeAndFlush(frame).whenComplete { _ in
                 connection.close(promise: nil)
             }
@@ -115,7 +116,7 @@ final class HTTP2FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func answer(status: Int, body: String, context: ChannelHandlerContext) {
         let bytes = ByteBuffer(string: body)
         let head = HPACKHeaders([
-            (":status", String(status)), ("content-type", "text/plain"), ("content-length", String(bytes.readableBytes)),
+            (":status", String(status)), ("content-type", "text/plain"), ("content-length", String(bytes.readableBytes))
         ])
         context.write(Self.wrapOutboundOut(.headers(.init(headers: head))), promise: nil)
         context.writeAndFlush(Self.wrapOutboundOut(.data(.init(data: .byteBuffer(bytes), endStream: true))), promise: nil)

@@ -52,7 +52,8 @@ final class HTTP2Faults: Sendable {
     static func route(path: Substring) -> Route? {
         let parts = path.split(separator: "/")
         guard parts.count == 4, parts[0] == "h2", let fault = Fault(rawValue: String(parts[1])),
-              let count = Int(parts[3]), count >= 0 else { return nil }
+            let count = Int(parts[3]), count >= 0
+        else { return nil }
         return Route(fault: fault, key: String(parts[2]), count: count)
     }
 

@@ -50,7 +50,8 @@ public final class LoopbackProxy: Sendable {
     /// - Returns: The running proxy.
     /// - Throws: If the address cannot be bound.
     public static func start(requiringCredentials credentials: (user: String, password: String)? = nil) async throws
-        -> LoopbackProxy {
+        -> LoopbackProxy
+    {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let state = ProxyState(credentials: credentials)
         let bootstrap = ServerBootstrap(group: group)

@@ -118,7 +118,8 @@ enum Router {
         case ("redirect", 2):
             guard let n = integer(parts[1]) else { return badRequest }
             if n == 0 { return .text(200, "redirected\n") }
-            return .respond(ResponseHead(status: 302, headers: [("Location", "/redirect/\(n - 1)"), ("Content-Length", "0")]), body: ByteBuffer())
+            return .respond(
+                ResponseHead(status: 302, headers: [("Location", "/redirect/\(n - 1)"), ("Content-Length", "0")]), body: ByteBuffer())
         case ("redirect-to", 1):
             guard let location = target.value("location"), isHeaderSafe(location),
                 let code = optionalInteger(target, "status", default: 302, limit: 399), code >= 300
@@ -152,16 +153,19 @@ enum Router {
         case ("gzip", 2) where parts[1] == "bomb":
             guard let count = optionalInteger(target, "bytes", default: 10 << 20, limit: 4 << 30) else { return badRequest }
             let zlib = target.value("encoding") == "deflate"
-            return .bytes(200, Deflate.zeros(count: count, zlibWrapper: zlib), contentType: "application/octet-stream",
-                          headers: [("Content-Encoding", zlib ? "deflate" : "gzip")])
+            return .bytes(
+                200, Deflate.zeros(count: count, zlibWrapper: zlib), contentType: "application/octet-stream",
+                headers: [("Content-Encoding", zlib ? "deflate" : "gzip")])
         case ("gzip", 2) where parts[1] == "truncated":
             return .bytes(200, GzipFixtures.truncatedGzipBuffer, contentType: "text/plain", headers: [("Content-Encoding", "gzip")])
         case ("gzip", 2) where parts[1] == "double":
-            return .bytes(200, GzipFixtures.doubleGzipBuffer, contentType: "text/plain",
-                          headers: [("Content-Encoding", "gzip, gzip")])
+            return .bytes(
+                200, GzipFixtures.doubleGzipBuffer, contentType: "text/plain",
+                headers: [("Content-Encoding", "gzip, gzip")])
         case ("br", 2) where parts[1] == "invalid":
-            return .bytes(200, ByteBuffer(string: "this is not brotli"), contentType: "text/plain",
-                          headers: [("Content-Encoding", "br")])
+            return .bytes(
+                200, ByteBuffer(string: "this is not brotli"), contentType: "text/plain",
+                headers: [("Content-Encoding", "br")])
         case ("interim-flood", 1):
             guard let count = optionalInteger(target, "count", default: 100_000, limit: 1_000_000) else { return badRequest }
             return .raw(MalformedResponses.interimFlood(count: count))
@@ -220,7 +224,8 @@ enum Router {
         default: return badRequest
         }
         guard let delay = optionalInteger(target, "delay_ms", default: 0, limit: 3_600_000) else { return badRequest }
-        let action = framing == .contentLength
+        let action =
+            framing == .contentLength
             ? RangedBytes.action(count: count, request: request) : RouteAction.pattern(count: count, framing: framing)
         return delay > 0 ? .delayed(milliseconds: delay, then: action) : action
     }

@@ -40,8 +40,10 @@ extension LoopbackServer {
         ///   - clientCertificateAuthorityFile: The CA clients' certificates must come from (`nil`: none asked for).
         ///   - applicationProtocols: The ALPN protocols offered.
         ///   - maximumVersion: The newest TLS version spoken.
-        public init(certificateFile: String, privateKeyFile: String, clientCertificateAuthorityFile: String? = nil,
-                    applicationProtocols: [String] = ["http/1.1"], maximumVersion: MaximumVersion = .tls13) {
+        public init(
+            certificateFile: String, privateKeyFile: String, clientCertificateAuthorityFile: String? = nil,
+            applicationProtocols: [String] = ["http/1.1"], maximumVersion: MaximumVersion = .tls13
+        ) {
             self.certificateFile = certificateFile
             self.privateKeyFile = privateKeyFile
             self.clientCertificateAuthorityFile = clientCertificateAuthorityFile
@@ -55,11 +57,14 @@ extension LoopbackServer {
         ///   - clientCertificateAuthority: The CA clients' certificates must come from (`nil`: none asked for).
         ///   - applicationProtocols: The ALPN protocols offered, e.g. `["h2", "http/1.1"]` for HTTP/2.
         ///   - maximumVersion: The newest TLS version spoken.
-        public init(identity: TestCertificates.Identity, clientCertificateAuthority: TestCertificates.Identity? = nil,
-                    applicationProtocols: [String] = ["http/1.1"], maximumVersion: MaximumVersion = .tls13) {
-            self.init(certificateFile: identity.certificateFile, privateKeyFile: identity.privateKeyFile,
-                      clientCertificateAuthorityFile: clientCertificateAuthority?.certificateFile,
-                      applicationProtocols: applicationProtocols, maximumVersion: maximumVersion)
+        public init(
+            identity: TestCertificates.Identity, clientCertificateAuthority: TestCertificates.Identity? = nil,
+            applicationProtocols: [String] = ["http/1.1"], maximumVersion: MaximumVersion = .tls13
+        ) {
+            self.init(
+                certificateFile: identity.certificateFile, privateKeyFile: identity.privateKeyFile,
+                clientCertificateAuthorityFile: clientCertificateAuthority?.certificateFile,
+                applicationProtocols: applicationProtocols, maximumVersion: maximumVersion)
         }
 
         /// The SwiftNIO SSL context these settings describe.

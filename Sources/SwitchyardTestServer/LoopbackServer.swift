@@ -1,8 +1,8 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
 import NIOSSL
-import NIOHTTP2
 import Synchronization
 
 /// An in-process HTTP/1.1 (and, over TLS, HTTP/2) server on the loopback interface for tests, demos and benchmarks.
@@ -62,8 +62,10 @@ public final class LoopbackServer: Sendable {
     /// The port the server is listening on (the actual one when ``Configuration/port`` was 0).
     public let port: Int
 
-    private init(group: MultiThreadedEventLoopGroup, serverChannel: any Channel, state: ServerState, host: String,
-                 port: Int, scheme: String) {
+    private init(
+        group: MultiThreadedEventLoopGroup, serverChannel: any Channel, state: ServerState, host: String,
+        port: Int, scheme: String
+    ) {
         self.scheme = scheme
         self.group = group
         self.serverChannel = serverChannel
@@ -136,8 +138,9 @@ public final class LoopbackServer: Sendable {
             throw error
         }
         let port = channel.localAddress?.port ?? configuration.port
-        return LoopbackServer(group: group, serverChannel: channel, state: state, host: configuration.host, port: port,
-                              scheme: configuration.tls == nil ? "http" : "https")
+        return LoopbackServer(
+            group: group, serverChannel: channel, state: state, host: configuration.host, port: port,
+            scheme: configuration.tls == nil ? "http" : "https")
     }
 
     /// The HTTP/1.1 pipeline of a connection: request decoder, then the route handling.
@@ -153,14 +156,17 @@ public final class LoopbackServer: Sendable {
     private static func addHTTP2Handlers(to channel: any Channel, state: ServerState) -> EventLoopFuture<Void> {
         var settings = nioDefaultSettings.filter { $0.parameter != .maxConcurrentStreams }
         settings.append(HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams))
-        return channel.configureHTTP2Pipeline(mode: .server, initialLocalSettings: settings, inboundStreamInitializer: { stream in
-            stream.eventLoop.makeCompletedFuture {
-                try stream.pipeline.syncOperations.addHandler(HTTP2FaultHandler(state: state))
-                try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
-                try stream.pipeline.syncOperations.addHandler(HTTP1ResponseFramer())
-                try stream.pipeline.syncOperations.addHandler(ConnectionHandler(state: state))
+        return channel.configureHTTP2Pipeline(
+            mode: .server, initialLocalSettings: settings,
+            inboundStreamInitializer: { stream in
+                stream.eventLoop.makeCompletedFuture {
+                    try stream.pipeline.syncOperations.addHandler(HTTP2FaultHandler(state: state))
+                    try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+                    try stream.pipeline.syncOperations.addHandler(HTTP1ResponseFramer())
+                    try stream.pipeline.syncOperations.addHandler(ConnectionHandler(state: state))
+                }
             }
-        }).map { _ in }
+        ).map { _ in }
     }
 
     /// Streams a client may open at once on one HTTP/2 connection (`SETTINGS_MAX_CONCURRENT_STREAMS`):
@@ -304,11 +310,12 @@ public final class LoopbackServer: Sendable {
     ///   - mode: The mode.
     ///   - key: The route's key.
     public func setCacheMode(_ mode: CacheMode, key: String) {
-        let routeMode: CacheRoutes.Mode = switch mode {
-        case .ok: .ok
-        case .stall: .stall
-        case .status(let code): .status(code)
-        }
+        let routeMode: CacheRoutes.Mode =
+            switch mode {
+            case .ok: .ok
+            case .stall: .stall
+            case .status(let code): .status(code)
+            }
         state.cacheKeys.setMode(routeMode, key: key)
     }
 

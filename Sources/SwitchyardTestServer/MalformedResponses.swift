@@ -12,7 +12,8 @@ enum MalformedResponses {
         case "truncated-chunked": .some(truncatedChunked)
         case "bad-chunk": .some(badChunk)
         case "content-length-mismatch": .some(contentLengthMismatch)
-        case "content-length-last-wins": .some(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 10\r\nContent-Length: 5\r\n\r\nhello"))
+        case "content-length-last-wins":
+            .some(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 10\r\nContent-Length: 5\r\n\r\nhello"))
         case "content-length-list": .some(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 1, 2\r\n\r\nab"))
         case "content-length-huge":
             .some(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\nhello"))
@@ -43,7 +44,8 @@ enum MalformedResponses {
     }()
     /// One valid 10-byte chunk (pattern bytes 0..<10), then no terminating chunk.
     static let truncatedChunked: ByteBuffer = {
-        var buffer = ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\na\r\n")
+        var buffer = ByteBuffer(
+            string: "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\na\r\n")
         buffer.writeImmutableBuffer(BodyPattern.piece(at: 0, length: 10))
         buffer.writeStaticString("\r\n")
         return buffer
@@ -51,8 +53,9 @@ enum MalformedResponses {
     /// A chunk-size line that is not hexadecimal.
     static let badChunk = ByteBuffer(string: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n")
     /// A chunked body (`hello`) followed by a trailer field.
-    static let trailers = ByteBuffer(string: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n\r\n"
-        + "5\r\nhello\r\n0\r\nX-Checksum: 5d41402a\r\n\r\n")
+    static let trailers = ByteBuffer(
+        string: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n\r\n"
+            + "5\r\nhello\r\n0\r\nX-Checksum: 5d41402a\r\n\r\n")
     /// A header value with a Latin-1 byte (0xE9), which is not UTF-8.
     static let latin1Header: ByteBuffer = {
         var buffer = ByteBuffer(string: "HTTP/1.1 200 OK\r\nX-Name: caf")

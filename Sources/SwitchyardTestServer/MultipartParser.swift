@@ -191,7 +191,8 @@ struct MultipartParser {
     static func boundary(in contentType: String) -> String? {
         let kind = contentType.split(separator: ";", maxSplits: 1).first.map { $0.strippingBlanks().lowercased() }
         guard kind == "multipart/form-data", let boundary = parameters(contentType)["boundary"],
-              !boundary.isEmpty, boundary.utf8.count <= 70 else { return nil }
+            !boundary.isEmpty, boundary.utf8.count <= 70
+        else { return nil }
         return boundary
     }
 

@@ -7,9 +7,12 @@ enum PrebuiltResponses {
 
     private static func small(head isHead: Bool, connection: String?) -> ByteBuffer {
         var buffer = ByteBuffer()
-        ResponseHead(status: 200, headers: [
-            ("Content-Type", "text/plain"), ("Content-Length", String(smallBody.utf8.count)),
-        ]).write(into: &buffer, connection: connection)
+        ResponseHead(
+            status: 200,
+            headers: [
+                ("Content-Type", "text/plain"), ("Content-Length", String(smallBody.utf8.count))
+            ]
+        ).write(into: &buffer, connection: connection)
         if !isHead { buffer.writeString(smallBody) }
         return buffer
     }

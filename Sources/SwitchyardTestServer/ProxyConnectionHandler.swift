@@ -1,7 +1,6 @@
+import Foundation
 import NIOCore
 import NIOPosix
-
-import Foundation
 
 /// One client connection of a ``LoopbackProxy``: reads the request head, checks the credentials,
 /// connects to the target on the same event loop, then relays bytes both ways until either side
@@ -89,8 +88,9 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
         }
         guard authorize(request) else {
             state.record { $0.refusedForCredentials += 1 }
-            answer(407, "Proxy Authentication Required", extra: "Proxy-Authenticate: Basic realm=\"loopback proxy\"\r\n",
-                   counted: false, context: context)
+            answer(
+                407, "Proxy Authentication Required", extra: "Proxy-Authenticate: Basic realm=\"loopback proxy\"\r\n",
+                counted: false, context: context)
             return
         }
         if request.method == "CONNECT" {
@@ -116,7 +116,8 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
     private func authorize(_ request: ProxyRequestHead) -> Bool {
         var seen: String?
         if let value = request.value(of: "proxy-authorization"), value.lowercased().hasPrefix("basic "),
-           let data = Data(base64Encoded: String(value.dropFirst(6)).trimmingCharacters(in: .whitespaces)) {
+            let data = Data(base64Encoded: String(value.dropFirst(6)).trimmingCharacters(in: .whitespaces))
+        {
             seen = String(decoding: data, as: UTF8.self)
         }
         if let seen { state.record { $0.credentials.append(seen) } }
@@ -140,8 +141,10 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
 
     /// Connects to `host:port` (loopback only) and starts relaying; `greeting` counts the request and
     /// says what to send first, and to which side.
-    private func open(host: String, port: Int, context: ChannelHandlerContext,
-                      greeting: @escaping (any Channel) -> (ByteBuffer, toClient: Bool)) {
+    private func open(
+        host: String, port: Int, context: ChannelHandlerContext,
+        greeting: @escaping (any Channel) -> (ByteBuffer, toClient: Bool)
+    ) {
         guard ["127.0.0.1", "localhost", "::1"].contains(host.lowercased()) else {
             answer(403, "Forbidden", context: context)
             return
@@ -165,8 +168,10 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
             }
     }
 
-    private func connected(_ result: Result<any Channel, any Error>, context: ChannelHandlerContext,
-                           greeting: (any Channel) -> (ByteBuffer, toClient: Bool)) {
+    private func connected(
+        _ result: Result<any Channel, any Error>, context: ChannelHandlerContext,
+        greeting: (any Channel) -> (ByteBuffer, toClient: Bool)
+    ) {
         guard case .connecting = phase else {
             if case .success(let origin) = result { origin.close(promise: nil) }
             return
@@ -190,12 +195,15 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
 
     // MARK: - Answers of the proxy itself
 
-    private func answer(_ status: Int, _ reason: String, extra: String = "", counted: Bool = true,
-                        context: ChannelHandlerContext) {
+    private func answer(
+        _ status: Int, _ reason: String, extra: String = "", counted: Bool = true,
+        context: ChannelHandlerContext
+    ) {
         if counted { state.record { $0.failed += 1 } }
         phase = .closing
         let body = "\(status) \(reason) (loopback proxy)\n"
-        let text = "HTTP/1.1 \(status) \(reason)\r\n\(extra)Content-Type: text/plain\r\nContent-Length: \(body.utf8.count)"
+        let text =
+            "HTTP/1.1 \(status) \(reason)\r\n\(extra)Content-Type: text/plain\r\nContent-Length: \(body.utf8.count)"
             + "\r\nConnection: close\r\n\r\n\(body)"
         context.writeAndFlush(Self.wrapOutboundOut(ByteBuffer(string: text)), promise: nil)
         Self.closeAfterWrites(context.channel)

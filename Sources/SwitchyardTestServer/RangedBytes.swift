@@ -49,7 +49,8 @@ enum RangedBytes {
         var start = 0
         var end = count
         if !ignoresRanges, let range = request.head.headers.first(name: "Range"),
-           ifRangeMatches(request.head.headers, etag: etag), let (first, last) = parse(range) {
+            ifRangeMatches(request.head.headers, etag: etag), let (first, last) = parse(range)
+        {
             guard first < count else {
                 var refusal = ResponseHead(status: 416, headers: [("Content-Range", "bytes */\(count)"), ("ETag", etag)])
                 refusal.add("Content-Length", "0")

@@ -35,7 +35,10 @@ struct SHA256 {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(digest.count * 2)
-        for byte in digest { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0xF)]) }
+        for byte in digest {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0xF)])
+        }
         return String(decoding: out, as: UTF8.self)
     }
 }

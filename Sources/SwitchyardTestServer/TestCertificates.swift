@@ -56,31 +56,37 @@ public struct TestCertificates: Sendable {
         let day: TimeInterval = 86_400
         let caKey = P256.Signing.PrivateKey()
         let caName = try DistinguishedName { CommonName("Switchyard Test CA") }
-        let ca = try Issued(subject: caName, key: caKey, isCA: true, names: [], usage: nil,
-                            validity: (now - day, now + 30 * day), issuer: nil)
+        let ca = try Issued(
+            subject: caName, key: caKey, isCA: true, names: [], usage: nil,
+            validity: (now - day, now + 30 * day), issuer: nil)
         let issuer = (name: caName, key: caKey)
         let loopbackNames: [GeneralName] = [
             .dnsName("localhost"),
             .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
-            .ipAddress(ASN1OctetString(contentBytes: ArraySlice([UInt8](repeating: 0, count: 15) + [1]))),
+            .ipAddress(ASN1OctetString(contentBytes: ArraySlice([UInt8](repeating: 0, count: 15) + [1])))
         ]
-        let server = try Issued(subject: DistinguishedName { CommonName("localhost") }, key: P256.Signing.PrivateKey(),
-                                isCA: false, names: loopbackNames, usage: .serverAuth,
-                                validity: (now - day, now + 30 * day), issuer: issuer)
-        let expired = try Issued(subject: DistinguishedName { CommonName("localhost") }, key: P256.Signing.PrivateKey(),
-                                 isCA: false, names: loopbackNames, usage: .serverAuth,
-                                 validity: (now - 10 * day, now - day), issuer: issuer)
-        let wrongHost = try Issued(subject: DistinguishedName { CommonName("wrong.example.invalid") },
-                                   key: P256.Signing.PrivateKey(), isCA: false,
-                                   names: [.dnsName("wrong.example.invalid")], usage: .serverAuth,
-                                   validity: (now - day, now + 30 * day), issuer: issuer)
+        let server = try Issued(
+            subject: DistinguishedName { CommonName("localhost") }, key: P256.Signing.PrivateKey(),
+            isCA: false, names: loopbackNames, usage: .serverAuth,
+            validity: (now - day, now + 30 * day), issuer: issuer)
+        let expired = try Issued(
+            subject: DistinguishedName { CommonName("localhost") }, key: P256.Signing.PrivateKey(),
+            isCA: false, names: loopbackNames, usage: .serverAuth,
+            validity: (now - 10 * day, now - day), issuer: issuer)
+        let wrongHost = try Issued(
+            subject: DistinguishedName { CommonName("wrong.example.invalid") },
+            key: P256.Signing.PrivateKey(), isCA: false,
+            names: [.dnsName("wrong.example.invalid")], usage: .serverAuth,
+            validity: (now - day, now + 30 * day), issuer: issuer)
         let clientCAKey = P256.Signing.PrivateKey()
         let clientCAName = try DistinguishedName { CommonName("Switchyard Test Client CA") }
-        let clientCA = try Issued(subject: clientCAName, key: clientCAKey, isCA: true, names: [], usage: nil,
-                                  validity: (now - day, now + 30 * day), issuer: nil)
-        let client = try Issued(subject: DistinguishedName { CommonName("switchyard-test-client") },
-                                key: P256.Signing.PrivateKey(), isCA: false, names: [], usage: .clientAuth,
-                                validity: (now - day, now + 30 * day), issuer: (clientCAName, clientCAKey))
+        let clientCA = try Issued(
+            subject: clientCAName, key: clientCAKey, isCA: true, names: [], usage: nil,
+            validity: (now - day, now + 30 * day), issuer: nil)
+        let client = try Issued(
+            subject: DistinguishedName { CommonName("switchyard-test-client") },
+            key: P256.Signing.PrivateKey(), isCA: false, names: [], usage: .clientAuth,
+            validity: (now - day, now + 30 * day), issuer: (clientCAName, clientCAKey))
         return TestCertificates(
             directory: directory,
             ca: try ca.write(to: directory, name: "ca"),
@@ -109,17 +115,20 @@ private struct Issued {
     let certificate: Certificate
     let key: P256.Signing.PrivateKey
 
-    init(subject: DistinguishedName, key: P256.Signing.PrivateKey, isCA: Bool, names: [GeneralName],
-         usage: ExtendedKeyUsage.Usage?, validity: (Date, Date),
-         issuer: (name: DistinguishedName, key: P256.Signing.PrivateKey)?) throws {
+    init(
+        subject: DistinguishedName, key: P256.Signing.PrivateKey, isCA: Bool, names: [GeneralName],
+        usage: ExtendedKeyUsage.Usage?, validity: (Date, Date),
+        issuer: (name: DistinguishedName, key: P256.Signing.PrivateKey)?
+    ) throws {
         let publicKey = Certificate.PublicKey(key.publicKey)
         let issuerKey = issuer?.key ?? key
         let extensions = try Certificate.Extensions {
             Critical(isCA ? BasicConstraints.isCertificateAuthority(maxPathLength: nil) : .notCertificateAuthority)
             Critical(isCA ? KeyUsage(keyCertSign: true, cRLSign: true) : KeyUsage(digitalSignature: true))
             SubjectKeyIdentifier(hash: publicKey)
-            AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: Certificate.PublicKey(issuerKey.publicKey))
-                .keyIdentifier)
+            AuthorityKeyIdentifier(
+                keyIdentifier: SubjectKeyIdentifier(hash: Certificate.PublicKey(issuerKey.publicKey))
+                    .keyIdentifier)
             if !names.isEmpty { SubjectAlternativeNames(names) }
             if let usage { try ExtendedKeyUsage([usage]) }
         }

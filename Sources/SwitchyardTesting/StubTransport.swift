@@ -1,5 +1,5 @@
-public import Switchyard
 public import HTTPTypes
+public import Switchyard
 import Synchronization
 
 /// A transport that answers from a closure instead of the network, and counts its calls.

@@ -1,9 +1,10 @@
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Foundation
 import HTTPTypes
 import Switchyard
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Builds the `URLRequest` for a ``Request``.
 enum RequestMapping {
@@ -15,9 +16,11 @@ enum RequestMapping {
     static func urlRequest(for request: Request, timeout: TimeInterval) throws(SwitchyardError) -> URLRequest {
         let head = request.head
         guard let scheme = head.scheme, let authority = head.authority,
-              let url = URL(string: "\(scheme)://\(authority)\(head.path ?? "/")") else {
-            throw .invalidRequest("The request's URL could not be formed from scheme '\(head.scheme ?? "")',"
-                + " host '\(head.authority ?? "")' and path '\(QueryRedaction.standard.redact(head.path ?? ""))'.")
+            let url = URL(string: "\(scheme)://\(authority)\(head.path ?? "/")")
+        else {
+            throw .invalidRequest(
+                "The request's URL could not be formed from scheme '\(head.scheme ?? "")',"
+                    + " host '\(head.authority ?? "")' and path '\(QueryRedaction.standard.redact(head.path ?? ""))'.")
         }
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         urlRequest.httpMethod = head.method.rawValue
@@ -68,7 +71,8 @@ enum ResponseHeadMapping {
     /// not for `HEAD`, 1xx/204/304, content-encoded bodies (URLSession decodes them) or chunked ones.
     static func declaredBodyBytes(of head: HTTPResponse, method: HTTPRequest.Method) -> Int64? {
         guard method != .head, head.status.code >= 200, head.status.code != 204, head.status.code != 304,
-              head.headerFields[.transferEncoding] == nil else { return nil }
+            head.headerFields[.transferEncoding] == nil
+        else { return nil }
         if let encoding = head.headerFields[.contentEncoding], encoding.lowercased() != "identity" { return nil }
         guard let text = head.headerFields[.contentLength], let length = Int64(text), length >= 0 else { return nil }
         return length
@@ -98,7 +102,8 @@ enum ResponseHeadMapping {
         var sawToken = false
         for byte in text.utf8 {
             if byte == UInt8(ascii: "=") { return sawToken }
-            let isToken = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+            let isToken =
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
                 || "!#$%&'*+-.^_`|~".utf8.contains(byte)
             guard isToken else { return false }
             sawToken = true

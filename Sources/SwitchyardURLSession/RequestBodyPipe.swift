@@ -1,10 +1,11 @@
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Dispatch
 import Foundation
 import Switchyard
 import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Moves a streamed request body from the task that iterates it to URLSession (Apple platforms),
 /// which reads it through a bound stream pair fed by a dedicated writer thread.

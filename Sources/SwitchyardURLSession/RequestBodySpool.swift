@@ -34,8 +34,9 @@ enum RequestBodySpool {
                     let url = URL(fileURLWithPath: NSTemporaryDirectory())
                         .appendingPathComponent("switchyard-upload-\(UUID().uuidString)")
                     guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                        throw SwitchyardError.transportFailed("Could not create a temporary file for the request body"
-                            + " in \(NSTemporaryDirectory()).")
+                        throw SwitchyardError.transportFailed(
+                            "Could not create a temporary file for the request body"
+                                + " in \(NSTemporaryDirectory()).")
                     }
                     let handle = try FileHandle(forWritingTo: url)
                     file = (url, handle)
@@ -47,8 +48,9 @@ enum RequestBodySpool {
             // A cancelled AsyncStream simply ends: never take that for the end of the body.
             try Task.checkCancellation()
             if case .known(let declared) = body.length, declared != total {
-                throw SwitchyardError.invalidRequest("The request body declared \(declared) bytes but produced"
-                    + " \(total); nothing was sent.")
+                throw SwitchyardError.invalidRequest(
+                    "The request body declared \(declared) bytes but produced"
+                        + " \(total); nothing was sent.")
             }
         } catch {
             if let file {

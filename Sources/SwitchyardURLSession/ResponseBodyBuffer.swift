@@ -1,3 +1,6 @@
+import Foundation
+import Switchyard
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Switchyard
 
 /// The response bytes received but not yet read, in arrival order, with bounded memory.
 ///
@@ -103,8 +104,9 @@ private final class SpillFile {
         try staged.withUnsafeBytes { buffer in
             var done = 0
             while done < buffer.count {
-                let written = pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done,
-                                     off_t(writeOffset) + off_t(done))
+                let written = pwrite(
+                    descriptor, buffer.baseAddress! + done, buffer.count - done,
+                    off_t(writeOffset) + off_t(done))
                 if written < 0, errno == EINTR { continue }
                 guard written > 0 else { throw SpillError(operation: "write", code: errno) }
                 done += written

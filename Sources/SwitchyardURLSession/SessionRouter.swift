@@ -1,9 +1,10 @@
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Foundation
 import Switchyard
 import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// URLSession's delegate: routes each task's callbacks to the ``URLSessionExchange`` it belongs to,
 /// and answers URLSession's policy questions the way every Switchyard transport must.

@@ -1,8 +1,9 @@
+import Foundation
+import Switchyard
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Foundation
-import Switchyard
 
 /// Maps URLSession's `URLError`s onto ``SwitchyardError`` kinds with actionable messages.
 ///
@@ -18,8 +19,9 @@ enum URLSessionErrorMapping {
     static func error(for error: any Error, host: String, receivedHead: Bool) -> SwitchyardError {
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else {
-            return TransportFailure.otherFailure(stack: "URLSession", host: host, detail: nsError.localizedDescription,
-                                                 underlyingError: error)
+            return TransportFailure.otherFailure(
+                stack: "URLSession", host: host, detail: nsError.localizedDescription,
+                underlyingError: error)
         }
         let reason = detail(of: nsError)
         switch nsError.code {
@@ -30,23 +32,24 @@ enum URLSessionErrorMapping {
         case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
             return TransportFailure.unresolvedHost(host: host, detail: reason, underlyingError: error)
         case NSURLErrorCannotConnectToHost, NSURLErrorNotConnectedToInternet, NSURLErrorInternationalRoamingOff,
-             NSURLErrorCallIsActive, NSURLErrorDataNotAllowed, NSURLErrorCannotLoadFromNetwork:
+            NSURLErrorCallIsActive, NSURLErrorDataNotAllowed, NSURLErrorCannotLoadFromNetwork:
             return TransportFailure.couldNotConnect(host: host, detail: reason, underlyingError: error)
         case NSURLErrorNetworkConnectionLost:
             return TransportFailure.connectionLost(host: host, detail: reason, underlyingError: error)
         case NSURLErrorBadServerResponse where !receivedHead:
             return TransportFailure.closedWithoutResponse(host: host, detail: reason, underlyingError: error)
         case NSURLErrorBadServerResponse, NSURLErrorCannotParseResponse, NSURLErrorCannotDecodeContentData,
-             NSURLErrorCannotDecodeRawData, NSURLErrorZeroByteResource:
+            NSURLErrorCannotDecodeRawData, NSURLErrorZeroByteResource:
             return TransportFailure.notHTTP(host: host, detail: reason, underlyingError: error)
         case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateHasBadDate,
-             NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot,
-             NSURLErrorServerCertificateNotYetValid, NSURLErrorClientCertificateRejected,
-             NSURLErrorClientCertificateRequired, NSURLErrorAppTransportSecurityRequiresSecureConnection:
+            NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot,
+            NSURLErrorServerCertificateNotYetValid, NSURLErrorClientCertificateRejected,
+            NSURLErrorClientCertificateRequired, NSURLErrorAppTransportSecurityRequiresSecureConnection:
             return TransportFailure.tlsFailed(host: host, detail: reason, underlyingError: error)
         case NSURLErrorHTTPTooManyRedirects:
-            return SwitchyardError(.tooManyRedirects, "\(host) redirected too often: \(reason).",
-                                   underlyingError: error)
+            return SwitchyardError(
+                .tooManyRedirects, "\(host) redirected too often: \(reason).",
+                underlyingError: error)
         case NSURLErrorBadURL:
             return TransportFailure.unusableURL(detail: reason, underlyingError: error)
         case NSURLErrorUnsupportedURL:
@@ -72,15 +75,18 @@ enum URLSessionErrorMapping {
         if text.contains("out of memory") || text.contains("header size") || text.contains("too large") {
             // FoundationNetworking's libcurl refuses a header line over 100 KiB, or 300 KiB of heads
             // including interim ones, this way, before any head is delivered.
-            return .protocolViolation("\(host) sent response heads larger than the HTTP stack accepts (over"
-                + " \(ResponseHeadRules.maxHeadBytes / 1024) KiB in one head, or libcurl's 300 KiB including interim"
-                + " responses); the response was refused.", underlyingError: error)
+            return .protocolViolation(
+                "\(host) sent response heads larger than the HTTP stack accepts (over"
+                    + " \(ResponseHeadRules.maxHeadBytes / 1024) KiB in one head, or libcurl's 300 KiB including interim"
+                    + " responses); the response was refused.", underlyingError: error)
         }
         if text.contains("transfer closed") || text.contains("remaining to read") {
             return TransportFailure.closedMidBody(host: host, detail: reason, underlyingError: error)
         }
-        let protocolMarkers = ["chunk", "header", "weird server reply", "content encoding", "transfer-encoding", "unencoding",
-                               "http/0.9", "response code", "http version", "invalid"]
+        let protocolMarkers = [
+            "chunk", "header", "weird server reply", "content encoding", "transfer-encoding", "unencoding",
+            "http/0.9", "response code", "http version", "invalid"
+        ]
         if protocolMarkers.contains(where: text.contains) {
             return TransportFailure.notHTTP(host: host, detail: reason, underlyingError: error)
         }
@@ -88,7 +94,8 @@ enum URLSessionErrorMapping {
             return TransportFailure.tlsFailed(host: host, detail: reason, underlyingError: error)
         }
         if text.contains("connection reset") || text.contains("broken pipe") || text.contains("recv failure")
-            || text.contains("send failure") {
+            || text.contains("send failure")
+        {
             return TransportFailure.connectionLost(host: host, detail: reason, underlyingError: error)
         }
         return TransportFailure.otherFailure(stack: "URLSession", host: host, detail: reason, underlyingError: error)
@@ -102,7 +109,8 @@ enum URLSessionErrorMapping {
     /// The most specific description available: the underlying error's, then the error's own.
     private static func detail(of error: NSError) -> String {
         if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
-           let text = underlying.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty {
+            let text = underlying.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty
+        {
             return text
         }
         if let text = error.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty { return text }

@@ -1,10 +1,11 @@
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Foundation
 import HTTPTypes
 import Switchyard
 import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The state one request shares between the caller's task and URLSession's delegate queue: the
 /// kit's ``ResponseStream``, fed by the delegate.
@@ -49,13 +50,18 @@ extension ResponseStream where Driver == URLSessionExchangeDriver {
     /// where suspending the task pauses it (Apple), otherwise the excess spills to disk.
     convenience init(request: Request, context: ExchangeContext, memoryLimit: Int, pausesTask: Bool) {
         let host = request.head.authority ?? "the server"
-        let driver = URLSessionExchangeDriver(request: request, context: context, host: host,
-                                              task: URLSessionTaskHandle())
-        let queue = SpillingChunkQueue(buffer: ResponseBodyBuffer(memoryLimit: memoryLimit), mayUseDisk: !pausesTask,
-                                       host: host)
-        self.init(driver: driver, state: State(queue: queue, highWaterBytes: memoryLimit,
-                                               overflow: pausesTask ? .keepAndPause : .keep,
-                                               byteLimit: request.options.maxResponseBytes))
+        let driver = URLSessionExchangeDriver(
+            request: request, context: context, host: host,
+            task: URLSessionTaskHandle())
+        let queue = SpillingChunkQueue(
+            buffer: ResponseBodyBuffer(memoryLimit: memoryLimit), mayUseDisk: !pausesTask,
+            host: host)
+        self.init(
+            driver: driver,
+            state: State(
+                queue: queue, highWaterBytes: memoryLimit,
+                overflow: pausesTask ? .keepAndPause : .keep,
+                byteLimit: request.options.maxResponseBytes))
     }
 
     /// The request.

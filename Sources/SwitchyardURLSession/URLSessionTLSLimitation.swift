@@ -22,9 +22,11 @@ enum URLSessionTLSLimitation {
         if options.clientCertificate != nil { unsupported.append("client certificates") }
         if options.minimumVersion != .v1_2 { unsupported.append("a minimum of \(options.minimumVersion)") }
         if options.skipsVerification { unsupported.append("skipping verification") }
-        return SwitchyardError(.tls, "URLSessionTransport does not support \(unsupported.joined(separator: ", ")):"
-            + " URLSession offers no per-session setting for it on this platform, and ignoring it would leave the"
-            + " connection less protected than configured, so no request is sent. Use CurlTransport or"
-            + " AsyncHTTPClientTransport for these TLSOptions.")
+        return SwitchyardError(
+            .tls,
+            "URLSessionTransport does not support \(unsupported.joined(separator: ", ")):"
+                + " URLSession offers no per-session setting for it on this platform, and ignoring it would leave the"
+                + " connection less protected than configured, so no request is sent. Use CurlTransport or"
+                + " AsyncHTTPClientTransport for these TLSOptions.")
     }
 }

@@ -8,13 +8,15 @@ extension URLSessionTransport {
         #if canImport(FoundationNetworking)
         // libcurl under FoundationNetworking reads the same variables the same way.
         if let environment = try? ProxyConfiguration.fromEnvironment(), environment == proxy { return nil }
-        return .transportFailed("URLSessionTransport cannot send through \(proxy): FoundationNetworking on Linux"
-            + " gives libcurl no proxy setting, so only the proxy environment variables (http_proxy, https_proxy,"
-            + " no_proxy, …) apply. Set those, use ProxyConfiguration.fromEnvironment(), or use the curl or"
-            + " AsyncHTTPClient transport.")
+        return .transportFailed(
+            "URLSessionTransport cannot send through \(proxy): FoundationNetworking on Linux"
+                + " gives libcurl no proxy setting, so only the proxy environment variables (http_proxy, https_proxy,"
+                + " no_proxy, …) apply. Set those, use ProxyConfiguration.fromEnvironment(), or use the curl or"
+                + " AsyncHTTPClient transport.")
         #else
-        return .transportFailed("URLSessionTransport cannot send through \(proxy): on Apple platforms the system's"
-            + " proxy settings apply. Leave proxy nil, or use the curl or AsyncHTTPClient transport.")
+        return .transportFailed(
+            "URLSessionTransport cannot send through \(proxy): on Apple platforms the system's"
+                + " proxy settings apply. Leave proxy nil, or use the curl or AsyncHTTPClient transport.")
         #endif
     }
 }

@@ -1,11 +1,12 @@
+import HTTPTypes
+public import Switchyard
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 import Foundation
 #else
 public import Foundation
 #endif
-public import Switchyard
-import HTTPTypes
 
 /// A `Transport` over `URLSession`: FoundationNetworking (libcurl underneath) on Linux,
 /// Foundation's own stack on Apple platforms.
@@ -208,9 +209,10 @@ public final class URLSessionTransport: Transport {
         if let tlsLimitation { throw tlsLimitation }
         if let proxyRefusal { throw proxyRefusal }
         var urlRequest = try RequestMapping.urlRequest(for: request, timeout: backstopSeconds(for: context))
-        let exchange = URLSessionExchange(request: request, context: context,
-                                          memoryLimit: max(configuration.bufferedBodyBytes, 64 * 1024),
-                                          pausesTask: Self.canPauseTasks)
+        let exchange = URLSessionExchange(
+            request: request, context: context,
+            memoryLimit: max(configuration.bufferedBodyBytes, 64 * 1024),
+            pausesTask: Self.canPauseTasks)
         let task: URLSessionTask
         var upload: (body: HTTPBody, pipe: RequestBodyPipe)?
         if let body = request.body, let bytes = body.bufferedBytes {
@@ -301,8 +303,10 @@ public final class URLSessionTransport: Transport {
     private static func spool(
         _ body: HTTPBody, context: ExchangeContext, memoryLimit: Int
     ) async throws -> RequestBodySpool.Spooled {
-        try await withDeadline(context.deadline,
-                               timeoutError: .timedOut("The request body was not complete before the deadline.")) {
+        try await withDeadline(
+            context.deadline,
+            timeoutError: .timedOut("The request body was not complete before the deadline.")
+        ) {
             try await RequestBodySpool.spool(body, memoryLimit: memoryLimit)
         }
     }

@@ -127,7 +127,7 @@ struct BurstTally {
             ("statuses", .object(statuses.sorted { $0.key < $1.key }.map { (String($0.key), .int(Int64($0.value))) })),
             ("errors", .object(errors.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })),
             ("distinct_bodies", .int(Int64(bodies.count))),
-            ("elapsed_ms", .double(elapsedMilliseconds)),
+            ("elapsed_ms", .double(elapsedMilliseconds))
         ])
     }
 

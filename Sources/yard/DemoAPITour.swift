@@ -41,9 +41,10 @@ struct DemoAPITour {
         let page = Endpoint<Page<Headline>>(.get, "/pages/{list}", decoding: .page(Self.layout))
             .parameter("list", "feed-\(transportName)")
             .query("insert", 2).query("fail", 3)
-            .retrying(.disabled)   // let the failure reach the list, which rolls the page back
-        let loader = PageLoader(source: EndpointPageSource(api: api, endpoint: page, layout: Self.layout),
-                                identity: { $0.id }, rule: Self.layout.hasNextRule, pageSize: 10)
+            .retrying(.disabled)  // let the failure reach the list, which rolls the page back
+        let loader = PageLoader(
+            source: EndpointPageSource(api: api, endpoint: page, layout: Self.layout),
+            identity: { $0.id }, rule: Self.layout.hasNextRule, pageSize: 10)
         var result = await loader.loadFirst()
         var loads = 1
         while true {

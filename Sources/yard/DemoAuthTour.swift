@@ -20,7 +20,7 @@ struct DemoAuthTour {
 
         func refresh(stale: BearerCredential) async throws -> BearerCredential {
             refreshes += 1
-            try await Task.sleep(for: .milliseconds(50))   // a token endpoint takes a moment
+            try await Task.sleep(for: .milliseconds(50))  // a token endpoint takes a moment
             credential = BearerCredential(token: "fresh", identity: "demo-user")
             return credential
         }
@@ -30,9 +30,10 @@ struct DemoAuthTour {
         let key = "demo-\(transportName)"
         server.setAuthToken("fresh", key: key)
         let session = Session()
-        let auth = AuthPlugin(scope: RequestScope(hosts: ["127.0.0.1"], pathPrefixes: ["/auth"]), provider: session,
-                              name: "auth-\(transportName)")
-        try client.register(auth.plugin)   // a department's plugin added to the running client
+        let auth = AuthPlugin(
+            scope: RequestScope(hosts: ["127.0.0.1"], pathPrefixes: ["/auth"]), provider: session,
+            name: "auth-\(transportName)")
+        try client.register(auth.plugin)  // a department's plugin added to the running client
         defer { try? client.unregister(pluginNamed: "auth-\(transportName)") }
         let statuses = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<20 {
@@ -47,7 +48,8 @@ struct DemoAuthTour {
             return await group.reduce(into: [Int]()) { $0.append($1) }
         }
         let counts = server.authRequests(key: key)
-        print("   20 concurrent requests with an expired token: \(statuses.filter { $0 == 200 }.count) × 200,"
-            + " \(await session.refreshes) refresh, the server refused \(counts.refused) and accepted \(counts.accepted)")
+        print(
+            "   20 concurrent requests with an expired token: \(statuses.filter { $0 == 200 }.count) × 200,"
+                + " \(await session.refreshes) refresh, the server refused \(counts.refused) and accepted \(counts.accepted)")
     }
 }

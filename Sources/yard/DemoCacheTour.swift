@@ -20,7 +20,7 @@ struct DemoCacheTour {
 
         try await show("first request", try Request(url: url))
         try await show("again at once", try Request(url: url))
-        try await Task.sleep(for: .milliseconds(1_200))   // let the entry go stale
+        try await Task.sleep(for: .milliseconds(1_200))  // let the entry go stale
         server.setCacheMode(.status(503), key: key)
         var request = try Request(url: url)
         request.options.cachePolicy = .staleIfError
@@ -32,6 +32,8 @@ struct DemoCacheTour {
         let response = try await client.send(request)
         let provenance = response.context.provenance
         let age = provenance.age.map { " · age \(DemoTour.format($0))" } ?? ""
-        print("   \(label): \(response.head.status.code) “\(response.text.trimmingCharacters(in: .newlines))” from \(provenance.source)\(age)")
+        print(
+            "   \(label): \(response.head.status.code) “\(response.text.trimmingCharacters(in: .newlines))” from \(provenance.source)\(age)"
+        )
     }
 }

@@ -27,7 +27,8 @@ enum DemoChain {
     /// The department header's value in an `/echo` JSON body, if the server received one.
     static func departmentHeader(in echoBody: [UInt8]) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(echoBody)) as? [String: Any],
-              let headers = object["headers"] as? [[String]] else { return nil }
+            let headers = object["headers"] as? [[String]]
+        else { return nil }
         return headers.first { $0.first?.lowercased() == departmentHeaderName.lowercased() }?.last
     }
 }

@@ -56,8 +56,9 @@ struct DemoTour {
         }
         let popUps = printer.popUps.withLock { $0 }
         let shown = popUps.filter(\.isWorthShowing)
-        print("   10 failure events, \(shown.count) pop-up worth showing: “\(shown.first?.message ?? "")”"
-            + " (coalesced count reached \(popUps.map(\.coalescedCount).max() ?? 0))")
+        print(
+            "   10 failure events, \(shown.count) pop-up worth showing: “\(shown.first?.message ?? "")”"
+                + " (coalesced count reached \(popUps.map(\.coalescedCount).max() ?? 0))")
 
         section(7, "A request cancelled mid-flight (the server waits forever)")
         let stalled = Task { try await client.send(try Request(url: server.url("/stall?tag=demo-cancel-\(transportName)"))) }
@@ -139,7 +140,7 @@ struct DemoTour {
     private static func describe(_ timings: TransferTimings) -> String {
         let phases: [(String, Duration?)] = [
             ("dns", timings.dns), ("connect", timings.connect), ("tls", timings.tls),
-            ("ttfb", timings.firstByte), ("total", timings.total),
+            ("ttfb", timings.firstByte), ("total", timings.total)
         ]
         return phases.compactMap { name, value in value.map { "\(name) \(format($0))" } }.joined(separator: " · ")
     }

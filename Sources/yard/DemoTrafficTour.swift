@@ -50,12 +50,12 @@ struct DemoTrafficTour {
         server.setCacheMode(.ok, key: key)
         var probe = failFast
         let end = ContinuousClock.now + .seconds(60)
-        while probe == "circuitOpen", ContinuousClock.now < end {   // until the cool-down lets a probe through
+        while probe == "circuitOpen", ContinuousClock.now < end {  // until the cool-down lets a probe through
             try await Task.sleep(for: .milliseconds(20))
             probe = await outcome(client, request)
         }
         print("   after the endpoint recovered and the cool-down ended, a probe: \(probe); breaker: \(breaker.state(forHost: host))")
-        var events: [String] = []   // both were published before the calls that caused them returned
+        var events: [String] = []  // both were published before the calls that caused them returned
         for await event in transitions where ["circuitOpened", "circuitClosed"].contains(event.kind.name) {
             events.append(event.kind.name)
             if events.count == 2 { break }
@@ -89,11 +89,12 @@ struct DemoTrafficTour {
                 followers += 1
                 if followers == 99 { break }
             }
-            server.release(key: key)   // the server answers only now: every caller has joined
+            server.release(key: key)  // the server answers only now: every caller has joined
             return await group.reduce(into: [Int]()) { $0.append($1) }
         }
-        print("   100 identical GETs with coalescing: the server was hit \(server.requestCount(path: path)) time(s);"
-            + " \(sizes.filter { $0 == 65536 }.count) callers read the whole 64 KiB body")
+        print(
+            "   100 identical GETs with coalescing: the server was hit \(server.requestCount(path: path)) time(s);"
+                + " \(sizes.filter { $0 == 65536 }.count) callers read the whole 64 KiB body")
     }
 
     /// Two slots per host; six more requests queue (background first, user-initiated last) and the
@@ -111,7 +112,7 @@ struct DemoTrafficTour {
         await until { server.gate(key: key).held == 2 }
         let queued: [(String, RequestPriority)] = [
             ("background-1", .background), ("background-2", .background), ("utility-1", .utility),
-            ("utility-2", .utility), ("userInitiated-1", .userInitiated), ("userInitiated-2", .userInitiated),
+            ("utility-2", .utility), ("userInitiated-1", .userInitiated), ("userInitiated-2", .userInitiated)
         ]
         for (index, (id, priority)) in queued.enumerated() {
             try launch(id, priority)
@@ -151,9 +152,10 @@ struct DemoTrafficTour {
         for index in 0..<3 { closed = await server.waitForDisconnect(tag: "\(key)-\(index)", timeout: .seconds(30)) && closed }
         server.release(key: key)
         let untouched = await other.value
-        print("   cancel(tagged: \"profile-screen\") → \(cancelled) exchanges ended: \(kinds.joined(separator: ", "));"
-            + " server saw their connections close: \(closed ? "yes" : "no");"
-            + " the other request: \(untouched.map { "\($0.head.status.code)" } ?? "failed")")
+        print(
+            "   cancel(tagged: \"profile-screen\") → \(cancelled) exchanges ended: \(kinds.joined(separator: ", "));"
+                + " server saw their connections close: \(closed ? "yes" : "no");"
+                + " the other request: \(untouched.map { "\($0.head.status.code)" } ?? "failed")")
     }
 
     /// Waits until `condition` holds (polling; the demo's server answers at once).

@@ -21,24 +21,31 @@ struct DemoTransferTour {
 
         // The server stops sending at 12 MiB; once those bytes are in the partial file it drops the connection.
         let first = client.download(try Request(url: server.url("/bytes/\(count)?stall_at=\(cut)&tag=\(tag)")), to: path)
-        let printer = Task { await ProgressPrinter(label: "   download", interactive: ProgressPrinter.standardErrorIsTerminal).run(first.progress) }
+        let printer = Task {
+            await ProgressPrinter(label: "   download", interactive: ProgressPrinter.standardErrorIsTerminal).run(first.progress)
+        }
         first.start()
         while Self.size(of: first.partialPath) < cut { try await Task.sleep(for: .milliseconds(20)) }
         server.dropConnections(tag: tag)
         do {
             _ = try await first.result()
         } catch {
-            print("   ✗ interrupted at \(Self.size(of: first.partialPath)) bytes (\(error.kind.rawValue)); \(path.split(separator: "/").last ?? "").part kept")
+            print(
+                "   ✗ interrupted at \(Self.size(of: first.partialPath)) bytes (\(error.kind.rawValue)); \(path.split(separator: "/").last ?? "").part kept"
+            )
         }
         await printer.value
 
         let second = client.download(try Request(url: server.url("/bytes/\(count)?tag=\(tag)-resume")), to: path)
-        let secondPrinter = Task { await ProgressPrinter(label: "   resume", interactive: ProgressPrinter.standardErrorIsTerminal).run(second.progress) }
+        let secondPrinter = Task {
+            await ProgressPrinter(label: "   resume", interactive: ProgressPrinter.standardErrorIsTerminal).run(second.progress)
+        }
         let result = try await second.result()
         await secondPrinter.value
         let range = server.rangeHeaders(tag: "\(tag)-resume").first.flatMap { $0 } ?? "none"
-        print("   ✓ resumed with Range: \(range) → \(result.head.status.code), \(result.byteCount) bytes in the file,"
-            + " renamed into place only when complete")
+        print(
+            "   ✓ resumed with Range: \(range) → \(result.head.status.code), \(result.byteCount) bytes in the file,"
+                + " renamed into place only when complete")
     }
 
     private static func size(of path: String) -> Int {

@@ -42,7 +42,7 @@ struct ExchangeOutcome {
         let timings = context?.timings ?? TransferTimings()
         var timingMembers: [(String, JSONValue)] = [("total", .double((timings.total ?? elapsed).milliseconds))]
         let phases: [(String, Duration?)] = [
-            ("dns", timings.dns), ("connect", timings.connect), ("tls", timings.tls), ("ttfb", timings.firstByte),
+            ("dns", timings.dns), ("connect", timings.connect), ("tls", timings.tls), ("ttfb", timings.firstByte)
         ]
         for (name, value) in phases {
             if let value { timingMembers.append((name, .double(value.milliseconds))) }
@@ -51,17 +51,24 @@ struct ExchangeOutcome {
             .array([.string($0.name.canonicalName), .string($0.value)])
         }
         // `null` without --cache, or when no response arrived; else the source and the age in seconds.
-        let cacheValue: JSONValue = isCaching && head != nil ? context.map { context in
-            let provenance = context.provenance
-            return .object([
-                ("source", .string(provenance.source.rawValue)),
-                ("age_s", .double(Double(provenance.age?.components.seconds ?? 0)
-                    + Double(provenance.age?.components.attoseconds ?? 0) * 1e-18)),
-            ])
-        } ?? .null : .null
-        let errorValue: JSONValue = error.map {
-            .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))])
-        } ?? .null
+        let cacheValue: JSONValue =
+            isCaching && head != nil
+            ? context.map { context in
+                let provenance = context.provenance
+                return .object([
+                    ("source", .string(provenance.source.rawValue)),
+                    (
+                        "age_s",
+                        .double(
+                            Double(provenance.age?.components.seconds ?? 0)
+                                + Double(provenance.age?.components.attoseconds ?? 0) * 1e-18)
+                    )
+                ])
+            } ?? .null : .null
+        let errorValue: JSONValue =
+            error.map {
+                .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))])
+            } ?? .null
         return .object([
             ("ok", .bool(error == nil && head != nil)),
             ("transport", .string(transport)),
@@ -76,15 +83,19 @@ struct ExchangeOutcome {
             ("redirects", .int(Int64(redirects))),
             ("timings_ms", .object(timingMembers)),
             ("cache", cacheValue),
-            ("events", .array(events.map { event in
-                .object([
-                    ("kind", .string(event.kind.name)),
-                    ("attempt", .int(Int64(event.attempt))),
-                    ("at_ms", .double(startedAt.duration(to: event.at).milliseconds)),
-                    ("detail", .string(event.kind.detail)),
-                ])
-            })),
-            ("error", errorValue),
+            (
+                "events",
+                .array(
+                    events.map { event in
+                        .object([
+                            ("kind", .string(event.kind.name)),
+                            ("attempt", .int(Int64(event.attempt))),
+                            ("at_ms", .double(startedAt.duration(to: event.at).milliseconds)),
+                            ("detail", .string(event.kind.detail))
+                        ])
+                    })
+            ),
+            ("error", errorValue)
         ])
     }
 

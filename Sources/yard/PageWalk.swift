@@ -44,24 +44,26 @@ struct PageWalk {
         _ loader: PageLoader<Source, SwitchyardAPI.JSONValue>, _ pagesLoaded: Int, _ loads: Int
     ) async -> Summary {
         let state = await loader.state
-        print(JSONValue.object([
-            ("done", .bool(true)), ("state", .string(state.name)), ("unique", .int(Int64(state.items.count))),
-            ("pages_loaded", .int(Int64(pagesLoaded))), ("loads", .int(Int64(loads))),
-        ]).rendered)
+        print(
+            JSONValue.object([
+                ("done", .bool(true)), ("state", .string(state.name)), ("unique", .int(Int64(state.items.count))),
+                ("pages_loaded", .int(Int64(pagesLoaded))), ("loads", .int(Int64(loads)))
+            ]).rendered)
         if case .failed = state { return Summary(gaveUp: true) }
         return Summary(gaveUp: false)
     }
 
     /// `{"page","state","items","new","duplicates","has_next","error"}` for one load.
     static func line(for result: PageLoadResult) -> JSONValue {
-        let error: JSONValue = result.error.map {
-            .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))])
-        } ?? .null
+        let error: JSONValue =
+            result.error.map {
+                .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))])
+            } ?? .null
         return .object([
             ("page", .int(Int64(result.page))), ("state", .string(result.outcome.name)),
             ("items", .int(Int64(result.itemCount))), ("new", .int(Int64(result.newItemCount))),
             ("duplicates", .int(Int64(result.duplicateCount))), ("has_next", .bool(result.hasNext)),
-            ("error", error),
+            ("error", error)
         ])
     }
 }

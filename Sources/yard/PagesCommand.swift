@@ -89,8 +89,10 @@ struct PagesCommand: AsyncParsableCommand {
         let layout = try layout()
         let fields = try HeaderArguments.fields(headers)
         let walk = try await transport.withTransport { transport in
-            let client = try Client(transport: transport, configuration: ClientConfiguration(
-                retry: retries > 0 ? RetryPolicy(maxAttempts: retries + 1) : nil))
+            let client = try Client(
+                transport: transport,
+                configuration: ClientConfiguration(
+                    retry: retries > 0 ? RetryPolicy(maxAttempts: retries + 1) : nil))
             let source = JSONPageSource(client: client, url: url, layout: layout, headerFields: fields)
             return await PageWalk(maxPages: maxPages, retryFailedPage: retryFailedPage)
                 .run(PageLoader(source: source, firstPage: firstPage, pageSize: size))

@@ -32,15 +32,18 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-file"), help: "Stream this file as the body.")
     var dataFile: String?
 
-    @Option(name: .customLong("data-binary"), help: ArgumentHelp(
-        "Send this text as the body, or stream the file @path, byte for byte (curl's form).", valueName: "text|@path"))
+    @Option(
+        name: .customLong("data-binary"),
+        help: ArgumentHelp(
+            "Send this text as the body, or stream the file @path, byte for byte (curl's form).", valueName: "text|@path"))
     var dataBinary: String?
 
     @Option(help: "The transport: \(TransportChoice.names).")
     var transport: TransportChoice = .curl
 
-    @Option(name: [.customLong("timeout"), .customShort("m"), .customLong("max-time")],
-            help: "Seconds the whole exchange may take.")
+    @Option(
+        name: [.customLong("timeout"), .customShort("m"), .customLong("max-time")],
+        help: "Seconds the whole exchange may take.")
     var timeout: Double?
 
     @Option(name: .customLong("max-body-bytes"), help: "Fail with responseTooLarge past this many body bytes.")
@@ -76,7 +79,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(help: "Turn a status of 400 or more into an httpStatus error.")
     var fail = false
 
-    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Print the exchange's events and timings as a waterfall (on standard error).")
+    @Flag(
+        name: [.customShort("v"), .customLong("verbose")],
+        help: "Print the exchange's events and timings as a waterfall (on standard error).")
     var verbose = false
 
     @Flag(help: "Print one JSON object describing the exchange.")
@@ -85,13 +90,16 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Write the exchange (every attempt, with its timings) as an HTTP Archive to this path.")
     var har: String?
 
-    @Option(help: ArgumentHelp("Send through this HTTP proxy: [http://][user:password@]host[:port] (port 1080 by default).",
-                               discussion: "Without it the proxy comes from http_proxy, https_proxy/HTTPS_PROXY and"
-                                   + " all_proxy/ALL_PROXY, as curl reads them (upper-case HTTP_PROXY is ignored); --proxy ''"
-                                   + " sends direct."))
+    @Option(
+        help: ArgumentHelp(
+            "Send through this HTTP proxy: [http://][user:password@]host[:port] (port 1080 by default).",
+            discussion: "Without it the proxy comes from http_proxy, https_proxy/HTTPS_PROXY and"
+                + " all_proxy/ALL_PROXY, as curl reads them (upper-case HTTP_PROXY is ignored); --proxy ''"
+                + " sends direct."))
     var proxy: String?
 
-    @Option(name: .customLong("noproxy"), help: "Comma-separated hosts that bypass the proxy, as NO_PROXY (which it replaces); '*' for all.")
+    @Option(
+        name: .customLong("noproxy"), help: "Comma-separated hosts that bypass the proxy, as NO_PROXY (which it replaces); '*' for all.")
     var noProxy: String?
 
     @Option(help: "Cache responses in this directory (RFC 9111; several processes may share it).")
@@ -142,8 +150,10 @@ struct RequestCommand: AsyncParsableCommand {
             let uploadPrinter = uploadProgress.map { progress in
                 Task { await ProgressPrinter(label: "upload", interactive: ProgressPrinter.standardErrorIsTerminal).run(progress) }
             }
-            try await transport.withTransport(proxy: try proxyConfiguration(), tls: try tls.options(),
-                                         http1Only: http1_1) { transport in
+            try await transport.withTransport(
+                proxy: try proxyConfiguration(), tls: try tls.options(),
+                http1Only: http1_1
+            ) { transport in
                 var configuration = configuration(events: bus)
                 if har != nil { configuration.attemptInterceptors.append(archive.interceptor) }
                 if let cache {
@@ -219,10 +229,14 @@ struct RequestCommand: AsyncParsableCommand {
         if !formFields.isEmpty {
             let form = try FormArguments.form(formFields)
             body = try form.body()
-            if !fields.contains(where: { $0.name == .contentType }) { fields.append(HTTPField(name: .contentType, value: form.contentType)) }
+            if !fields.contains(where: { $0.name == .contentType }) {
+                fields.append(HTTPField(name: .contentType, value: form.contentType))
+            }
         }
         var uploadProgress: AsyncStream<TransferProgress>?
-        if let uploading = body, dataFile != nil || dataBinary?.hasPrefix("@") == true || formFields.contains(where: { $0.contains("=@") }), showsProgress {
+        if let uploading = body, dataFile != nil || dataBinary?.hasPrefix("@") == true || formFields.contains(where: { $0.contains("=@") }),
+            showsProgress
+        {
             let (counted, progress) = uploading.withProgress()
             body = counted
             uploadProgress = progress
@@ -297,7 +311,6 @@ struct RequestCommand: AsyncParsableCommand {
         }
     }
 }
-
 
 /// The `--cache-policy` values.
 enum CachePolicyArgument: String, ExpressibleByArgument, CaseIterable {

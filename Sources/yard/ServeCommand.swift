@@ -18,8 +18,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Serve HTTPS with a certificate from a CA generated now (its PEM file's path is printed).")
     var tls = false
 
-    @Flag(name: .customLong("require-client-cert"),
-          help: "With --tls: require a client certificate from a generated client CA (mutual TLS).")
+    @Flag(
+        name: .customLong("require-client-cert"),
+        help: "With --tls: require a client certificate from a generated client CA (mutual TLS).")
     var requiresClientCertificate = false
 
     @Option(help: "Fault-injection mode: \(FaultPlan.specSyntax); e.g. reset=0.01,stall=0.005,truncate=0.01,malformed=0.005,burst=0.01.")
@@ -49,8 +50,9 @@ struct ServeCommand: AsyncParsableCommand {
         if tls {
             let generated = try TestCertificates.generate()
             certificates = generated
-            configuration.tls = .init(identity: generated.server,
-                                      clientCertificateAuthority: requiresClientCertificate ? generated.clientCA : nil)
+            configuration.tls = .init(
+                identity: generated.server,
+                clientCertificateAuthority: requiresClientCertificate ? generated.clientCA : nil)
         }
         let server = try await LoopbackServer.start(configuration)
         defer { certificates?.remove() }

@@ -22,8 +22,10 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
     ///   - tls: The transport's TLS options.
     ///   - http1Only: Speak HTTP/1.1 even where TLS could negotiate HTTP/2 (`--http1.1`; URLSession on
     ///     Linux cannot be told, and speaks what FoundationNetworking's libcurl chooses).
-    func makeTransport(proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions(),
-                       http1Only: Bool = false) -> any Transport {
+    func makeTransport(
+        proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions(),
+        http1Only: Bool = false
+    ) -> any Transport {
         switch self {
         case .curl:
             var configuration = CurlTransport.Configuration(tls: tls)
@@ -44,8 +46,10 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
 
     /// Runs `body` with a fresh transport of this kind, then shuts the transport down
     /// (``Transport/shutdown()``, waiting for what it owns to be released), whatever `body` did.
-    func withTransport<Result>(proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions(), http1Only: Bool = false,
-                               _ body: (any Transport) async throws -> Result) async throws -> Result {
+    func withTransport<Result>(
+        proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions(), http1Only: Bool = false,
+        _ body: (any Transport) async throws -> Result
+    ) async throws -> Result {
         let transport = makeTransport(proxy: proxy, tls: tls, http1Only: http1Only)
         do {
             let result = try await body(transport)

@@ -17,7 +17,8 @@ extension ExchangeOutcome {
         for event in events {
             let at = Self.milliseconds(startedAt.duration(to: event.at)).leftPadded(to: 9)
             let kind = event.kind.name.rightPadded(to: 11)
-            let what = event.kind.name == "started"
+            let what =
+                event.kind.name == "started"
                 ? "\(event.request.method) \(QueryRedaction.standard.redact(event.request.path ?? "/"))" : event.kind.detail
             lines.append("\(at)  \(kind) \(what)")
         }
@@ -25,7 +26,7 @@ extension ExchangeOutcome {
         let total = timings.total ?? elapsed
         let phases: [(String, Duration?)] = [
             ("dns", timings.dns), ("connect", timings.connect), ("tls", timings.tls),
-            ("ttfb", timings.firstByte), ("total", total),
+            ("ttfb", timings.firstByte), ("total", total)
         ]
         for (name, value) in phases {
             guard let value else { continue }

@@ -1,5 +1,5 @@
-@_spi(Fuzzing) import SwitchyardCache
 import Foundation
+@_spi(Fuzzing) import SwitchyardCache
 import Testing
 
 /// Replays the cache fuzzer's seed corpus (`Fuzz/Corpus/cache-control`) on every test run, so every

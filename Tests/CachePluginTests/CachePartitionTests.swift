@@ -76,7 +76,9 @@ struct CachePartitionTests {
                 var iterator = response.body.makeAsyncIterator()
                 _ = try await iterator.next()
             }
-            let temporaryFiles = { ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasPrefix(".tmp-") } }
+            let temporaryFiles = {
+                ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasPrefix(".tmp-") }
+            }
             #expect(await eventually { temporaryFiles().isEmpty })
             #expect(entryFiles(in: directory).isEmpty)
             let offline = await failure(of: client, try get(server, path, policy: .cacheOnly))
@@ -107,8 +109,9 @@ struct CachePartitionTests {
             let response = try await client.send(try get(server, "/cache/plain?max_age=600"))
             #expect(response.context.provenance == .network)
         }
-        let plugged = try Client(transport: TransportKind.curl.make(),
-                                 configuration: ClientConfiguration(plugins: [CachePlugin.make(cache: HTTPCache())]))
+        let plugged = try Client(
+            transport: TransportKind.curl.make(),
+            configuration: ClientConfiguration(plugins: [CachePlugin.make(cache: HTTPCache())]))
         #expect(plugged.chain.contains { $0.name == "CacheInterceptor" })
     }
 

@@ -28,8 +28,10 @@ struct CacheReadmeExampleTests {
     @Test func anOfflineCapableScreenShowsTheStoredFeedWithABanner() async throws {
         let directory = temporaryDirectory()
         let cache = HTTPCache(store: try DiskCacheStore(directory: directory))
-        let client = try Client(transport: CurlTransport(), configuration: ClientConfiguration(
-            retry: nil, plugins: [CachePlugin.make(cache: cache)]))
+        let client = try Client(
+            transport: CurlTransport(),
+            configuration: ClientConfiguration(
+                retry: nil, plugins: [CachePlugin.make(cache: cache)]))
         cache.partition = "user-42"  // on sign-in
 
         let server = try await LoopbackServer.start()

@@ -37,10 +37,14 @@ struct DiskCacheStoreTests {
         let directory = temporaryDirectory()
         let store = try DiskCacheStore(directory: directory)
         let key = CacheKey(partition: "", resource: "GET http://x/y")
-        let response = CachedResponse(status: 200, headerFields: [.cacheControl: "max-age=60"], body: Array("hello".utf8),
-                                      requestTime: 1, responseTime: 2)
+        let response = CachedResponse(
+            status: 200, headerFields: [.cacheControl: "max-age=60"], body: Array("hello".utf8),
+            requestTime: 1, responseTime: 2)
         store.store(.response(response), for: key)
-        guard case .response(let read)? = store.record(for: key) else { Issue.record("not stored"); return }
+        guard case .response(let read)? = store.record(for: key) else {
+            Issue.record("not stored")
+            return
+        }
         #expect(read.body == response.body)
         #expect(read.headerFields == response.headerFields)
 
@@ -64,7 +68,10 @@ struct DiskCacheStoreTests {
         let second = try DiskCacheStore(directory: directory)
         let key = CacheKey(partition: "p", resource: "GET http://x/shared")
         first.store(.response(Self.response(body: "from the first")), for: key)
-        guard case .response(let read)? = second.record(for: key) else { Issue.record("not visible"); return }
+        guard case .response(let read)? = second.record(for: key) else {
+            Issue.record("not visible")
+            return
+        }
         #expect(read.body == Array("from the first".utf8))
 
         // Both write the same key over and over while both read: every read is a whole entry.
@@ -105,7 +112,8 @@ struct DiskCacheStoreTests {
     }
 
     static func response(body: String) -> CachedResponse {
-        CachedResponse(status: 200, headerFields: [.cacheControl: "max-age=60"], body: Array(body.utf8),
-                       requestTime: 1, responseTime: 2)
+        CachedResponse(
+            status: 200, headerFields: [.cacheControl: "max-age=60"], body: Array(body.utf8),
+            requestTime: 1, responseTime: 2)
     }
 }

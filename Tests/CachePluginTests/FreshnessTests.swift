@@ -1,6 +1,7 @@
 import HTTPTypes
-@testable import SwitchyardCache
 import Testing
+
+@testable import SwitchyardCache
 
 /// Freshness lifetimes and ages (RFC 9111 §4.2), without the network.
 @Suite struct FreshnessTests {

@@ -15,8 +15,10 @@ struct StaleIfErrorTests {
         let bus = EventBus()
         bus.addObserver { log.record($0) }
         let transport = kind.make()
-        let client = try Client(transport: transport, configuration: ClientConfiguration(
-            events: bus, retry: nil, plugins: [CachePlugin.make(cache: cache)]))
+        let client = try Client(
+            transport: transport,
+            configuration: ClientConfiguration(
+                events: bus, retry: nil, plugins: [CachePlugin.make(cache: cache)]))
         let server = try await LoopbackServer.start()
         let url = server.url("/cache/refused?max_age=0")
         _ = try await client.send(try Request(url: url))

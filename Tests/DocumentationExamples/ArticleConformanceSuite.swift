@@ -1,6 +1,7 @@
 import Foundation
 import SwitchyardTesting
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,7 +16,7 @@ import FoundationNetworking
         name: "legacy",
         limitations: [
             "cancel-mid-body": "data(for:) returns the whole body: there is no middle to cancel in",
-            "response-too-large-streamed": "data(for:) buffers the body before the limit can see it",
+            "response-too-large-streamed": "data(for:) buffers the body before the limit can see it"
         ],
         makeTransport: { LegacyStack(session: URLSession(configuration: .ephemeral)) }
     )

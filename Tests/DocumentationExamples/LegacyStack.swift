@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

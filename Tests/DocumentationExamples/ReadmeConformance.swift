@@ -1,5 +1,5 @@
-import Testing
 import SwitchyardTesting
+import Testing
 
 // README.md, "Prove your own transport conforms": compiled only. This target is built by
 // `swift build --build-tests` but linked into no test bundle, so the whole suite does not run a

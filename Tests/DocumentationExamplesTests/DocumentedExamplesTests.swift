@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Every ```swift block of README.md and of the DocC articles (`Sources/*/*.docc`, `Plugins/*/*.docc`)
-/// must be compiled: its lines, each trimmed and blank lines ignored, appear as one contiguous run
-/// in a `.swift` file under `Tests/`. A block's `import` lines are matched against that file's
+/// must be compiled: its code appears in a `.swift` file under `Tests/`, compared without whitespace,
+/// semicolons and trailing commas (so that `make format` may re-wrap the test file, never the
+/// tokens). A block's `import` lines are matched against that file's
 /// imports instead (they cannot stand inside the function that holds the code; a leading
 /// `#if canImport(…)` around some of them counts as part of them): the file must
 /// import each of them and nothing else but `Testing`, `SwitchyardTestServer` and
@@ -33,6 +34,14 @@ import Testing
         let path: String
         let lines: [String]
         let imports: Set<String>
+    }
+
+    /// `lines` without whitespace, semicolons and trailing commas: what a formatter may change
+    /// without changing the code.
+    static func squeezed(_ lines: [String]) -> String {
+        var text = String(lines.joined().unicodeScalars.filter { !CharacterSet.whitespaces.contains($0) && $0 != ";" })
+        text = text.replacingOccurrences(of: ",)", with: ")").replacingOccurrences(of: ",]", with: "]")
+        return text
     }
 
     static func importedModule(_ line: String) -> String? {
@@ -96,19 +105,16 @@ import Testing
             guard relative.hasSuffix(".swift") else { continue }
             let text = try String(contentsOf: base.appendingPathComponent(relative), encoding: .utf8)
             let lines = text.split(separator: "\n").compactMap(normalized)
-            files.append(SwiftFile(path: "Tests/\(relative)", lines: lines,
-                                   imports: Set(lines.compactMap(importedModule))))
+            files.append(
+                SwiftFile(
+                    path: "Tests/\(relative)", lines: lines,
+                    imports: Set(lines.compactMap(importedModule))))
         }
         return files
     }
 
     static func contains(_ haystack: [String], _ needle: [String]) -> Bool {
-        guard !needle.isEmpty else { return true }
-        guard haystack.count >= needle.count else { return false }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if Array(haystack[start..<(start + needle.count)]) == needle { return true }
-        }
-        return false
+        needle.isEmpty || squeezed(haystack).contains(squeezed(needle))
     }
 
     /// The file that compiles the block, if any.
@@ -131,7 +137,9 @@ import Testing
                 if Self.home(of: block, among: files) == nil { missing.append(block.description) } else { found += 1 }
             }
         }
-        #expect(missing.isEmpty, "Not found verbatim in a .swift file under Tests/ (with the block's imports):\n\(missing.joined(separator: "\n"))")
+        #expect(
+            missing.isEmpty,
+            "Not found verbatim in a .swift file under Tests/ (with the block's imports):\n\(missing.joined(separator: "\n"))")
         #expect(found > 20)
     }
 
@@ -140,8 +148,9 @@ import Testing
     }
 
     @Test func theCheckFindsADriftedBlock() {
-        let file = SwiftFile(path: "t.swift", lines: ["import Switchyard", "func f() {", "let a = 1", "let b = 2", "}"],
-                             imports: ["Switchyard"])
+        let file = SwiftFile(
+            path: "t.swift", lines: ["import Switchyard", "func f() {", "let a = 1", "let b = 2", "}"],
+            imports: ["Switchyard"])
         #expect(Self.home(of: Block(file: "d.md", line: 1, lines: ["let a = 1", "let b = 2"]), among: [file]) != nil)
         #expect(Self.home(of: Block(file: "d.md", line: 1, lines: ["let a = 1", "let b = 3"]), among: [file]) == nil)
         // The block's imports must be the file's: a missing one, or one the file adds, fails.

@@ -23,8 +23,10 @@ struct ExperimentsPluginTests {
             assignment: { Self.assignment },
             exposures: exposures,
             report: { exposure in reported.withLock { $0.append(exposure) } })
-        let client = try Client(transport: CurlTransport(), configuration: ClientConfiguration(
-            validation: StatusValidation(), retry: nil, plugins: [plugin]))
+        let client = try Client(
+            transport: CurlTransport(),
+            configuration: ClientConfiguration(
+                validation: StatusValidation(), retry: nil, plugins: [plugin]))
 
         let inScope = try EchoReport(json: try await client.send(try Request(url: server.url("/echo/shop/cart"))).body)
         #expect(inScope.values(of: "X-Experiments") == ["checkout-v2=treatment; search-rank=control"])

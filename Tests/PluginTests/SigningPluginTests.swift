@@ -17,9 +17,11 @@ struct SigningPluginTests {
     /// A client whose requests to `/echo/signed…` are signed; everything else is not.
     static func client() -> Client {
         let signing = SigningInterceptor(signer: signer, now: fixedNow)
-        return Client(transport: CurlTransport(), interceptors: [
-            ScopedInterceptor(scope: RequestScope(pathPrefixes: ["/echo"], tags: ["signed"]), signing),
-        ])
+        return Client(
+            transport: CurlTransport(),
+            interceptors: [
+                ScopedInterceptor(scope: RequestScope(pathPrefixes: ["/echo"], tags: ["signed"]), signing)
+            ])
     }
 
     /// Recomputes the signature from the server's view of the request.
@@ -27,8 +29,10 @@ struct SigningPluginTests {
         let timestamp = try #require(echo.values(of: "X-Signature-Timestamp").first.flatMap { Int64($0) })
         let bodyHash = try #require(echo.values(of: "X-Content-SHA256").first)
         #expect(bodyHash == echo.bodySHA256, "the signed body hash is the hash of the body the server received")
-        let expected = signer.signatureHeaderValue(signer.signature(of: RequestSigner.stringToSign(
-            method: echo.method, pathAndQuery: echo.uri, timestamp: timestamp, bodyHash: echo.bodySHA256)))
+        let expected = signer.signatureHeaderValue(
+            signer.signature(
+                of: RequestSigner.stringToSign(
+                    method: echo.method, pathAndQuery: echo.uri, timestamp: timestamp, bodyHash: echo.bodySHA256)))
         return echo.values(of: "X-Signature") == [expected]
     }
 

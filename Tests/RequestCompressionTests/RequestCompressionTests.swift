@@ -17,7 +17,9 @@ struct GunzipReport: Decodable, Equatable {
     let sha256: String
 
     enum CodingKeys: String, CodingKey {
-        case contentEncoding = "content_encoding", receivedLength = "received_length", length, sha256
+        case contentEncoding = "content_encoding"
+        case receivedLength = "received_length"
+        case length, sha256
     }
 }
 
@@ -50,8 +52,10 @@ struct RequestCompressionTests {
             #expect(report.sha256 == sha256Hex(Self.largeBody))
             #expect(report.receivedLength < Self.largeBody.count / 10)
             let sizes = try #require(response.context[RequestCompressionReport.Key.self])
-            #expect(sizes == RequestCompressionReport(
-                coding: "gzip", originalBytes: Int64(Self.largeBody.count), compressedBytes: Int64(report.receivedLength)))
+            #expect(
+                sizes
+                    == RequestCompressionReport(
+                        coding: "gzip", originalBytes: Int64(Self.largeBody.count), compressedBytes: Int64(report.receivedLength)))
             #expect(response.context.pipelineTimings.requestCompression == sizes)
         }
     }

@@ -20,7 +20,9 @@ import Testing
     }
 
     @Test func aWrongTypeNamesThePathAndWhatWasFound() {
-        let body = Array(#"{"data": {"list": [{"id": "a", "title": "A"}, {"id": "b", "title": "B"}, {"id": "c", "title": "C"}, {"id": null, "title": "D"}]}}"#.utf8)
+        let body = Array(
+            #"{"data": {"list": [{"id": "a", "title": "A"}, {"id": "b", "title": "B"}, {"id": "c", "title": "C"}, {"id": null, "title": "D"}]}}"#
+                .utf8)
         let error = #expect(throws: SwitchyardError.self) { try decoding.decode([Item].self, from: body, at: "data.list") }
         #expect(error?.kind == .decoding)
         #expect(error?.message == "data.list[3].id: expected a string, found null")
@@ -42,8 +44,11 @@ import Testing
 
     @Test func mapsPropertiesFromJSONPathsIncludingNestedArraysAndDefaults() throws {
         let book = try #require(try decoding.decode(Book.self, from: Array(bookJSON.utf8)))
-        #expect(book == Book(title: "Dune", authors: ["Frank Herbert", "Brian Herbert"], price: 9.5, subtitle: nil,
-                             pages: 412, tags: [Tag(label: "sf"), Tag(label: "classic")]))
+        #expect(
+            book
+                == Book(
+                    title: "Dune", authors: ["Frank Herbert", "Brian Herbert"], price: 9.5, subtitle: nil,
+                    pages: 412, tags: [Tag(label: "sf"), Tag(label: "classic")]))
     }
 
     @Test func absentOptionalAndDefaultedFieldsKeepTheirDefaults() throws {
@@ -80,7 +85,8 @@ import Testing
         let broken = bookJSON.replacingOccurrences(of: #"{"name": "Brian Herbert"}"#, with: #"{"name": 7}"#)
         let json = "{\"data\": [\(bookJSON), \(broken)]}"
         let error = #expect(throws: SwitchyardError.self) { try decoding.decode([Book].self, from: Array(json.utf8), at: "data") }
-        #expect(error?.message.hasPrefix("data[1].info.book.authors[1].name: expected a string, found the number 7") == true,
-                "\(error?.message ?? "")")
+        #expect(
+            error?.message.hasPrefix("data[1].info.book.authors[1].name: expected a string, found the number 7") == true,
+            "\(error?.message ?? "")")
     }
 }

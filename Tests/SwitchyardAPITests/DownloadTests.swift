@@ -17,8 +17,10 @@ func collect(_ progress: AsyncStream<TransferProgress>) -> Task<[TransferProgres
 
 /// Downloads `/bytes/{count}` to `path` until the server has sent `at` bytes and they are in the
 /// partial file, then drops the connection: an interruption at a known point, without timing.
-func interruptedDownload(_ client: Client, _ server: LoopbackServer, to path: String, count: Int, at offset: Int,
-                         tag: String, query: String = "") async throws {
+func interruptedDownload(
+    _ client: Client, _ server: LoopbackServer, to path: String, count: Int, at offset: Int,
+    tag: String, query: String = ""
+) async throws {
     let download = client.download(
         try Request(method: .get, url: server.url("/bytes/\(count)?stall_at=\(offset)&tag=\(tag)\(query)")), to: path)
     download.start()
@@ -104,8 +106,9 @@ func interruptedDownload(_ client: Client, _ server: LoopbackServer, to path: St
             let path = try makeTemporaryDirectory() + "/file.bin"
             let count = 1 << 20
             try await interruptedDownload(api.client, server, to: path, count: count, at: 1000, tag: "first")
-            let fresh = api.client.download(try Request(method: .get, url: server.url("/bytes/\(count)?tag=fresh")), to: path,
-                                            configuration: .init(resumesPartialFile: false))
+            let fresh = api.client.download(
+                try Request(method: .get, url: server.url("/bytes/\(count)?tag=fresh")), to: path,
+                configuration: .init(resumesPartialFile: false))
             let result = try await fresh.result()
             #expect(result.resumedFrom == nil)
             #expect(server.rangeHeaders(tag: "fresh") == [nil])

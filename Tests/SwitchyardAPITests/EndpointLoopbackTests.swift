@@ -111,12 +111,16 @@ import Testing
     }
 
     @Test func scopeParametersAreAddedToQueryAndJSONBody() async throws {
-        let rule = ParameterRule(scope: RequestScope(pathPrefixes: ["/echo"]),
-                                 query: ["app_version": .constant("4.2"), "locale": .computed { "de DE" }],
-                                 bodyFields: ["client": .constant("ios")])
+        let rule = ParameterRule(
+            scope: RequestScope(pathPrefixes: ["/echo"]),
+            query: ["app_version": .constant("4.2"), "locale": .computed { "de DE" }],
+            bodyFields: ["client": .constant("ios")])
         let other = ParameterRule(scope: RequestScope(pathPrefixes: ["/elsewhere"]), query: ["never": .constant("1")])
         try await withAPI(parameters: [rule, other]) { api, _ in
-            struct Payload: Codable, Sendable { var name: String; var client: String? }
+            struct Payload: Codable, Sendable {
+                var name: String
+                var client: String?
+            }
             let endpoint = Endpoint<Payload>(.post, "/echo/body").query("page", 2).body(.json(Payload(name: "Ada", client: nil)))
             let request = try api.request(for: endpoint)
             #expect(request.head.path == "/echo/body?page=2&app_version=4.2&locale=de%20DE")
@@ -139,14 +143,22 @@ import Testing
 
     @Test func formAndMultipartBodiesReachTheServer() async throws {
         try await withAPI { api, _ in
-            let form = try await api.value(Endpoint<String>(.post, "/echo/body", decoding: .text)
-                .body(.form([QueryItem("user", "ada lovelace"), QueryItem("x", "1&2")])))
+            let form = try await api.value(
+                Endpoint<String>(.post, "/echo/body", decoding: .text)
+                    .body(.form([QueryItem("user", "ada lovelace"), QueryItem("x", "1&2")])))
             #expect(form == "user=ada%20lovelace&x=1%262")
-            let multipart = MultipartForm(parts: [.field("title", "Cat"), .file("photo", filename: "cat.txt", contentType: "text/plain",
-                                                                              bytes: Array("meow".utf8))], boundary: "b0")
+            let multipart = MultipartForm(
+                parts: [
+                    .field("title", "Cat"),
+                    .file(
+                        "photo", filename: "cat.txt", contentType: "text/plain",
+                        bytes: Array("meow".utf8))
+                ], boundary: "b0")
             let echoed = try await api.value(Endpoint<String>(.post, "/echo/body", decoding: .text).body(.multipart(multipart)))
-            #expect(echoed == "--b0\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nCat\r\n--b0\r\n"
-                + "Content-Disposition: form-data; name=\"photo\"; filename=\"cat.txt\"\r\nContent-Type: text/plain\r\n\r\nmeow\r\n--b0--\r\n")
+            #expect(
+                echoed == "--b0\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nCat\r\n--b0\r\n"
+                    + "Content-Disposition: form-data; name=\"photo\"; filename=\"cat.txt\"\r\nContent-Type: text/plain\r\n\r\nmeow\r\n--b0--\r\n"
+            )
         }
     }
 }
@@ -173,7 +185,7 @@ func waitForEndpoint(_ stats: TimingStats, path: String) async -> TimingSnapshot
             #expect(ids == (0..<6).map(String.init))
 
             let held = Endpoint<String>(.get, "/gate/api-batch-\(kind)?tag=api-batch-\(kind)", decoding: .text)
-            let failing = Endpoint<String>(.get, "/status/404", decoding: .text)   // outside 200…299: fails
+            let failing = Endpoint<String>(.get, "/status/404", decoding: .text)  // outside 200…299: fails
             let outcomes = await api.values(of: [held, failing], mode: .failFast)
             if case .failure(let error) = outcomes[0] { #expect(error.kind == .cancelled) } else { Issue.record("not cancelled") }
             if case .failure(let error) = outcomes[1] { #expect(error.kind != .cancelled) } else { Issue.record("no failure") }

@@ -20,8 +20,9 @@ import Testing
     {
         var endpoint = Endpoint<Page<ListItem>>(.get, path, decoding: .page(layout))
         endpoint.query = query
-        return PageLoader(source: EndpointPageSource(api: api, endpoint: endpoint, layout: layout), identity: { $0.id },
-                          rule: layout.hasNextRule, pageSize: 10)
+        return PageLoader(
+            source: EndpointPageSource(api: api, endpoint: endpoint, layout: layout), identity: { $0.id },
+            rule: layout.hasNextRule, pageSize: 10)
     }
 
     @Test(arguments: TransportKind.allCases)

@@ -24,9 +24,13 @@ import Testing
     }
 
     @Test func findsValuesInUntypedJSON() {
-        let document: JSONValue = .object(["data": .object(["list": .array([
-            .object(["id": .integer(1)]), .object(["id": .string("b")]),
-        ])])])
+        let document: JSONValue = .object([
+            "data": .object([
+                "list": .array([
+                    .object(["id": .integer(1)]), .object(["id": .string("b")])
+                ])
+            ])
+        ])
         #expect(document[path: "data.list[1].id"] == .string("b"))
         #expect(document[path: "data.list[*].id"] == .array([.integer(1), .string("b")]))
         #expect(document[path: "data.missing"] == nil)

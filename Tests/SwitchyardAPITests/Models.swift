@@ -31,7 +31,7 @@ struct Item: Codable, Equatable, Sendable {
 }
 
 let bookJSON = #"""
-{"info": {"book": {"title": "Dune", "authors": [{"name": "Frank Herbert"}, {"name": "Brian Herbert"}], "pages": 412}},
- "price": {"amount": 9.5, "currency": "EUR"},
- "meta": {"tags": [{"l": "sf"}, {"l": "classic"}]}}
-"""#
+    {"info": {"book": {"title": "Dune", "authors": [{"name": "Frank Herbert"}, {"name": "Brian Herbert"}], "pages": 412}},
+     "price": {"amount": 9.5, "currency": "EUR"},
+     "meta": {"tags": [{"l": "sf"}, {"l": "classic"}]}}
+    """#

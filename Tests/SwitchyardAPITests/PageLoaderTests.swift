@@ -1,7 +1,8 @@
-@testable import SwitchyardAPI
 import Switchyard
 import SwitchyardTestSupport
 import Testing
+
+@testable import SwitchyardAPI
 
 /// The page loader's state machine over in-memory sources.
 @Suite(.timeLimit(.minutes(1))) struct PageLoaderTests {
@@ -14,8 +15,9 @@ import Testing
 
     @Test(arguments: [HasNextRule.flag, .total, .shortPage()])
     func overlappingPagesAreDeduplicatedInFirstSeenOrder(rule: HasNextRule) async {
-        let loader = PageLoader(source: SamplePages(count: 95, pageSize: 10, insertedPerPage: 2), identity: \.id,
-                                rule: rule, pageSize: 10)
+        let loader = PageLoader(
+            source: SamplePages(count: 95, pageSize: 10, insertedPerPage: 2), identity: \.id,
+            rule: rule, pageSize: 10)
         let results = await walk(loader)
         #expect(results.count == 12)
         #expect(results.allSatisfy { $0.outcome.name == "loaded" })
@@ -195,8 +197,9 @@ import Testing
     }
 
     @Test func statesFollowTheLoads() async {
-        let loader = PageLoader(source: ScriptedPageSource.numbers(count: 15, pageSize: 10), identity: { $0 },
-                                rule: .flag, pageSize: 10)
+        let loader = PageLoader(
+            source: ScriptedPageSource.numbers(count: 15, pageSize: 10), identity: { $0 },
+            rule: .flag, pageSize: 10)
         let states = await loader.states()
         await loader.loadFirst()
         await loader.loadNext()
@@ -215,8 +218,9 @@ import Testing
     @Test func pinnedItemsComeFirstAndAreNotRepeated() async {
         let pinned = ScriptedPageSource { _, _ in Page(items: [7, 500]) }
         let pages = ScriptedPageSource.numbers(count: 25, pageSize: 10)
-        let loader = PageLoader(source: StitchedPageSource(pinned: pinned, pages: pages), identity: { $0 },
-                                rule: .flag, pageSize: 10)
+        let loader = PageLoader(
+            source: StitchedPageSource(pinned: pinned, pages: pages), identity: { $0 },
+            rule: .flag, pageSize: 10)
         let first = await loader.loadFirst()
         #expect(first.itemCount == 12)
         #expect(first.duplicateCount == 1)

@@ -1,12 +1,13 @@
 import HTTPTypes
 import Switchyard
-@testable import SwitchyardAPI
 import SwitchyardAsyncHTTPClient
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardURLSession
 import Testing
+
+@testable import SwitchyardAPI
 
 /// Paged lists over real HTTP: ``JSONPageSource`` and ``PageLoader`` against the loopback server's
 /// `/pages/{key}` lists, whose server inserts items at the top between page loads.
@@ -19,8 +20,9 @@ import Testing
         case "flag": JSONPageLayout(items: "data.items", id: "id", hasNext: "data.has_next", sizeParameter: "size")
         case "total": JSONPageLayout(items: "data.items", id: "id", total: "data.total", sizeParameter: "size")
         case "cursor":
-            JSONPageLayout(items: "data.items", id: "id", nextCursor: "data.next_cursor",
-                           pageParameter: .cursor(name: "cursor"), sizeParameter: "size")
+            JSONPageLayout(
+                items: "data.items", id: "id", nextCursor: "data.next_cursor",
+                pageParameter: .cursor(name: "cursor"), sizeParameter: "size")
         default: JSONPageLayout(items: "data.items", id: "id", sizeParameter: "size")
         }
     }
@@ -69,8 +71,9 @@ import Testing
         try await withCurlClient { client, server in
             var layout = Self.layout("short")
             layout.pageSize = "data.page_size"
-            let source = JSONPageSource(client: client, url: server.url("/pages/sized?style=short&server_size=25"),
-                                        layout: layout)
+            let source = JSONPageSource(
+                client: client, url: server.url("/pages/sized?style=short&server_size=25"),
+                layout: layout)
             let loader = PageLoader(source: source)
             let results = await Self.walk(loader)
             #expect(results.map(\.itemCount) == [25, 25, 25, 20])
@@ -171,8 +174,9 @@ import Testing
     }
 
     @Test func pageParametersJoinTheURLsQuery() {
-        let source = JSONPageSource(client: Client(transport: CurlTransport()), url: "http://h/list?q=a%20b&page=9#top",
-                                    layout: Self.layout("flag"))
+        let source = JSONPageSource(
+            client: Client(transport: CurlTransport()), url: "http://h/list?q=a%20b&page=9#top",
+            layout: Self.layout("flag"))
         #expect(source.pageURL(for: PageRequest(index: 2, offset: 10, size: 10)) == "http://h/list?q=a%20b&page=2&size=10#top")
         var cursor = Self.layout("cursor")
         cursor.sizeParameter = nil

@@ -20,9 +20,9 @@ let profile = Endpoint<User>(.get, "/users/{id}", at: "data")
     .sample(json: #"{"data": {"id": "42", "name": "Ada"}}"#)
 
 func showProfile(_ api: APIClient) async -> String {
-    let handle = api.call(profile)                          // running; handle.cancel() from anywhere stops it
+    let handle = api.call(profile)  // running; handle.cancel() from anywhere stops it
     switch await handle.result() {
-    case .succeeded(let response): return response.value.name   // response.info: status, headers, timings
+    case .succeeded(let response): return response.value.name  // response.info: status, headers, timings
     case .noData: return "(empty)"
     case .failed(let error): return "\(error.kind): \(error.message)"
     default: return "(cancelled)"
@@ -40,7 +40,7 @@ struct Novel: JSONMapped {
         .field(\.title, "info.book.title"),
         .field(\.authors, "info.book.authors[*].name"),
         .field(\.price, "price.amount"),
-        .field(\.subtitle, "info.book.subtitle"))   // optional: absent or null → nil
+        .field(\.subtitle, "info.book.subtitle"))  // optional: absent or null → nil
 }
 
 // --- README: a paged list driven from a view model ---
@@ -51,7 +51,7 @@ struct Post: Decodable, Sendable {
 
 @MainActor
 final class FeedViewModel {
-    let list: PageListModel<EndpointPageSource<Post>, Int>   // @Observable: a view renders list.state
+    let list: PageListModel<EndpointPageSource<Post>, Int>  // @Observable: a view renders list.state
 
     init(api: APIClient, path: String = "/feed") {
         let layout = JSONPageLayout(items: "data.items", id: "id", hasNext: "data.has_next", sizeParameter: "size")
@@ -60,14 +60,15 @@ final class FeedViewModel {
     }
 
     func appear() async { await list.loader.loadFirst() }
-    func reachedEnd() async { await list.loader.loadNext() }   // a failed page was rolled back: this retries it
+    func reachedEnd() async { await list.loader.loadNext() }  // a failed page was rolled back: this retries it
     func pulledToRefresh() async { await list.loader.refresh() }
 }
 
 @Suite struct ReadmeExamplesTests {
     @Test func theSampleEndpointAnswersBeforeTheServerExists() async throws {
-        let offline = try APIClient(client: Client(transport: SampleTransport(serving: [profile])),
-                                    baseURL: "https://api.example.com")
+        let offline = try APIClient(
+            client: Client(transport: SampleTransport(serving: [profile])),
+            baseURL: "https://api.example.com")
         #expect(await showProfile(offline) == "Ada")
         try await withAPI { live, _ in
             // The embedded server has no /users route: the same endpoint gets a typed error, not a crash.

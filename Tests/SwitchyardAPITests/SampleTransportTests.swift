@@ -17,7 +17,7 @@ import Testing
         #expect(try await offline.value(Self.user).id == "sample")
         let second = await offline.call(Self.user).result()
         #expect(second.error?.kind == .connectionFailed)
-        #expect(try await offline.value(Self.user).id == "sample")   // samples cycle
+        #expect(try await offline.value(Self.user).id == "sample")  // samples cycle
 
         try await withAPI { api, _ in
             let live = try await api.value(Self.user)
@@ -44,8 +44,9 @@ import Testing
         #expect(await handle.result().name == "cancelled")
 
         let quick = Endpoint<Item>(.get, "/quick", at: "data").sample(json: #"{"data": {"id": "1", "title": "now"}}"#)
-        let failing = try APIClient(client: Client(transport: SampleTransport(serving: [quick], failEvery: 2)),
-                                    baseURL: "https://api.example.com")
+        let failing = try APIClient(
+            client: Client(transport: SampleTransport(serving: [quick], failEvery: 2)),
+            baseURL: "https://api.example.com")
         #expect(await failing.call(quick).result().name == "succeeded")
         #expect(await failing.call(quick).result().error?.kind == .connectionFailed)
         #expect(await failing.call(quick).result().name == "succeeded")
@@ -57,8 +58,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let fromFile = Endpoint<Item>(.get, "/file", at: "data").sample(.jsonFile(path))
         let missing = Endpoint<Item>(.get, "/missing", at: "data").sample(.jsonFile("/nonexistent/sample.json"))
-        let api = try APIClient(client: Client(transport: SampleTransport(serving: [fromFile, missing])),
-                                baseURL: "https://api.example.com")
+        let api = try APIClient(
+            client: Client(transport: SampleTransport(serving: [fromFile, missing])),
+            baseURL: "https://api.example.com")
         #expect(try await api.value(fromFile).title == "file")
         let failure = await api.call(missing).result().error
         #expect(failure?.message.contains("/nonexistent/sample.json") == true)

@@ -14,21 +14,21 @@ import Testing
 func downloadBigFile(_ client: Client, from url: String, to path: String) async throws -> DownloadResult {
     let download = client.download(try Request(method: .get, url: url), to: path)
     Task { @MainActor in
-        for await update in download.progress {          // ≤ 20 updates a second, then a final one
+        for await update in download.progress {  // ≤ 20 updates a second, then a final one
             print("\(update.completedBytes) of \(update.expectedBytes ?? 0) bytes, \(Int(update.bytesPerSecond)) B/s")
         }
     }
     download.start()
-    download.pause()      // .paused(completedBytes:): the exchange stops, path + ".part" stays
-    download.resume()     // Range: bytes=N- with If-Range: the stored ETag
-    return try await download.result()   // verified, then renamed to `path` atomically
+    download.pause()  // .paused(completedBytes:): the exchange stops, path + ".part" stays
+    download.resume()  // Range: bytes=N- with If-Range: the stored ETag
+    return try await download.result()  // verified, then renamed to `path` atomically
 }
 
 // --- README: a multipart upload streamed from disk ---
 func uploadVideo(_ client: Client, to url: String, path: String) async throws -> String {
     let form = MultipartForm(parts: [
         .field("title", "Holiday"),
-        .fileAtPath("video", filename: "Ferien in Zürich.mp4", contentType: "video/mp4", path: path),
+        .fileAtPath("video", filename: "Ferien in Zürich.mp4", contentType: "video/mp4", path: path)
     ])
     let (body, progress) = try form.body().withProgress()
     var request = try Request(method: .post, url: url, body: body)

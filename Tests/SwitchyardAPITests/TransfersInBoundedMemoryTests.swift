@@ -55,10 +55,11 @@ import Testing
                 try Request(method: .get, url: server.url("/bytes/\(count)?stall_at=\(100 << 20)&tag=\(tag)")), to: path)
             let firstUpdates = Task { for await _ in cut.progress { peak.sample() } }
             cut.start()
-            #expect(await eventually(timeout: .seconds(300)) {
-                peak.sample()
-                return fileSize(at: path + ".part") == 100 << 20
-            })
+            #expect(
+                await eventually(timeout: .seconds(300)) {
+                    peak.sample()
+                    return fileSize(at: path + ".part") == 100 << 20
+                })
             server.dropConnections(tag: tag)
             await #expect(throws: SwitchyardError.self) { try await cut.result() }
             await firstUpdates.value
@@ -102,7 +103,8 @@ import Testing
             let expectedDigest = try digestOfFile(at: path)
             // Warm up with an 8 MiB upload of the same kind (see the download test).
             try writePatternFile(at: directory + "/warm.bin", count: 8 << 20)
-            let warmUp = MultipartForm(parts: [.fileAtPath("warm", filename: "warm.bin", contentType: "x/y", path: directory + "/warm.bin")])
+            let warmUp = MultipartForm(parts: [.fileAtPath("warm", filename: "warm.bin", contentType: "x/y", path: directory + "/warm.bin")]
+            )
             var warmRequest = try Request(method: .post, url: server.url("/upload/multipart"), body: try warmUp.body())
             warmRequest.head.headerFields[.contentType] = warmUp.contentType
             _ = try await api.client.send(warmRequest)
@@ -112,7 +114,7 @@ import Testing
             let form = MultipartForm(parts: [
                 .field("title", "Ferien"),
                 .fileAtPath("video", filename: "Ferien in Zürich.bin", contentType: "video/mp4", path: path),
-                .field("tags", "see, lake"),
+                .field("tags", "see, lake")
             ])
             let (body, progress) = try form.body().withProgress()
             let sampling = Task { for await _ in progress { peak.sample() } }

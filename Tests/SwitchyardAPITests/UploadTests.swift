@@ -56,16 +56,17 @@ struct UploadedForm: Decodable {
         try await withAPI(kind) { api, _ in
             let path = try makeTemporaryDirectory() + "/photo.bin"
             try writePatternFile(at: path, count: 1_000_000)
-            let stream = HTTPBody(AsyncStream<ArraySlice<UInt8>> { continuation in
-                continuation.yield(Array("streamed ".utf8)[...])
-                continuation.yield(Array("bytes".utf8)[...])
-                continuation.finish()
-            })
+            let stream = HTTPBody(
+                AsyncStream<ArraySlice<UInt8>> { continuation in
+                    continuation.yield(Array("streamed ".utf8)[...])
+                    continuation.yield(Array("bytes".utf8)[...])
+                    continuation.finish()
+                })
             let form = MultipartForm(parts: [
                 .field("title", "Ferien in Zürich"),
                 .fileAtPath("photo", filename: "Grüße \"1\".bin", contentType: "application/octet-stream", path: path),
                 .file("note", filename: "note.txt", contentType: "text/plain", bytes: Array("hello".utf8)),
-                .stream("log", filename: "log.txt", contentType: "text/plain", body: stream),
+                .stream("log", filename: "log.txt", contentType: "text/plain", body: stream)
             ])
             let endpoint = Endpoint<UploadedForm>(.post, "/upload/multipart").body(.multipart(form))
             let uploaded = try await api.value(endpoint)
@@ -80,8 +81,9 @@ struct UploadedForm: Decodable {
     }
 
     @Test func aFormOfKnownPartsHasAKnownLengthEqualToItsEncoding() async throws {
-        let form = MultipartForm(parts: [.field("a", "1"), .file("b", filename: "b.txt", contentType: "text/plain", bytes: [1, 2, 3])],
-                                 boundary: "XYZ")
+        let form = MultipartForm(
+            parts: [.field("a", "1"), .file("b", filename: "b.txt", contentType: "text/plain", bytes: [1, 2, 3])],
+            boundary: "XYZ")
         let body = try form.body()
         var bytes: [UInt8] = []
         for try await chunk in body { bytes += chunk }

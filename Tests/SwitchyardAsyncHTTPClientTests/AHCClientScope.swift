@@ -8,6 +8,7 @@ func withAHCClient<T>(
     configuration: AsyncHTTPClientTransport.Configuration = .init(),
     _ body: (Client, LoopbackServer) async throws -> T
 ) async throws -> T {
-    try await withLoopbackClient(transport: AsyncHTTPClientTransport(configuration: configuration),
-                                 shutdown: { try await $0.shutdown() }, body)
+    try await withLoopbackClient(
+        transport: AsyncHTTPClientTransport(configuration: configuration),
+        shutdown: { try await $0.shutdown() }, body)
 }

@@ -68,8 +68,9 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct AsyncHTTPClientTransportQueueTests {
     /// One connection per host: later requests wait in AsyncHTTPClient's queue behind a stalled one.
-    private static let singleConnection = AsyncHTTPClientTransport.Configuration(maxConnectionsPerHost: 1,
-                                                                                 httpVersion: .http1_1)
+    private static let singleConnection = AsyncHTTPClientTransport.Configuration(
+        maxConnectionsPerHost: 1,
+        httpVersion: .http1_1)
 
     @Test func aDeadlineExpiresWhileQueued() async throws {
         try await withAHCClient(configuration: Self.singleConnection) { client, server in

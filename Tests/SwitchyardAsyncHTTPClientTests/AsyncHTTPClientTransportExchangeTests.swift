@@ -54,8 +54,9 @@ import Testing
                 continuation.yield(ArraySlice(repeating: 1, count: 10))
                 continuation.finish()
             }
-            let request = try Request(method: .post, url: server.url("/echo"),
-                                      body: HTTPBody(chunks, length: .known(20)))
+            let request = try Request(
+                method: .post, url: server.url("/echo"),
+                body: HTTPBody(chunks, length: .known(20)))
             let error = await failure(of: client, request)
             #expect(error?.kind == .invalidRequest, "\(String(describing: error))")
         }
@@ -63,10 +64,11 @@ import Testing
 
     @Test func aSingleUseBodyIsNotSentTwice() async throws {
         try await withAHCClient { client, server in
-            let body = HTTPBody(AsyncStream<ArraySlice<UInt8>> { continuation in
-                continuation.yield(ArraySlice("once".utf8))
-                continuation.finish()
-            })
+            let body = HTTPBody(
+                AsyncStream<ArraySlice<UInt8>> { continuation in
+                    continuation.yield(ArraySlice("once".utf8))
+                    continuation.finish()
+                })
             let first = try await client.send(try Request(method: .post, url: server.url("/echo"), body: body))
             #expect(try EchoReport(first).bodyLength == 4)
             let error = await failure(of: client, try Request(method: .post, url: server.url("/echo"), body: body))
@@ -76,8 +78,9 @@ import Testing
 
     @Test func anExplicitHostAndAcceptEncodingAreSentAsGiven() async throws {
         try await withAHCClient { client, server in
-            let request = try Request(url: server.url("/echo"),
-                                      headers: ["Host": "example.test", "Accept-Encoding": "identity"])
+            let request = try Request(
+                url: server.url("/echo"),
+                headers: ["Host": "example.test", "Accept-Encoding": "identity"])
             let echo = try EchoReport(try await client.send(request))
             #expect(echo.values(of: "Host") == ["example.test"])
             #expect(echo.values(of: "Accept-Encoding") == ["identity"])

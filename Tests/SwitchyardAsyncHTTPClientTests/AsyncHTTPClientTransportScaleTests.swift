@@ -25,8 +25,9 @@ import Testing
                 chunks += 1
                 if chunks % 16 == 0 { peakGrowth = max(peakGrowth, residentMemoryBytes() - baseline) }
             }
-            print("AHC 64 MiB streamed download: \(chunks) chunks,"
-                + " resident memory grew by at most \(peakGrowth >> 10) KiB")
+            print(
+                "AHC 64 MiB streamed download: \(chunks) chunks,"
+                    + " resident memory grew by at most \(peakGrowth >> 10) KiB")
             #expect(received == size)
             #expect(mismatches == 0)
             #expect(response.context.timings.total != nil)
@@ -81,8 +82,9 @@ import Testing
     @Test func aGzipBombIsRefusedInBoundedMemory() async throws {
         try await withAHCClient { client, server in
             let outcome = try await CompressionBombProbe.run(client: client, server: server)
-            print("1 GiB gzip bomb, 10 MB limit, AsyncHTTPClient: \(outcome.error?.kind.rawValue ?? "accepted") after"
-                + " \(outcome.receivedBytes) bytes; resident memory grew by at most \(outcome.peakGrowth >> 10) KiB")
+            print(
+                "1 GiB gzip bomb, 10 MB limit, AsyncHTTPClient: \(outcome.error?.kind.rawValue ?? "accepted") after"
+                    + " \(outcome.receivedBytes) bytes; resident memory grew by at most \(outcome.peakGrowth >> 10) KiB")
             #expect(outcome.error?.kind == .responseTooLarge)
             #expect(outcome.receivedBytes <= 10_000_000)
             #expect(outcome.peakGrowth < 64 << 20, "resident memory grew by \(outcome.peakGrowth >> 20) MiB")

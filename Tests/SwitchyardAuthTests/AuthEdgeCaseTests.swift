@@ -67,7 +67,7 @@ struct AuthEdgeCaseTests {
             #expect(await failure(of: client, request)?.kind == .unauthorized)
             #expect(provider.refreshes == 1, "no second refresh for a credential whose refresh failed")
 
-            provider.setCurrent(BearerCredential(token: "fresh-2"))   // the user signed in again
+            provider.setCurrent(BearerCredential(token: "fresh-2"))  // the user signed in again
             #expect(try await client.send(request).head.status == .ok)
             #expect(auth.credentialVersion == 2)
         }

@@ -100,8 +100,9 @@ struct AuthPluginTests {
                 #expect(direct.values(of: "Authorization").isEmpty)
 
                 let location = other.url("/echo")
-                let redirected = try await client.send(try Request(
-                    url: server.url("/redirect-to?location=\(location.addingPercentEncodingForQuery())")))
+                let redirected = try await client.send(
+                    try Request(
+                        url: server.url("/redirect-to?location=\(location.addingPercentEncodingForQuery())")))
                 let echo = try EchoReport(json: redirected.body)
                 #expect(echo.uri == "/echo", "the redirect reached the other host")
                 #expect(echo.values(of: "Authorization").isEmpty)

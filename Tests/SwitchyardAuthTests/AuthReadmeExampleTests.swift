@@ -30,15 +30,16 @@ actor Session: CredentialProvider {
         try await withLoopbackServer { server in
             server.setAuthToken("new-token", key: "profile")
             // README example starts here.
-            let session = Session(tokenEndpoint: { "new-token" })   // your token endpoint
+            let session = Session(tokenEndpoint: { "new-token" })  // your token endpoint
             let auth = AuthPlugin(scope: RequestScope(hosts: ["127.0.0.1"]), provider: session)
             var popUps = PopUpPolicy()
             popUps.add(auth.scope, AuthPlugin.popUpMessages)
-            let client = try Client(transport: CurlTransport(),
-                                    configuration: ClientConfiguration(popUps: popUps, plugins: [auth.plugin]))
+            let client = try Client(
+                transport: CurlTransport(),
+                configuration: ClientConfiguration(popUps: popUps, plugins: [auth.plugin]))
 
             let response = try await client.send(try Request(url: server.url("/auth/profile")))
-            print(response.head.status, response.context[CredentialVersionKey.self] ?? 0)   // 200 OK 2
+            print(response.head.status, response.context[CredentialVersionKey.self] ?? 0)  // 200 OK 2
             // README example ends here.
             #expect(response.head.status == .ok)
             #expect(response.context[CredentialVersionKey.self] == 2)

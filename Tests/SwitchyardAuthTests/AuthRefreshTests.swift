@@ -77,10 +77,11 @@ struct AuthRefreshTests {
             #expect(server.authRequests(key: "k").accepted == 0)
             #expect(events.names.filter { $0 == "failed" }.count == Self.concurrentRequests)
             #expect(events.worthyPopUps == [PopUp(message: "Please sign in again.")])
-            let error = try #require(results.first.flatMap { result -> SwitchyardError? in
-                if case .failure(let error) = result { return error }
-                return nil
-            })
+            let error = try #require(
+                results.first.flatMap { result -> SwitchyardError? in
+                    if case .failure(let error) = result { return error }
+                    return nil
+                })
             #expect(error.underlyingError is HeldRefreshProvider.RefreshFailed)
             #expect(!error.description.contains("stale-1"), "the token is never in an error")
         }

@@ -12,8 +12,10 @@ import Testing
     }
 
     @Test func dropsInterimBlocksAndReturnsTheFinalOneWhole() throws {
-        let results = frame(["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 103 Early Hints\r\n", "Link: </a>\r\n", "\r\n",
-                             "HTTP/1.1 201 Created\r\n", "Location: /x\r\n", "\r\n"])
+        let results = frame([
+            "HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 103 Early Hints\r\n", "Link: </a>\r\n", "\r\n",
+            "HTTP/1.1 201 Created\r\n", "Location: /x\r\n", "\r\n"
+        ])
         #expect(results.dropLast().allSatisfy { $0 == nil })
         let block = try #require(results.last ?? nil)
         #expect(String(decoding: block, as: UTF8.self) == "HTTP/1.1 201 Created\r\nLocation: /x\r\n\r\n")

@@ -52,7 +52,7 @@ import Testing
         ["HTTP/1.1 200 OK\r\n", "no colon here\r\n"],
         ["HTTP/1.1 200 OK\r\n", "Bad Name: x\r\n"],
         ["HTTP/1.1 200 OK\r\n", ": empty name\r\n"],
-        ["HTTP/1.1 200 OK\r\n", " continuation first\r\n"],
+        ["HTTP/1.1 200 OK\r\n", " continuation first\r\n"]
     ])
     func malformedLinesAreProtocolViolations(lines: [String]) {
         do {

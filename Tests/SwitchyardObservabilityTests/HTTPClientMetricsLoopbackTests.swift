@@ -32,12 +32,13 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
             #expect(active.lastValue == 0)
 
             let duration = try #require(test.recorders(label: HTTPClientMetrics.durationLabel).first)
-            #expect(labels(duration.dimensions) == [
-                "http.request.method": "GET", "url.scheme": "http", "server.address": "127.0.0.1",
-                "server.port": String(server.port), "http.response.status_code": "200", "url.template": "/bytes/{n}",
-            ])
+            #expect(
+                labels(duration.dimensions) == [
+                    "http.request.method": "GET", "url.scheme": "http", "server.address": "127.0.0.1",
+                    "server.port": String(server.port), "http.response.status_code": "200", "url.template": "/bytes/{n}"
+                ])
             #expect(duration.values.count == 1)
-            #expect(duration.values[0] > 0 && duration.values[0] < 60)   // seconds
+            #expect(duration.values[0] > 0 && duration.values[0] < 60)  // seconds
             let size = try test.expectRecorder(HTTPClientMetrics.responseBodySizeLabel, duration.dimensions)
             #expect(size.values == [5000])
             #expect(!test.recorders.contains { $0.dimensions.contains { $0.1.contains("s3cr3t") } })
@@ -45,9 +46,10 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
             // A POST with a body, an untemplated path (no url.template label, never the raw path),
             // and a retried request: one measurement per attempt, error.type on the failures.
             _ = try await client.send(try Request(method: .post, url: server.url("/echo/body"), body: HTTPBody("twelve bytes")))
-            let posted = try #require(test.recorders(label: HTTPClientMetrics.requestBodySizeLabel).first {
-                labels($0.dimensions)["http.request.method"] == "POST"
-            })
+            let posted = try #require(
+                test.recorders(label: HTTPClientMetrics.requestBodySizeLabel).first {
+                    labels($0.dimensions)["http.request.method"] == "POST"
+                })
             #expect(posted.values == [12])
             #expect(labels(posted.dimensions)["url.template"] == nil)
 
@@ -87,7 +89,7 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
         configuration.httpMetrics = HTTPClientMetrics(factory: counting)
         try await withLoopbackClient(.curl, configuration: configuration) { client, server in
             for _ in 0..<20 { _ = try await client.send(try Request(url: server.url("/small"))) }
-            #expect(counting.made.load(ordering: .relaxed) == 4)   // 1 meter + 3 recorders
+            #expect(counting.made.load(ordering: .relaxed) == 4)  // 1 meter + 3 recorders
             #expect(test.recorders(label: HTTPClientMetrics.durationLabel).first?.values.count == 20)
         }
     }
@@ -112,7 +114,9 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
         let without = try await measure(off)
         let noop = try await measure(on(NOOPMetricsHandler.instance))
         let testKit = try await measure(on(TestMetrics()))
-        print("HTTPClientMetrics cost per request: \(noop - without) (no-op handlers), \(testKit - without) (TestMetrics); chain without it: \(without)")
+        print(
+            "HTTPClientMetrics cost per request: \(noop - without) (no-op handlers), \(testKit - without) (TestMetrics); chain without it: \(without)"
+        )
     }
 }
 

@@ -49,7 +49,7 @@ private func callAndAttempts(_ spans: [FinishedInMemorySpan]) throws -> (Finishe
                 #expect(url == "http://127.0.0.1:\(server.port)/echo?page=2&access_token=<redacted>")
             }
             #expect(attempt.attributes.get("http.request.resend_count") == nil)
-            if kind != .urlSession {   // FoundationNetworking does not report the protocol version
+            if kind != .urlSession {  // FoundationNetworking does not report the protocol version
                 #expect(attempt.string("network.protocol.version") == "1.1")
             }
 
@@ -145,8 +145,9 @@ private func callAndAttempts(_ spans: [FinishedInMemorySpan]) throws -> (Finishe
     }
 
     @Test func urlFullHasNoUserInformationNorCredentialValues() throws {
-        let head = HTTPRequest(method: .get, scheme: "https", authority: "ada:pw@API.example.com:8443",
-                               path: "/items?page=2&api_key=k3y")
+        let head = HTTPRequest(
+            method: .get, scheme: "https", authority: "ada:pw@API.example.com:8443",
+            path: "/items?page=2&api_key=k3y")
         #expect(HTTPClientSemantics.fullURL(of: head) == "https://API.example.com:8443/items?page=2&api_key=<redacted>")
         let semantics = HTTPClientSemantics(head)
         #expect(semantics.serverAddress == "api.example.com")
@@ -202,6 +203,8 @@ private func callAndAttempts(_ spans: [FinishedInMemorySpan]) throws -> (Finishe
         let without = try await measure(configuration([]), rounds: 20_000)
         let noTracer = try await measure(configuration(TracingPlugin().plugins), rounds: 20_000)
         let traced = try await measure(configuration(TracingPlugin(tracer: W3CTestTracer()).plugins), rounds: 2_000)
-        print("TracingPlugin cost per request: \(noTracer - without) (no tracer), \(traced - without) (in-memory tracer); chain without it: \(without)")
+        print(
+            "TracingPlugin cost per request: \(noTracer - without) (no tracer), \(traced - without) (in-memory tracer); chain without it: \(without)"
+        )
     }
 }

@@ -41,7 +41,7 @@ private final class ShutdownProbe: Transport {
                 #expect(response.head.status == .ok)
                 #expect(!probe.shutDown.withLock { $0 })
                 await group.triggerGracefulShutdown()
-                try await tasks.next()   // the group returns
+                try await tasks.next()  // the group returns
                 #expect(probe.shutDown.withLock { $0 })
             }
         }

@@ -13,8 +13,9 @@ struct W3CTestTracer: Tracer {
         _ operationName: String, context: @autoclosure () -> ServiceContext, ofKind kind: SpanKind,
         at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
     ) -> InMemorySpan {
-        base.startSpan(operationName, context: context(), ofKind: kind, at: instant(), function: function, file: fileID,
-                       line: line)
+        base.startSpan(
+            operationName, context: context(), ofKind: kind, at: instant(), function: function, file: fileID,
+            line: line)
     }
 
     func activeSpan(identifiedBy context: ServiceContext) -> InMemorySpan? { base.activeSpan(identifiedBy: context) }

@@ -31,8 +31,9 @@ import Testing
             let response = try await withMiddleware.stream(Request(head))
             return try await response.body.collect(upTo: 1024).count
         }
-        print("OpenAPI bridge, \(iterations) calls each, µs/call: direct \(direct), through SwitchyardClientTransport \(bridge),"
-            + " with a no-op ClientMiddleware interceptor \(middleware)")
+        print(
+            "OpenAPI bridge, \(iterations) calls each, µs/call: direct \(direct), through SwitchyardClientTransport \(bridge),"
+                + " with a no-op ClientMiddleware interceptor \(middleware)")
     }
 
     /// Runs `call` `iterations` times after a warm-up and returns microseconds per call.

@@ -1,3 +1,4 @@
+import Foundation
 // A client in the shape swift-openapi-generator emits (`Types.swift` + `Client.swift`), written by
 // hand for this document, so the tests need not run the generator:
 //
@@ -10,8 +11,6 @@
 // Like generated code, it imports the runtime's SPI and fully qualifies the runtime's names.
 import HTTPTypes
 @_spi(Generated) import OpenAPIRuntime
-
-import Foundation
 
 /// The operations the generated client offers (`APIProtocol` in generated code).
 protocol APIProtocol: Sendable {
@@ -167,7 +166,7 @@ struct Client: APIProtocol {
                 request.headerFields[.accept] = "application/json"
                 let body: OpenAPIRuntime.HTTPBody?
                 switch input.body {
-                case let .binary(value):
+                case .binary(let value):
                     body = try converter.setRequiredRequestBodyAsBinary(
                         value, headerFields: &request.headerFields, contentType: "application/octet-stream")
                 }
@@ -280,7 +279,7 @@ extension Operations.getGreeting.Output {
     var ok: Operations.getGreeting.Output.Ok {
         get throws {
             switch self {
-            case let .ok(response): return response
+            case .ok(let response): return response
             default: throw UnexpectedOutput(description: "expected ok, got \(self)")
             }
         }
@@ -290,7 +289,9 @@ extension Operations.getGreeting.Output {
 extension Operations.getGreeting.Output.Ok.Body {
     var json: Components.Schemas.Echo {
         get throws {
-            switch self { case let .json(body): return body }
+            switch self {
+            case .json(let body): return body
+            }
         }
     }
 }

@@ -11,7 +11,8 @@ import Testing
 /// OpenAPI `ClientMiddleware`s run as Switchyard interceptors, against the loopback server.
 @Suite(.timeLimit(.minutes(2))) struct MiddlewareInterceptorTests {
     @Test(arguments: bridgeTransports) func aMiddlewareChangesTheRequestSeenAtTheServer(kind: TransportKind) async throws {
-        let configuration = ClientConfiguration(retry: nil, attemptInterceptors: [OpenAPIMiddlewareInterceptor(OperationHeaderMiddleware())])
+        let configuration = ClientConfiguration(
+            retry: nil, attemptInterceptors: [OpenAPIMiddlewareInterceptor(OperationHeaderMiddleware())])
         try await withGeneratedClient(kind, configuration: configuration) { api, switchyard, server in
             // Through the generated client: the middleware is given the operation ID.
             let echo = try await api.getGreeting(path: .init(name: "ada")).ok.body.json

@@ -16,8 +16,9 @@ import Testing
     @Test func aFileImportingBothModulesUsesTheCommonNames() async throws {
         try await withLoopbackServer { server in
             let switchyard: Switchyard.Client = Switchyard.Client(transport: CurlTransport())
-            let api: Client = Client(serverURL: try #require(URL(string: server.baseURL)),
-                                     transport: SwitchyardClientTransport(client: switchyard))
+            let api: Client = Client(
+                serverURL: try #require(URL(string: server.baseURL)),
+                transport: SwitchyardClientTransport(client: switchyard))
 
             // Switchyard's body and request types, unqualified where they do not clash.
             let plain: SwitchyardHTTPBody = SwitchyardHTTPBody("switchyard")
@@ -53,7 +54,7 @@ private func showOfflineBanner() {}
 /// The example of ``SwitchyardClientTransport``'s documentation, verbatim; compiled, not run.
 private func documentationExample() async throws {
     let switchyard = try Switchyard.Client(transport: CurlTransport(), configuration: ClientConfiguration())
-    let api = Client(                                  // the generated client
+    let api = Client(  // the generated client
         serverURL: URL(string: "https://api.example.com/v1")!,
         transport: SwitchyardClientTransport(client: switchyard)
     )
@@ -61,7 +62,7 @@ private func documentationExample() async throws {
         let greeting = try await api.getGreeting(path: .init(name: "Ada"))
         print(try greeting.ok.body.json)
     } catch let error as ClientError {
-        switch error.switchyardError?.kind {             // the Switchyard error inside
+        switch error.switchyardError?.kind {  // the Switchyard error inside
         case .timeout?, .connectionFailed?: showOfflineBanner()
         default: throw error
         }
@@ -85,8 +86,9 @@ private func middlewareExample(token: String) -> ClientConfiguration {
 
 /// The example of `ClientError.switchyardError`, compiled, not run.
 private func clientErrorExample(client: Client) async throws {
-    do { _ = try await client.getGreeting(path: .init(name: "Ada")) }
-    catch let error as ClientError where error.switchyardError?.kind == .timeout { showOffline() }
+    do { _ = try await client.getGreeting(path: .init(name: "Ada")) } catch let error as ClientError
+        where error.switchyardError?.kind == .timeout
+    { showOffline() }
 }
 
 /// What the `ClientError` example calls.

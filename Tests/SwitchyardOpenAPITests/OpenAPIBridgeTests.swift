@@ -33,8 +33,9 @@ import Testing
             let transport = kind.make()
             defer { Task { try? await transport.shutdown() } }
             let switchyard = Switchyard.Client(transport: transport)
-            let api = Client(serverURL: try #require(URL(string: server.url("/echo/v1/"))),
-                             transport: SwitchyardClientTransport(client: switchyard))
+            let api = Client(
+                serverURL: try #require(URL(string: server.url("/echo/v1/"))),
+                transport: SwitchyardClientTransport(client: switchyard))
             let echo = try await api.getGreeting(path: .init(name: "ada")).ok.body.json
             #expect(echo.uri == "/echo/v1/echo/greetings/ada")
         }
@@ -164,11 +165,13 @@ import Testing
         let greetings = Plugin(
             name: "greetings",
             scope: RequestScope(tags: [Operations.getGreeting.id]),
-            interceptors: [ClosureInterceptor { request, context, next in
-                var request = request
-                request.head.headerFields[department] = request.options.openAPIOperationID ?? "?"
-                return try await next(request)
-            }]
+            interceptors: [
+                ClosureInterceptor { request, context, next in
+                    var request = request
+                    request.head.headerFields[department] = request.options.openAPIOperationID ?? "?"
+                    return try await next(request)
+                }
+            ]
         )
         let bus = EventBus()
         let tags = Mutex<[Set<String>]>([])

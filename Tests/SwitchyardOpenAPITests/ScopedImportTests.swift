@@ -3,12 +3,13 @@
 // suggests for files that mostly deal with generated code.
 import Foundation
 import OpenAPIRuntime
-import class OpenAPIRuntime.HTTPBody
 import Switchyard
 import SwitchyardOpenAPI
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
+
+import class OpenAPIRuntime.HTTPBody
 
 @Suite(.timeLimit(.minutes(2))) struct ScopedImportTests {
     @Test func aScopedImportPicksOpenAPIsBody() async throws {

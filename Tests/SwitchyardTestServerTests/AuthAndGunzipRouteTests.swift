@@ -1,15 +1,17 @@
 import Foundation
-@testable import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
+
+@testable import SwitchyardTestServer
 
 @Suite("LoopbackServer /auth and /gunzip routes")
 struct AuthAndGunzipRouteTests {
     @Test func authAcceptsOnlyTheKeysTokenAndCountsBothOutcomes() async throws {
         try await withLoopbackServer { server in
             let connection = try RawConnection(port: server.port)
-            #expect(try connection.request("GET", "/auth/a", headers: [("Authorization", "Bearer t1")]).status == 401,
-                    "no token set yet")
+            #expect(
+                try connection.request("GET", "/auth/a", headers: [("Authorization", "Bearer t1")]).status == 401,
+                "no token set yet")
             server.setAuthToken("t1", key: "a")
             let accepted = try connection.request("GET", "/auth/a", headers: [("Authorization", "Bearer t1")])
             #expect(accepted.status == 200)

@@ -1,6 +1,6 @@
+import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
-import SwitchyardTestServer
 
 @Suite("LoopbackServer basic routes")
 struct BasicRouteTests {
@@ -205,10 +205,11 @@ struct BasicRouteTests {
             let connection = try RawConnection(port: server.port)
             let response = try connection.request("GET", "/headers/many?count=5")
             let names = response.headers.map(\.name)
-            #expect(Array(names.prefix(8)) == [
-                "X-Header-1", "X-Header-2", "X-Header-3", "X-Header-4", "X-Header-5",
-                "Set-Cookie", "Set-Cookie", "X-MiXeD-CaSe",
-            ])
+            #expect(
+                Array(names.prefix(8)) == [
+                    "X-Header-1", "X-Header-2", "X-Header-3", "X-Header-4", "X-Header-5",
+                    "Set-Cookie", "Set-Cookie", "X-MiXeD-CaSe"
+                ])
             #expect(response.value("X-Header-3") == "value-3")
             #expect(response.values("Set-Cookie") == ["a=1", "b=2"])
             #expect(response.value("x-mixed-case") == "yes")

@@ -1,6 +1,6 @@
+import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
-import SwitchyardTestServer
 
 /// Routes that exist for the transport conformance suite: interim responses, HTTP/1.0 bodies,
 /// resets and body progress.

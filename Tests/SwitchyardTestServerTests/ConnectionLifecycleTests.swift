@@ -1,6 +1,6 @@
+import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
-import SwitchyardTestServer
 
 @Suite("LoopbackServer connections and disconnects")
 struct ConnectionLifecycleTests {
@@ -63,7 +63,7 @@ struct ConnectionLifecycleTests {
                 connections.append(connection)
             }
             #expect(await eventually { server.openConnections == 3 })
-            connections.forEach { $0.close() }
+            for connection in connections { connection.close() }
             #expect(await eventually { server.openConnections == 0 })
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SwitchyardTestSupport
 import Testing
+
 @testable import SwitchyardTestServer
 
 @Suite("LoopbackServer echo routes")
@@ -20,10 +21,11 @@ struct EchoTests {
             #expect(object["uri"] as? String == "/echo?x=1")
             #expect(object["version"] as? String == "HTTP/1.1")
             let headers = try #require(object["headers"] as? [[String]])
-            #expect(headers == [
-                ["Host", "here"], ["X-First", "1"], ["x-lower", "two"], ["X-First", "again"],
-                ["CamelCase-Header", "V \"q\""], ["Content-Length", "3"],
-            ])
+            #expect(
+                headers == [
+                    ["Host", "here"], ["X-First", "1"], ["x-lower", "two"], ["X-First", "again"],
+                    ["CamelCase-Header", "V \"q\""], ["Content-Length", "3"]
+                ])
             #expect(object["body_length"] as? Int == 3)
             #expect(object["body_sha256"] as? String == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
             // Exact shape of the start of the document.

@@ -9,8 +9,9 @@ import Testing
         defer { Task { try? await proxy.shutdown() } }
         try await withLoopbackServer { server in
             let connection = try RawConnection(port: proxy.port)
-            try connection.send("GET \(server.url("/echo?x=1")) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
-                + "Proxy-Authorization: Basic YTpi\r\nProxy-Connection: keep-alive\r\n\r\n")
+            try connection.send(
+                "GET \(server.url("/echo?x=1")) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
+                    + "Proxy-Authorization: Basic YTpi\r\nProxy-Connection: keep-alive\r\n\r\n")
             let response = try connection.readResponse()
             #expect(response.status == 200)
             #expect(response.value("Connection") == "close")

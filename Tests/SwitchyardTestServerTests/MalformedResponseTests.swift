@@ -1,6 +1,6 @@
+import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
-import SwitchyardTestServer
 
 @Suite("LoopbackServer malformed responses")
 struct MalformedResponseTests {
@@ -23,7 +23,7 @@ struct MalformedResponseTests {
             "/malformed/content-length-mismatch",
             Array("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nhello".utf8)
         ),
-        ("/malformed/empty", []),
+        ("/malformed/empty", [])
     ]
 
     @Test(arguments: cases.map(\.path))

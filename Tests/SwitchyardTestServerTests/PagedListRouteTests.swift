@@ -10,20 +10,23 @@ struct PagedListRouteTests {
             let first = try connection.request("GET", "/pages/k?total=12&size=5&insert=2")
             #expect(first.status == 200)
             #expect(first.value("Content-Type") == "application/json")
-            #expect(first.bodyText == #"""
-                {"data":{"items":[{"id":1,"title":"Item 1"},{"id":2,"title":"Item 2"},{"id":3,"title":"Item 3"},\#
-                {"id":4,"title":"Item 4"},{"id":5,"title":"Item 5"}],"page":1,"has_next":true}}
-                """#)
+            #expect(
+                first.bodyText == #"""
+                    {"data":{"items":[{"id":1,"title":"Item 1"},{"id":2,"title":"Item 2"},{"id":3,"title":"Item 3"},\#
+                    {"id":4,"title":"Item 4"},{"id":5,"title":"Item 5"}],"page":1,"has_next":true}}
+                    """#)
             let second = try connection.request("GET", "/pages/k?total=12&size=5&insert=2&page=2&style=total")
-            #expect(second.bodyText == #"""
-                {"data":{"items":[{"id":4,"title":"Item 4"},{"id":5,"title":"Item 5"},{"id":6,"title":"Item 6"},\#
-                {"id":7,"title":"Item 7"},{"id":8,"title":"Item 8"}],"page":2,"total":14}}
-                """#)
+            #expect(
+                second.bodyText == #"""
+                    {"data":{"items":[{"id":4,"title":"Item 4"},{"id":5,"title":"Item 5"},{"id":6,"title":"Item 6"},\#
+                    {"id":7,"title":"Item 7"},{"id":8,"title":"Item 8"}],"page":2,"total":14}}
+                    """#)
             let top = try connection.request("GET", "/pages/k?total=12&size=3&style=cursor")
-            #expect(top.bodyText == #"""
-                {"data":{"items":[{"id":14,"title":"New item 14"},{"id":13,"title":"New item 13"},\#
-                {"id":1,"title":"Item 1"}],"page":1,"next_cursor":"o3"}}
-                """#)
+            #expect(
+                top.bodyText == #"""
+                    {"data":{"items":[{"id":14,"title":"New item 14"},{"id":13,"title":"New item 13"},\#
+                    {"id":1,"title":"Item 1"}],"page":1,"next_cursor":"o3"}}
+                    """#)
             let last = try connection.request("GET", "/pages/k?total=12&size=5&style=short&offset=10&server_size=7")
             #expect(last.bodyText.hasSuffix(#""page":2,"page_size":7}}"#))
             #expect(server.pageRequests(key: "k") == [1, 2, 1, 2])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwitchyardTestServer
 
 @Suite("SHA256")
@@ -45,7 +46,7 @@ struct SHA256Tests {
         (64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"),
         (65, "635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0ae0"),
         (119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb"),
-        (120, "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c"),
+        (120, "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c")
     ])
     func paddingBoundaries(length: Int, expected: String) {
         let message = [UInt8](repeating: UInt8(ascii: "a"), count: length)

@@ -1,6 +1,6 @@
+import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
-import SwitchyardTestServer
 
 @Suite("LoopbackServer generated bodies")
 struct StreamingBodyTests {

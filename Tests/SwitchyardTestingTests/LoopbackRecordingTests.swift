@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
 import Switchyard
-import SwitchyardTesting
 import SwitchyardTestServer
+import SwitchyardTesting
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -35,9 +36,10 @@ private let urlSessionTransport = ClosureTransport { request, _ in
             let server = try await LoopbackServer.start()
             let recorder = try RecordingTransport(wrapping: urlSessionTransport, directory: directory)
             let live = Client(transport: recorder)
-            let echo = try Request(method: .post, url: server.url("/echo"),
-                                   headers: ["Content-Type": "application/json", "Authorization": "Bearer live-secret"],
-                                   body: HTTPBody(#"{"name":"Ada"}"#))
+            let echo = try Request(
+                method: .post, url: server.url("/echo"),
+                headers: ["Content-Type": "application/json", "Authorization": "Bearer live-secret"],
+                body: HTTPBody(#"{"name":"Ada"}"#))
             let bytes = try Request(url: server.url("/bytes/1000"))
             let recordedEcho: BufferedResponse
             let recordedBytes: BufferedResponse

@@ -31,14 +31,16 @@ import Testing
 
     @Test func anEmptySetRecordsPathsAsTheyAreAndExtraNamesAreMasked() async throws {
         try await withTemporaryDirectory { directory in
-            let plain = try RecordingTransport(wrapping: StubTransport.status(.ok), directory: directory.appendingPathComponent("plain"),
-                                               configuration: .init(redactedQueryParameters: []))
+            let plain = try RecordingTransport(
+                wrapping: StubTransport.status(.ok), directory: directory.appendingPathComponent("plain"),
+                configuration: .init(redactedQueryParameters: []))
             _ = try await Client(transport: plain).send(try Request(url: "https://api.test/a?token=VISIBLE"))
             #expect(try Self.files(of: plain).contains("/a?token=VISIBLE"))
 
             let names = LoggingConfiguration.defaultRedactedQueryParameters.union(["pin"])
-            let extra = try RecordingTransport(wrapping: StubTransport.status(.ok), directory: directory.appendingPathComponent("extra"),
-                                               configuration: .init(redactedQueryParameters: names))
+            let extra = try RecordingTransport(
+                wrapping: StubTransport.status(.ok), directory: directory.appendingPathComponent("extra"),
+                configuration: .init(redactedQueryParameters: names))
             _ = try await Client(transport: extra).send(try Request(url: "https://api.test/a?pin=9876&token=HIDDEN"))
             let exchange = try #require(try RecordedExchange.loadAll(from: directory.appendingPathComponent("extra")).first)
             #expect(exchange.request.path == "/a?pin=<redacted>&token=<redacted>")

@@ -47,12 +47,14 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
             headers.append(HTTPField(name: .xTrace, value: "2"))
             headers.append(HTTPField(name: .contentType, value: "text/plain"))
             let wrapped = StubTransport { [headers] _, _ in
-                Response(HTTPResponse(status: .init(code: 299, reasonPhrase: "Fine Indeed"), headerFields: headers),
-                         body: HTTPBody("ok"))
+                Response(
+                    HTTPResponse(status: .init(code: 299, reasonPhrase: "Fine Indeed"), headerFields: headers),
+                    body: HTTPBody("ok"))
             }
             let recorder = try RecordingTransport(wrapping: wrapped, directory: directory)
-            let request = try Request(method: .put, url: "https://api.test:8443/items/7?v=2",
-                                      headers: ["Accept": "application/json", "X-Trace": "a", "x-trace": "b"])
+            let request = try Request(
+                method: .put, url: "https://api.test:8443/items/7?v=2",
+                headers: ["Accept": "application/json", "X-Trace": "a", "x-trace": "b"])
             _ = try await Client(transport: recorder).send(request)
 
             let exchange = try #require(try RecordedExchange.loadAll(from: directory).first)
@@ -61,11 +63,12 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
             #expect(exchange.request.scheme == "https")
             #expect(exchange.request.authority == "api.test:8443")
             #expect(exchange.request.path == "/items/7?v=2")
-            #expect(exchange.request.headers == [
-                RecordedHeader(name: "Accept", value: "application/json"),
-                RecordedHeader(name: "X-Trace", value: "a"),
-                RecordedHeader(name: "x-trace", value: "b"),
-            ])
+            #expect(
+                exchange.request.headers == [
+                    RecordedHeader(name: "Accept", value: "application/json"),
+                    RecordedHeader(name: "X-Trace", value: "a"),
+                    RecordedHeader(name: "x-trace", value: "b")
+                ])
             #expect(exchange.request.body == nil)
             let response = try #require(exchange.response)
             #expect(response.status == 299)
@@ -87,10 +90,12 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
             var configuration = RecordingTransport.Configuration()
             configuration.redactedHeaderNames.insert(apiKey)
             let recorder = try RecordingTransport(wrapping: wrapped, directory: directory, configuration: configuration)
-            let request = try Request(url: "https://api.test/me", headers: [
-                "Authorization": "Bearer token-secret", "Cookie": "id=cookie-secret",
-                "Proxy-Authorization": "Basic proxy-secret", "X-Api-Key": "key-secret", "Accept": "*/*",
-            ])
+            let request = try Request(
+                url: "https://api.test/me",
+                headers: [
+                    "Authorization": "Bearer token-secret", "Cookie": "id=cookie-secret",
+                    "Proxy-Authorization": "Basic proxy-secret", "X-Api-Key": "key-secret", "Accept": "*/*"
+                ])
             let response = try await Client(transport: recorder).send(request)
 
             #expect(wrapped.requests.first?.head.headerFields[.authorization] == "Bearer token-secret")
@@ -110,8 +115,9 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
         try await withTemporaryDirectory { directory in
             let wrapped = StubTransport { _, _ in Response(status: .ok, body: binaryBytes) }
             let recorder = try RecordingTransport(wrapping: wrapped, directory: directory)
-            let request = try Request(method: .post, url: "http://api.test/upload",
-                                      body: HTTPBody(binaryBytes.reversed()))
+            let request = try Request(
+                method: .post, url: "http://api.test/upload",
+                body: HTTPBody(binaryBytes.reversed()))
             let response = try await Client(transport: recorder).send(request)
             #expect(response.body == binaryBytes)
 
@@ -135,8 +141,9 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
                 return Response(status: .ok, body: try await body.collect(upTo: 1 << 20))
             }
             let recorder = try RecordingTransport(wrapping: wrapped, directory: directory)
-            let request = try Request(method: .post, url: "http://api.test/upload",
-                                      body: upload.body(declaringLength: true))
+            let request = try Request(
+                method: .post, url: "http://api.test/upload",
+                body: upload.body(declaringLength: true))
             let response = try await Client(transport: recorder).send(request)
 
             #expect(response.body == upload.allBytes)
@@ -157,16 +164,18 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
             let exchange = try #require(try RecordedExchange.loadAll(from: directory).first)
             #expect(exchange.outcome == .failed)
             #expect(exchange.response == nil)
-            #expect(exchange.error
-                == RecordedError(kind: "connectionFailed", message: "Connection refused by api.test"))
+            #expect(
+                exchange.error
+                    == RecordedError(kind: "connectionFailed", message: "Connection refused by api.test"))
         }
     }
 
     @Test func recordsAFailureMidBodyWithTheBytesReadSoFar() async throws {
         try await withTemporaryDirectory { directory in
             let wrapped = StubTransport { _, _ in
-                let chunks = FailingChunks(bytes: Array("partial".utf8),
-                                           error: .protocolViolation("truncated by api.test"))
+                let chunks = FailingChunks(
+                    bytes: Array("partial".utf8),
+                    error: .protocolViolation("truncated by api.test"))
                 return Response(HTTPResponse(status: .ok), body: HTTPBody(chunks))
             }
             let recorder = try RecordingTransport(wrapping: wrapped, directory: directory)
@@ -209,9 +218,10 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
             _ = try await client.send(Request(url: "http://api.test/users/42?fields=name"))
             _ = try await client.send(Request(method: .post, url: "http://api.test/"))
             _ = try await client.send(Request(method: .delete, url: "http://api.test/a%20b/c.json"))
-            #expect(recorder.recordedFiles.map(\.lastPathComponent) == [
-                "0001-GET-users_42.json", "0002-POST-root.json", "0003-DELETE-a_20b_c_json.json",
-            ])
+            #expect(
+                recorder.recordedFiles.map(\.lastPathComponent) == [
+                    "0001-GET-users_42.json", "0002-POST-root.json", "0003-DELETE-a_20b_c_json.json"
+                ])
             let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
             #expect(names == recorder.recordedFiles.map(\.lastPathComponent))
             let exchanges = try RecordedExchange.loadAll(from: directory)

@@ -12,8 +12,10 @@ private func record(
     into directory: URL,
     configuration: RecordingTransport.Configuration = .init()
 ) async throws -> [BufferedResponse] {
-    let client = Client(transport: try RecordingTransport(wrapping: wrapped, directory: directory,
-                                                         configuration: configuration))
+    let client = Client(
+        transport: try RecordingTransport(
+            wrapping: wrapped, directory: directory,
+            configuration: configuration))
     var responses: [BufferedResponse] = []
     for request in requests { responses.append(try await client.send(request)) }
     return responses
@@ -25,21 +27,25 @@ private func record(
             let api = RoutedStubTransport()
             api.on(.get, "/text", reply: .text("hello, world\n", headers: [.xTrace: "1", .xMixedCase: "yes"]))
             api.on(.get, "/binary", reply: .bytes(binaryBytes, headers: [.contentType: "application/octet-stream"]))
-            api.on(.post, "/items", reply: .custom { request, _ in
-                var headers = HTTPFields()
-                headers.append(HTTPField(name: .setCookie, value: "a=1"))
-                headers.append(HTTPField(name: .setCookie, value: "b=2"))
-                let body = try await request.body?.collect(upTo: 1 << 20) ?? []
-                return Response(HTTPResponse(status: .created, headerFields: headers), body: HTTPBody(body))
-            })
-            api.on(.get, "/stream", reply: .custom { _, _ in
-                Response(HTTPResponse(status: .ok), body: CountingChunks([[1, 2], [3], [0xFF, 0xFE]]).body())
-            })
+            api.on(
+                .post, "/items",
+                reply: .custom { request, _ in
+                    var headers = HTTPFields()
+                    headers.append(HTTPField(name: .setCookie, value: "a=1"))
+                    headers.append(HTTPField(name: .setCookie, value: "b=2"))
+                    let body = try await request.body?.collect(upTo: 1 << 20) ?? []
+                    return Response(HTTPResponse(status: .created, headerFields: headers), body: HTTPBody(body))
+                })
+            api.on(
+                .get, "/stream",
+                reply: .custom { _, _ in
+                    Response(HTTPResponse(status: .ok), body: CountingChunks([[1, 2], [3], [0xFF, 0xFE]]).body())
+                })
             let requests = [
                 try Request(url: "http://127.0.0.1:1111/text"),
                 try Request(url: "http://127.0.0.1:1111/binary"),
                 try Request(method: .post, url: "http://127.0.0.1:1111/items", body: HTTPBody("{\"n\":1}")),
-                try Request(url: "http://127.0.0.1:1111/stream"),
+                try Request(url: "http://127.0.0.1:1111/stream")
             ]
             let noRedaction = RecordingTransport.Configuration(redactedHeaderNames: [])
             let originals = try await record(requests, through: api, into: directory, configuration: noRedaction)
@@ -100,8 +106,9 @@ private func record(
             #expect(error.message.contains("GET /users/1 (2×)"))
             #expect(error.message.contains("POST /users (1×)"))
             #expect(error.message.contains(directory.path))
-            #expect(await failure(of: client, try Request(method: .delete, url: "http://api.test/users"))?.kind
-                == .invalidRequest)
+            #expect(
+                await failure(of: client, try Request(method: .delete, url: "http://api.test/users"))?.kind
+                    == .invalidRequest)
         }
     }
 
@@ -110,10 +117,13 @@ private func record(
             let api = RoutedStubTransport()
             api.on(.get, "/refused", reply: .failure(.connectionFailed("refused by api.test")))
             api.on(.get, "/slow", reply: .failure(.timedOut()))
-            api.on(.get, "/cut", reply: .custom { _, _ in
-                Response(HTTPResponse(status: .ok),
-                         body: HTTPBody(FailingChunks(bytes: [1, 2, 3], error: .protocolViolation("short body"))))
-            })
+            api.on(
+                .get, "/cut",
+                reply: .custom { _, _ in
+                    Response(
+                        HTTPResponse(status: .ok),
+                        body: HTTPBody(FailingChunks(bytes: [1, 2, 3], error: .protocolViolation("short body"))))
+                })
             let client = Client(transport: try RecordingTransport(wrapping: api, directory: directory))
             for path in ["/refused", "/slow", "/cut"] {
                 _ = await failure(of: client, try Request(url: "http://api.test\(path)"))
@@ -138,11 +148,13 @@ private func record(
     @Test func replaysFromExchangesBuiltInCode() async throws {
         let exchange = RecordedExchange(
             sequence: 1,
-            request: RecordedRequest(method: "GET", scheme: "https", authority: "api.test", path: "/hi",
-                                     headers: [], body: nil),
-            response: RecordedResponse(status: 200, reason: "OK",
-                                       headers: [RecordedHeader(name: "Content-Type", value: "text/plain")],
-                                       body: RecordedBody(bytes: Array("hi".utf8))),
+            request: RecordedRequest(
+                method: "GET", scheme: "https", authority: "api.test", path: "/hi",
+                headers: [], body: nil),
+            response: RecordedResponse(
+                status: 200, reason: "OK",
+                headers: [RecordedHeader(name: "Content-Type", value: "text/plain")],
+                body: RecordedBody(bytes: Array("hi".utf8))),
             outcome: .completed
         )
         let replay = ReplayingTransport(exchanges: [exchange])

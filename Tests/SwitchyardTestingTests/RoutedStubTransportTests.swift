@@ -112,10 +112,12 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
 
     @Test func customRepliesSeeTheRequest() async throws {
         let api = RoutedStubTransport()
-        api.on(.post, "/echo", reply: .custom { request, _ in
-            let bytes = try await request.body?.collect(upTo: 1 << 20) ?? []
-            return Response(status: .ok, body: bytes.reversed())
-        })
+        api.on(
+            .post, "/echo",
+            reply: .custom { request, _ in
+                let bytes = try await request.body?.collect(upTo: 1 << 20) ?? []
+                return Response(status: .ok, body: bytes.reversed())
+            })
         let response = try await Client(transport: api)
             .send(Request(method: .post, url: "https://api.test/echo", body: HTTPBody("abc")))
         #expect(response.text == "cba")
@@ -141,9 +143,11 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
 
     @Test func twoServiceUnavailableRepliesThenSuccessDriveARetry() async throws {
         let api = RoutedStubTransport()
-        let feed = api.on(.get, "/feed", replies: [
-            .status(.serviceUnavailable), .status(.serviceUnavailable), .text("[]"),
-        ])
+        let feed = api.on(
+            .get, "/feed",
+            replies: [
+                .status(.serviceUnavailable), .status(.serviceUnavailable), .text("[]")
+            ])
         let client = Client(transport: api, interceptors: [retryingOn503(limit: 5)])
         let response = try await client.send(Request(url: "https://api.test/feed"))
         #expect(response.head.status == .ok)

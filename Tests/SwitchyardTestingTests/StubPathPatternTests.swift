@@ -25,7 +25,7 @@ import Testing
         ("/search?q=swift", "/search?q=swift", true),
         ("/search?q=swift", "/search?q=rust", false),
         ("/search?q=swift", "/search", false),
-        ("/Users", "/users", false),
+        ("/Users", "/users", false)
     ])
     func matches(pattern: String, path: String, expected: Bool) {
         #expect(StubPathPattern(pattern).matches(path: path) == expected, "\(pattern) vs \(path)")

@@ -15,11 +15,13 @@ import Testing
             let batch = Task { await client.send(all: requests, maxConcurrency: 4, mode: .failFast) }
             #expect(await eventually { server.gate(key: key).held == 3 })
             // Batch.run on its own: the failure of the first cancels the second.
-            let refused = Task { await Batch.run([0, 1], mode: .failFast) { (index: Int) async throws(SwitchyardError) -> Int in
-                if index == 0 { throw SwitchyardError(.connectionFailed, "refused") }
-                do { try await Task.sleep(for: .seconds(600)) } catch { throw .cancelled }  // cancelled by the first's failure
-                return index
-            } }
+            let refused = Task {
+                await Batch.run([0, 1], mode: .failFast) { (index: Int) async throws(SwitchyardError) -> Int in
+                    if index == 0 { throw SwitchyardError(.connectionFailed, "refused") }
+                    do { try await Task.sleep(for: .seconds(600)) } catch { throw .cancelled }  // cancelled by the first's failure
+                    return index
+                }
+            }
             let outcomes = await refused.value
             #expect(outcomes.count == 2)
             #expect((try? outcomes[0].get()) == nil)
@@ -57,10 +59,12 @@ import Testing
 
     @Test func aSequenceFeedsEachResponseIntoTheNextRequest() async throws {
         try await withLimitedClient(.curl, limiter: ConcurrencyLimiter()) { client, server in
-            let responses = try await client.send(first: try Request(url: server.url("/status/201")), then: [
-                { previous in try Request(url: server.url("/status/\(previous.head.status.code + 1)")) },
-                { previous in try Request(url: server.url("/status/\(previous.head.status.code + 1)")) },
-            ])
+            let responses = try await client.send(
+                first: try Request(url: server.url("/status/201")),
+                then: [
+                    { previous in try Request(url: server.url("/status/\(previous.head.status.code + 1)")) },
+                    { previous in try Request(url: server.url("/status/\(previous.head.status.code + 1)")) }
+                ])
             #expect(responses.map(\.head.status.code) == [201, 202, 203])
         }
     }

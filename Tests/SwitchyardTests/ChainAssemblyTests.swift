@@ -24,15 +24,17 @@ import Testing
         let configuration = ClientConfiguration(
             plugins: [
                 Plugin(name: "signing", position: .attempt, interceptors: [trace.interceptor("sign")]),
-                Plugin(name: "headers", interceptors: [trace.interceptor("department")]),
+                Plugin(name: "headers", interceptors: [trace.interceptor("department")])
             ],
             callInterceptors: [trace.interceptor("app-call")],
             attemptInterceptors: [trace.interceptor("app-attempt")])
         let client = try Client(transport: Self.okTransport, configuration: configuration)
-        #expect(client.chain.map(\.name) == [
-            "LifecycleEvents", "app-call", "department", "RedirectInterceptor", "RetryInterceptor", "sign",
-            "app-attempt", "ClosureTransport",
-        ].map { $0 == "LifecycleEvents" ? client.chain[0].name : $0 })
+        #expect(
+            client.chain.map(\.name)
+                == [
+                    "LifecycleEvents", "app-call", "department", "RedirectInterceptor", "RetryInterceptor", "sign",
+                    "app-attempt", "ClosureTransport"
+                ].map { $0 == "LifecycleEvents" ? client.chain[0].name : $0 })
         #expect(client.chain.map(\.position) == [.call, .call, .call, .call, .call, .attempt, .attempt, .attempt])
         #expect(client.chain[2].origin == .plugin("headers"))
         #expect(client.chain.last?.origin == .transport)
@@ -43,10 +45,11 @@ import Testing
         let plugins = [
             Plugin(name: "a", interceptors: [trace.interceptor("a")]),
             Plugin(name: "b", interceptors: [trace.interceptor("b")]),
-            Plugin(name: "c", placement: .before("a"), interceptors: [trace.interceptor("c")]),
+            Plugin(name: "c", placement: .before("a"), interceptors: [trace.interceptor("c")])
         ]
-        let client = try Client(transport: Self.okTransport,
-                                configuration: ClientConfiguration(redirects: nil, retry: nil, plugins: plugins))
+        let client = try Client(
+            transport: Self.okTransport,
+            configuration: ClientConfiguration(redirects: nil, retry: nil, plugins: plugins))
         #expect(client.chain.compactMap { if case .plugin(let name) = $0.origin { name } else { nil } } == ["c", "a", "b"])
 
         let duplicate = [Plugin(name: "a"), Plugin(name: "a")]
@@ -94,7 +97,7 @@ import Testing
             retry: retry,
             plugins: [
                 Plugin(name: "call", interceptors: [trace.interceptor("call")]),
-                Plugin(name: "attempt", position: .attempt, interceptors: [trace.interceptor("attempt")]),
+                Plugin(name: "attempt", position: .attempt, interceptors: [trace.interceptor("attempt")])
             ])
         let client = try Client(transport: flaky, configuration: configuration)
         let response = try await client.send(try Request(url: "https://api.example.com/items"))

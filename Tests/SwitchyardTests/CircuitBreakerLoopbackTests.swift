@@ -13,19 +13,20 @@ private func breakerConfiguration(_ breaker: CircuitBreaker, retry: RetryPolicy?
     return (configuration, CollectedEvents(bus))
 }
 
-private extension CollectedEvents {
+extension CollectedEvents {
     /// The hosts of the `circuitOpened` events so far.
-    var opened: [String] { all.compactMap { if case .circuitOpened(let host, _) = $0.kind { host } else { nil } } }
+    fileprivate var opened: [String] { all.compactMap { if case .circuitOpened(let host, _) = $0.kind { host } else { nil } } }
     /// The hosts of the `circuitClosed` events so far.
-    var closed: [String] { all.compactMap { if case .circuitClosed(let host) = $0.kind { host } else { nil } } }
+    fileprivate var closed: [String] { all.compactMap { if case .circuitClosed(let host) = $0.kind { host } else { nil } } }
 }
 
 @Suite(.timeLimit(.minutes(2))) struct CircuitBreakerLoopbackTests {
     @Test(arguments: TransportKind.allCases)
     func opensOnFailuresFailsFastAndClosesAfterTheProbeSucceeds(_ kind: TransportKind) async throws {
         let clock = ManualTestClock()
-        let breaker = CircuitBreaker(policy: CircuitBreakerPolicy(
-            failureRateThreshold: 0.5, window: .calls(4), minimumCalls: 4, openDuration: .seconds(30)), now: { clock.now })
+        let breaker = CircuitBreaker(
+            policy: CircuitBreakerPolicy(
+                failureRateThreshold: 0.5, window: .calls(4), minimumCalls: 4, openDuration: .seconds(30)), now: { clock.now })
         let (configuration, events) = breakerConfiguration(breaker)
         try await withTrafficTestClient(kind, configuration: configuration) { client, server in
             let host = breakerHost(server)
@@ -116,8 +117,9 @@ private extension CollectedEvents {
 
     @Test(arguments: TransportKind.allCases)
     func clientErrorsDoNotCount(_ kind: TransportKind) async throws {
-        let breaker = CircuitBreaker(policy: CircuitBreakerPolicy(
-            failureRateThreshold: 0.5, window: .calls(10), minimumCalls: 4, consecutiveFailures: 2))
+        let breaker = CircuitBreaker(
+            policy: CircuitBreakerPolicy(
+                failureRateThreshold: 0.5, window: .calls(10), minimumCalls: 4, consecutiveFailures: 2))
         let (configuration, events) = breakerConfiguration(breaker)
         try await withTrafficTestClient(kind, configuration: configuration) { client, server in
             // Eight 404s: a 100 % "error" rate if 4xx counted; they are successes for the breaker.

@@ -45,8 +45,9 @@ private let statusStub = StubTransport { request, _ in
 
     @Test func halfOpenLetsOnlyTheConfiguredProbesThrough() async throws {
         let clock = ManualTestClock()
-        let breaker = CircuitBreaker(policy: CircuitBreakerPolicy(
-            failureRateThreshold: nil, consecutiveFailures: 1, openDuration: .seconds(5), halfOpenProbes: 2), now: { clock.now })
+        let breaker = CircuitBreaker(
+            policy: CircuitBreakerPolicy(
+                failureRateThreshold: nil, consecutiveFailures: 1, openDuration: .seconds(5), halfOpenProbes: 2), now: { clock.now })
         let failing = Atomic(true)
         let released = Atomic(false)
         let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
@@ -78,8 +79,9 @@ private let statusStub = StubTransport { request, _ in
     }
 
     @Test func aSharedBreakerCoversEveryHostOfItsScope() async throws {
-        let breaker = CircuitBreaker(policy: CircuitBreakerPolicy(
-            failureRateThreshold: nil, consecutiveFailures: 2, keying: .shared(name: "payments")))
+        let breaker = CircuitBreaker(
+            policy: CircuitBreakerPolicy(
+                failureRateThreshold: nil, consecutiveFailures: 2, keying: .shared(name: "payments")))
         let (client, events) = breakerClient(breaker, statusStub)
         _ = try await client.send(try Request(url: "http://one.test/s/503"))
         _ = try await client.send(try Request(url: "http://two.test/s/503"))

@@ -21,15 +21,17 @@ import Testing
 
     @Test func anInterceptorsOwnErrorIsWrappedOnceWithItsNameAttemptAndRequest() async throws {
         let seenBelow = Mutex<SwitchyardError?>(nil)
-        let client = Client(transport: Self.okTransport, interceptors: [
-            ClosureInterceptor(name: "outer") { request, _, next in
-                do throws(SwitchyardError) { return try await next(request) } catch {
-                    seenBelow.withLock { $0 = error }  // `next` throws SwitchyardError, no cast
-                    throw error
-                }
-            },
-            ClosureInterceptor(name: "thrower") { _, _, _ in throw Plain() },
-        ])
+        let client = Client(
+            transport: Self.okTransport,
+            interceptors: [
+                ClosureInterceptor(name: "outer") { request, _, next in
+                    do throws(SwitchyardError) { return try await next(request) } catch {
+                        seenBelow.withLock { $0 = error }  // `next` throws SwitchyardError, no cast
+                        throw error
+                    }
+                },
+                ClosureInterceptor(name: "thrower") { _, _, _ in throw Plain() }
+            ])
         let error = await #expect(throws: SwitchyardError.self) { try await client.send(try Request(url: "http://a.test/x")) }
         #expect(error?.kind == .transport)
         #expect(error?.interceptorName == "thrower")
@@ -71,7 +73,7 @@ import Testing
         let made: [SwitchyardError] = [
             .invalidRequest("x"), .cancelled, .timedOut(), .connectionFailed("x"), .tls("x"), .protocolViolation("x"),
             .responseTooLarge(limit: 1), .tooManyRedirects("x"), .httpStatus("x", response: head), .decoding("x"),
-            .transportFailed("x"), .coalescedReaderTooSlow(limit: 1), .circuitOpen(host: "x", retryAfter: .seconds(1)),
+            .transportFailed("x"), .coalescedReaderTooSlow(limit: 1), .circuitOpen(host: "x", retryAfter: .seconds(1))
         ]
         #expect(made.map(\.kind) == SwitchyardError.Kind.allCases)
         #expect(made[8].response?.status == .badRequest)
@@ -84,7 +86,10 @@ import Testing
         let events = bus.subscribe()
         let calls = Mutex(0)
         let flaky = ClosureTransport { _, _ in
-            calls.withLock { $0 += 1; return $0 } == 1 ? Response(status: .serviceUnavailable) : Response(status: .ok)
+            calls.withLock {
+                $0 += 1
+                return $0
+            } == 1 ? Response(status: .serviceUnavailable) : Response(status: .ok)
         }
         let retry = RetryInterceptor(policy: RetryPolicy(backoff: RetryBackoff(random: { 0 })))
         let client = Client(transport: flaky, interceptors: [retry], events: bus)
@@ -122,11 +127,13 @@ import Testing
     // MARK: - Chain listing
 
     @Test func aBareClientListsLinksBelowRetryAsAttemptLinks() {
-        let client = Client(transport: Self.okTransport, interceptors: [
-            ClosureInterceptor(name: "top") { r, _, n in try await n(r) },
-            RetryInterceptor(),
-            ClosureInterceptor(name: "signing") { r, _, n in try await n(r) },
-        ])
+        let client = Client(
+            transport: Self.okTransport,
+            interceptors: [
+                ClosureInterceptor(name: "top") { r, _, n in try await n(r) },
+                RetryInterceptor(),
+                ClosureInterceptor(name: "signing") { r, _, n in try await n(r) }
+            ])
         #expect(client.chain.map(\.position) == [.call, .call, .attempt, .attempt])
         #expect(client.chain.map(\.name) == ["top", "RetryInterceptor", "signing", "ClosureTransport"])
     }
@@ -136,12 +143,14 @@ import Testing
     @Test func aPluginRegisteredLaterRunsOnTheNextCallAndCanBeRemoved() async throws {
         let marks = Mutex<[String]>([])
         let client = try Client(transport: Self.okTransport, configuration: ClientConfiguration())
-        let plugin = Plugin(name: "payments", interceptors: [
-            ClosureInterceptor(name: "mark") { request, _, next in
-                marks.withLock { $0.append(request.head.path ?? "") }
-                return try await next(request)
-            },
-        ])
+        let plugin = Plugin(
+            name: "payments",
+            interceptors: [
+                ClosureInterceptor(name: "mark") { request, _, next in
+                    marks.withLock { $0.append(request.head.path ?? "") }
+                    return try await next(request)
+                }
+            ])
         _ = try await client.send(try Request(url: "http://a.test/before"))
         try client.register(plugin)
         #expect(client.chain.contains { $0.origin == .plugin("payments") })
@@ -165,12 +174,15 @@ import Testing
         let client = try Client(transport: gate, configuration: ClientConfiguration())
         let inFlight = Task { try await client.send(try Request(url: "http://a.test/")) }
         for await _ in entered { break }
-        try client.register(Plugin(name: "late", interceptors: [
-            ClosureInterceptor { request, _, next in
-                pluginRan.withLock { $0 += 1 }
-                return try await next(request)
-            },
-        ]))
+        try client.register(
+            Plugin(
+                name: "late",
+                interceptors: [
+                    ClosureInterceptor { request, _, next in
+                        pluginRan.withLock { $0 += 1 }
+                        return try await next(request)
+                    }
+                ]))
         releaseContinuation.yield()
         _ = try await inFlight.value
         #expect(pluginRan.withLock { $0 } == 0)

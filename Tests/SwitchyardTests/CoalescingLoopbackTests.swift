@@ -99,7 +99,8 @@ struct CoalescingLoopbackTests {
             let tag = "before-head-\(kind)"
             let request = try Request(url: server.url("/hold/before-head/\(Self.mebibyte)?tag=\(tag)"))
             let tasks = (0..<10).map { _ in Task { try await client.stream(request) } }
-            #expect(await eventually { events.count("coalesced") == 9 && server.requestCount(path: "/hold/before-head/\(Self.mebibyte)") == 1 })
+            #expect(
+                await eventually { events.count("coalesced") == 9 && server.requestCount(path: "/hold/before-head/\(Self.mebibyte)") == 1 })
             for task in tasks { task.cancel() }
             #expect(await server.waitForDisconnect(tag: tag, timeout: .seconds(60)))
             for task in tasks {
@@ -147,7 +148,7 @@ struct CoalescingLoopbackTests {
                 try Request(url: url),
                 optedOut,
                 try Request(method: .post, url: url),
-                try Request(method: .post, url: url),
+                try Request(method: .post, url: url)
             ]
             let tasks = requests.map { request in Task { try await client.send(request) } }
             #expect(await eventually { server.requestCount(path: path) == 6 })

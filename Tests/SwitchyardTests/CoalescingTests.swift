@@ -1,8 +1,9 @@
 import HTTPTypes
-@testable import Switchyard
 import SwitchyardTestSupport
 import Synchronization
 import Testing
+
+@testable import Switchyard
 
 /// Eligibility and keys of coalescing, and the shared exchange over an in-memory transport.
 @Suite(.timeLimit(.minutes(1)))
@@ -28,8 +29,10 @@ struct CoalescingTests {
 
     @Test func theKeyIsTheMethodTheFullURLAndTheKeyFields() throws {
         let fields = CoalescingPolicy.defaultAdditionalKeyFields
-        func key(_ method: HTTPRequest.Method = .get, _ url: String = "https://api.example.com/a?x=1",
-                 _ headers: KeyValuePairs<String, String> = [:]) throws -> CoalescingKey {
+        func key(
+            _ method: HTTPRequest.Method = .get, _ url: String = "https://api.example.com/a?x=1",
+            _ headers: KeyValuePairs<String, String> = [:]
+        ) throws -> CoalescingKey {
             CoalescingKey(try Request(method: method, url: url, headers: headers).head, additionalFields: fields)
         }
         #expect(try key() == key())
@@ -40,13 +43,16 @@ struct CoalescingTests {
         #expect(try key(.get, "https://api.example.com:8443/a?x=1") != key())
         for name in ["Authorization", "Accept", "Accept-Encoding", "Cookie", "Range", "If-None-Match"] {
             #expect(try key(.get, "https://api.example.com/a?x=1", [name: "one"]) != key(), "\(name)")
-            #expect(try key(.get, "https://api.example.com/a?x=1", [name: "one"])
-                        != key(.get, "https://api.example.com/a?x=1", [name: "two"]), "\(name)")
+            #expect(
+                try key(.get, "https://api.example.com/a?x=1", [name: "one"])
+                    != key(.get, "https://api.example.com/a?x=1", [name: "two"]), "\(name)")
         }
-        let custom = CoalescingKey(try Request(url: "https://api.example.com/a", headers: ["X-Tenant": "a"]).head,
-                                   additionalFields: [HTTPField.Name("X-Tenant")!])
-        let other = CoalescingKey(try Request(url: "https://api.example.com/a", headers: ["X-Tenant": "b"]).head,
-                                  additionalFields: [HTTPField.Name("X-Tenant")!])
+        let custom = CoalescingKey(
+            try Request(url: "https://api.example.com/a", headers: ["X-Tenant": "a"]).head,
+            additionalFields: [HTTPField.Name("X-Tenant")!])
+        let other = CoalescingKey(
+            try Request(url: "https://api.example.com/a", headers: ["X-Tenant": "b"]).head,
+            additionalFields: [HTTPField.Name("X-Tenant")!])
         #expect(custom != other)
     }
 
@@ -181,7 +187,7 @@ private final class GatedTransport: Transport {
         #expect(await eventually { events.count("coalesced") == 2 })
         let tighter = await #expect(throws: SwitchyardError.self) { try await client.send(try request(timeout: .milliseconds(50))) }
         #expect(tighter?.kind == .timeout)
-        #expect(sent.load(ordering: .relaxed) == 2)   // the tighter caller had an exchange of its own
+        #expect(sent.load(ordering: .relaxed) == 2)  // the tighter caller had an exchange of its own
         #expect(events.count("coalesced") == 2)
         open.store(true, ordering: .relaxed)
         for task in [leader, noDeadline, later] { #expect(try await task.value.text == "shared") }

@@ -19,8 +19,10 @@ func withLimitedClient(
 
 @Suite(.timeLimit(.minutes(3))) struct ConcurrencyLimitLoopbackTests {
     /// A GET of the `/gate/{key}` route with this id and priority.
-    static func gated(_ server: LoopbackServer, key: String, id: String, priority: RequestPriority = .utility,
-                      timeout: Duration? = nil, tags: Set<String> = []) throws -> Request {
+    static func gated(
+        _ server: LoopbackServer, key: String, id: String, priority: RequestPriority = .utility,
+        timeout: Duration? = nil, tags: Set<String> = []
+    ) throws -> Request {
         var request = try Request(url: server.url("/gate/\(key)?id=\(id)&tag=\(key)-\(id)"))
         request.options.priority = priority
         request.options.timeout = timeout

@@ -51,8 +51,9 @@ import Testing
     func aKeyedPostMayBeResentByTheBackend(kind: TransportKind) async throws {
         try await withLoopbackClient(kind, configuration: ClientConfiguration(retry: nil)) { client, server in
             _ = try await client.send(try Request(url: server.url("/small")))
-            let keyed = try Request(method: .post, url: server.url("/reset"), headers: ["Idempotency-Key": "k-1"],
-                                    body: HTTPBody("order"))
+            let keyed = try Request(
+                method: .post, url: server.url("/reset"), headers: ["Idempotency-Key": "k-1"],
+                body: HTTPBody("order"))
             await #expect(throws: SwitchyardError.self) { try await client.send(keyed) }
             #expect((1...6).contains(server.requestCount(path: "/reset")))
         }

@@ -10,8 +10,9 @@ private func connectivityConfiguration(
     _ source: ManualConnectivitySource, retry: RetryPolicy? = nil, attemptInterceptors: [any Interceptor] = []
 ) -> (ClientConfiguration, CollectedEvents) {
     let bus = EventBus()
-    var configuration = ClientConfiguration(events: bus, redirects: nil, retry: retry, retryBudget: nil,
-                                            attemptInterceptors: attemptInterceptors)
+    var configuration = ClientConfiguration(
+        events: bus, redirects: nil, retry: retry, retryBudget: nil,
+        attemptInterceptors: attemptInterceptors)
     configuration.connectivity = source
     return (configuration, CollectedEvents(bus))
 }

@@ -1,6 +1,7 @@
-@testable import Switchyard
 import Synchronization
 import Testing
+
+@testable import Switchyard
 
 @Suite struct ConnectivitySourceTests {
     @Test func aManualSourceStreamsItsStatusAndChanges() async {

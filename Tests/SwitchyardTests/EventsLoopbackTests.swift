@@ -21,7 +21,10 @@ struct EventsLoopbackTests {
         _ = try await Self.client(ClientConfiguration(events: bus)).send(try Request(url: server.url("/small")))
         #expect(events.names == ["started", "succeeded"])
         #expect(await stream.next()?.kind.name == "started")
-        guard case .succeeded(let status)? = await stream.next()?.kind else { Issue.record("no succeeded event"); return }
+        guard case .succeeded(let status)? = await stream.next()?.kind else {
+            Issue.record("no succeeded event")
+            return
+        }
         #expect(status == 200)
     }
 
@@ -68,7 +71,7 @@ struct EventsLoopbackTests {
     @Test func tenFailuresInABurstShowOnePopUp() async throws {
         let server = try await LoopbackServer.start()
         let url = server.url("/small")
-        try await server.shutdown()   // nothing listens: every call fails with connectionFailed
+        try await server.shutdown()  // nothing listens: every call fails with connectionFailed
         let bus = EventBus()
         let events = CollectedEvents(bus)
         let client = try Self.client(ClientConfiguration(events: bus, popUps: PopUpPolicy(coalescingWindow: .seconds(60))))
@@ -84,8 +87,9 @@ struct EventsLoopbackTests {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
         var popUps = PopUpPolicy(coalescingWindow: .zero)
-        popUps.add(RequestScope(pathPrefixes: ["/status"], tags: ["payments"]),
-                   PopUpMessages(statuses: [503: "Payments are paused. Your card was not charged."]))
+        popUps.add(
+            RequestScope(pathPrefixes: ["/status"], tags: ["payments"]),
+            PopUpMessages(statuses: [503: "Payments are paused. Your card was not charged."]))
         let bus = EventBus()
         let events = CollectedEvents(bus)
         let client = try Self.client(ClientConfiguration(events: bus, popUps: popUps, validation: StatusValidation(), retry: nil))
@@ -93,10 +97,11 @@ struct EventsLoopbackTests {
         payments.options.tags = ["payments"]
         _ = try? await client.send(payments)
         _ = try? await client.send(try Request(url: server.url("/status/503")))
-        #expect(events.worthyPopUps.map(\.message) == [
-            "Payments are paused. Your card was not charged.",
-            "The service is temporarily unavailable. Please try again later.",
-        ])
+        #expect(
+            events.worthyPopUps.map(\.message) == [
+                "Payments are paused. Your card was not charged.",
+                "The service is temporarily unavailable. Please try again later."
+            ])
     }
 
     @Test func aSubscriberThatNeverReadsNeitherBlocksNorGrows() async throws {

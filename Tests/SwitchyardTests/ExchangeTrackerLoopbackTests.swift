@@ -109,8 +109,9 @@ import Testing
         let tracker = ExchangeTracker()
         var configuration = ClientConfiguration(events: nil)
         configuration.tracker = tracker
-        let client = try Client(transport: ClosureTransport { _, _ in Response(status: .ok, body: Array("hi".utf8)) },
-                                configuration: configuration)
+        let client = try Client(
+            transport: ClosureTransport { _, _ in Response(status: .ok, body: Array("hi".utf8)) },
+            configuration: configuration)
         weak var bufferedContext: ExchangeContext?
         weak var streamedContext: ExchangeContext?
         do {

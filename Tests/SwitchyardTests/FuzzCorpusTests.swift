@@ -1,7 +1,7 @@
+import Foundation
 @_spi(Fuzzing) import Switchyard
 @_spi(Fuzzing) import SwitchyardCurl
 @_spi(Fuzzing) import SwitchyardTesting
-import Foundation
 import Testing
 
 /// Replays the fuzzers' seed corpus (`Fuzz/Corpus`) through the same entry points on every test

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Switchyard
-import SwitchyardTesting
 import SwitchyardTestSupport
+import SwitchyardTesting
 import Testing
 
 /// `HARRecorder` over in-memory transports: one HAR 1.2 entry per exchange, with sizes, timings,
@@ -35,11 +35,13 @@ import Testing
         let recorder = HARRecorder()
         let transport = ClosureTransport { request, _ in
             _ = try await request.body?.collect(upTo: 1 << 20)
-            return Response(status: .created, headerFields: [.contentType: "application/json", .setCookie: "sid=S-SECRET"],
-                            body: Array("{\"id\":7}".utf8))
+            return Response(
+                status: .created, headerFields: [.contentType: "application/json", .setCookie: "sid=S-SECRET"],
+                body: Array("{\"id\":7}".utf8))
         }
-        let request = try Request(method: .post, url: "https://api.example.com:8443/items?page=2",
-                                  headers: ["Authorization": "Bearer A-SECRET", "X-Trace": "t-1"], body: HTTPBody("hello"))
+        let request = try Request(
+            method: .post, url: "https://api.example.com:8443/items?page=2",
+            headers: ["Authorization": "Bearer A-SECRET", "X-Trace": "t-1"], body: HTTPBody("hello"))
         let response = try await Client(transport: transport, interceptors: [recorder.interceptor]).send(request)
         #expect(response.text == "{\"id\":7}", "recording does not change the body")
         #expect(recorder.count == 1)
@@ -99,8 +101,9 @@ import Testing
 
     @Test func aFailedExchangeIsRecordedWithItsErrorKind() async throws {
         let recorder = HARRecorder()
-        let client = Client(transport: StubTransport.failing(SwitchyardError(.connectionFailed, "refused")),
-                            interceptors: [recorder.interceptor])
+        let client = Client(
+            transport: StubTransport.failing(SwitchyardError(.connectionFailed, "refused")),
+            interceptors: [recorder.interceptor])
         let error = await failure(of: client, try Request(url: "https://api.example.com/down"))
         #expect(error?.kind == .connectionFailed)
         #expect(recorder.count == 1)
@@ -131,7 +134,11 @@ import Testing
 
     @Test func anUploadOfUnknownLengthHasBodySizeZero() async throws {
         let recorder = HARRecorder()
-        let body = HTTPBody(AsyncStream<[UInt8]> { $0.yield([1, 2, 3]); $0.finish() })
+        let body = HTTPBody(
+            AsyncStream<[UInt8]> {
+                $0.yield([1, 2, 3])
+                $0.finish()
+            })
         _ = try await Client(transport: StubTransport.status(.ok), interceptors: [recorder.interceptor])
             .send(try Request(method: .put, url: "https://api.example.com/up", body: body))
         let request = try #require(try Self.parse(recorder).entries.first?["request"] as? [String: Any])
@@ -142,15 +149,18 @@ import Testing
         let recorder = HARRecorder(redactedHeaders: ["X-Api-Key"])
         let client = Client(transport: StubTransport.status(.ok), interceptors: [recorder.interceptor])
         for path in ["/first", "/second", "/third"] {
-            _ = try await client.send(try Request(url: "https://api.example.com\(path)",
-                                                  headers: ["X-Api-Key": "K-SECRET", "Authorization": "visible-now"]))
+            _ = try await client.send(
+                try Request(
+                    url: "https://api.example.com\(path)",
+                    headers: ["X-Api-Key": "K-SECRET", "Authorization": "visible-now"]))
         }
         let entries = try Self.parse(recorder).entries
         let urls = entries.compactMap { ($0["request"] as? [String: Any])?["url"] as? String }
         #expect(urls == ["/first", "/second", "/third"].map { "https://api.example.com\($0)" })
         let headers = Self.headers((entries.first?["request"] as? [String: Any])?["headers"])
-        #expect(headers == ["X-Api-Key": "<redacted>", "Authorization": "visible-now"],
-                "the caller's set replaces the defaults")
+        #expect(
+            headers == ["X-Api-Key": "<redacted>", "Authorization": "visible-now"],
+            "the caller's set replaces the defaults")
     }
 
     @Test func writeStoresTheSameJSON() async throws {

@@ -1,8 +1,8 @@
 import HTTPTypes
 import Switchyard
-import SwitchyardTesting
 import SwitchyardTestServer
 import SwitchyardTestSupport
+import SwitchyardTesting
 import Testing
 
 /// The transports that reach the HTTP/2 test server (URLSession on Linux does not negotiate h2:
@@ -16,10 +16,11 @@ private func promptRetry(maxAttempts: Int = 3) -> RetryInterceptor {
 
 /// A body the transport can read only once.
 private func singleUseBody(_ text: String) -> HTTPBody {
-    HTTPBody(AsyncStream<[UInt8]> { continuation in
-        continuation.yield(Array(text.utf8))
-        continuation.finish()
-    })
+    HTTPBody(
+        AsyncStream<[UInt8]> { continuation in
+            continuation.yield(Array(text.utf8))
+            continuation.finish()
+        })
 }
 
 /// Runs `body` against an HTTPS server offering only `h2`, with a client on `kind` that trusts its CA
@@ -71,8 +72,9 @@ private func post(_ server: LoopbackServer, _ path: String, body: HTTPBody = HTT
                 #expect(error?.kind == .connectionFailed, "\(String(describing: error))")
                 #expect(server.http2Faults(key: "post") == HTTP2FaultFigures(refused: 1))
                 // With an Idempotency-Key the request is safe to repeat, and libcurl's own resend goes ahead.
-                let keyed = try Request(method: .post, url: server.url("/h2/refuse/keyed/1"),
-                                        headers: ["Idempotency-Key": "k-1"], body: HTTPBody("payload"))
+                let keyed = try Request(
+                    method: .post, url: server.url("/h2/refuse/keyed/1"),
+                    headers: ["Idempotency-Key": "k-1"], body: HTTPBody("payload"))
                 #expect(try await client.send(keyed).text == "ok keyed #1\n")
                 #expect(server.http2Faults(key: "keyed").processed == 1)
                 return

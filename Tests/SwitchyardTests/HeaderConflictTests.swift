@@ -14,7 +14,7 @@ import Testing
             Self.group("c", RequestScope(pathPrefixes: ["/c"]), [.set("X-Path", "c")]),
             Self.group("d", RequestScope(pathPrefixes: ["/d"]), [.remove("X-Path")]),
             Self.group("e", RequestScope(tags: ["e"]), [.set("X-Tag", "e")]),
-            Self.group("f", RequestScope(tags: ["f"]), [.set("X-Tag", "f")]),
+            Self.group("f", RequestScope(tags: ["f"]), [.set("X-Tag", "f")])
         ])
         #expect(conflicts.isEmpty)
     }
@@ -24,17 +24,18 @@ import Testing
             Self.group("exact", RequestScope(hosts: ["api.example.com"]), [.set("X-Team", "exact")]),
             Self.group("wildcard", RequestScope(hosts: ["*.example.com"]), [.set("X-Team", "wildcard")]),
             Self.group("anyone", .all, [.remove("x-team"), .append("X-Note", "appends never conflict")]),
-            Self.group("notes", .all, [.append("X-Note", "second")]),
+            Self.group("notes", .all, [.append("X-Note", "second")])
         ])
-        #expect(conflicts.map { "\($0.field) \($0.first)→\($0.winner)" } == [
-            "x-team anyone→wildcard", "x-team anyone→exact", "x-team wildcard→exact",
-        ])
+        #expect(
+            conflicts.map { "\($0.field) \($0.first)→\($0.winner)" } == [
+                "x-team anyone→wildcard", "x-team anyone→exact", "x-team wildcard→exact"
+            ])
     }
 
     @Test func deeperPathPrefixesAreMoreSpecific() {
         let conflicts = HeaderConflict.find(in: [
             Self.group("orders", RequestScope(pathPrefixes: ["/shop/orders"]), [.set("X-Team", "orders")]),
-            Self.group("shop", RequestScope(pathPrefixes: ["/shop"]), [.set("X-Team", "shop")]),
+            Self.group("shop", RequestScope(pathPrefixes: ["/shop"]), [.set("X-Team", "shop")])
         ])
         #expect(conflicts.map(\.winner) == ["orders"])
     }

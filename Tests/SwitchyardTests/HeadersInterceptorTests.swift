@@ -1,7 +1,7 @@
 import HTTPTypes
 import Switchyard
-import SwitchyardTesting
 import SwitchyardTestSupport
+import SwitchyardTesting
 import Synchronization
 import Testing
 
@@ -24,31 +24,35 @@ import Testing
     // MARK: - One rule
 
     @Test func setReplacesEveryExistingValueWhateverTheCaseOfItsName() async throws {
-        let request = try Request(url: "https://api.example.com/items",
-                                  headers: ["x-client": "old-1", "X-Other": "kept", "X-CLIENT": "old-2"])
+        let request = try Request(
+            url: "https://api.example.com/items",
+            headers: ["x-client": "old-1", "X-Other": "kept", "X-CLIENT": "old-2"])
         let fields = try await Self.fieldsSent([HeaderRules(owner: "app", rules: [.set("X-Client", "shop/5.2")])], request)
         #expect(Self.values(fields, "X-Client") == ["shop/5.2"])
         #expect(Self.values(fields, "X-Other") == ["kept"])
     }
 
     @Test func setAddsAFieldTheRequestDidNotHave() async throws {
-        let fields = try await Self.fieldsSent([HeaderRules(owner: "app", rules: [.set("X-Client", "shop/5.2")])],
-                                               try Request(url: "https://api.example.com/"))
+        let fields = try await Self.fieldsSent(
+            [HeaderRules(owner: "app", rules: [.set("X-Client", "shop/5.2")])],
+            try Request(url: "https://api.example.com/"))
         #expect(Self.values(fields, "X-Client") == ["shop/5.2"])
     }
 
     @Test func appendKeepsExistingValuesAndAddsItsOwnLast() async throws {
         let request = try Request(url: "https://api.example.com/", headers: ["Accept-Language": "de", "X-Other": "1"])
-        let fields = try await Self.fieldsSent([HeaderRules(owner: "app", rules: [.append("Accept-Language", "en;q=0.5")])],
-                                               request)
+        let fields = try await Self.fieldsSent(
+            [HeaderRules(owner: "app", rules: [.append("Accept-Language", "en;q=0.5")])],
+            request)
         #expect(Self.values(fields, "Accept-Language") == ["de", "en;q=0.5"])
         #expect(fields.map(\.name.canonicalName).last == "accept-language")
     }
 
     @Test func removeDropsEveryValueCaseInsensitivelyAndIgnoresAnAbsentField() async throws {
         let request = try Request(url: "https://api.example.com/", headers: ["X-Debug": "1", "x-debug": "2", "X-Keep": "k"])
-        let fields = try await Self.fieldsSent([HeaderRules(owner: "app", rules: [.remove("X-DEBUG"), .remove("X-Absent")])],
-                                               request)
+        let fields = try await Self.fieldsSent(
+            [HeaderRules(owner: "app", rules: [.remove("X-DEBUG"), .remove("X-Absent")])],
+            request)
         #expect(Self.values(fields, "X-Debug").isEmpty)
         #expect(Self.values(fields, "X-Keep") == ["k"])
     }
@@ -75,8 +79,9 @@ import Testing
         let first = try await client.send(try Request(url: "https://api.example.com/one"))
         let second = try await client.send(try Request(url: "https://api.example.com/two"))
         #expect(asked.withLock { $0 } == ["/one", "/two"])
-        #expect(stub.requests.map { $0.head.headerFields[HTTPField.Name("X-Exchange")!] }
-            == ["exchange-\(first.context.id)", "exchange-\(second.context.id)"])
+        #expect(
+            stub.requests.map { $0.head.headerFields[HTTPField.Name("X-Exchange")!] }
+                == ["exchange-\(first.context.id)", "exchange-\(second.context.id)"])
         #expect(first.context.id != second.context.id)
     }
 
@@ -97,8 +102,9 @@ import Testing
     func aComputedValueThatWouldInjectAFieldIsRefused(_ value: String) async throws {
         let stub = StubTransport.status(.ok)
         let rules = HeaderRules(owner: "evil", rules: [.set("X-Evil") { _, _ in value }])
-        let error = await failure(of: Client(transport: stub, interceptors: [HeadersInterceptor(groups: [rules])]),
-                                  try Request(url: "https://api.example.com/"))
+        let error = await failure(
+            of: Client(transport: stub, interceptors: [HeadersInterceptor(groups: [rules])]),
+            try Request(url: "https://api.example.com/"))
         #expect(error?.kind == .invalidRequest)
         #expect(stub.callCount == 0)
     }
@@ -106,8 +112,9 @@ import Testing
     @Test func anInvalidFieldNameIsRefusedNamingTheOwner() async throws {
         let stub = StubTransport.status(.ok)
         let rules = HeaderRules(owner: "catalog", rules: [.set("Bad Name", "1")])
-        let error = await failure(of: Client(transport: stub, interceptors: [HeadersInterceptor(groups: [rules])]),
-                                  try Request(url: "https://api.example.com/"))
+        let error = await failure(
+            of: Client(transport: stub, interceptors: [HeadersInterceptor(groups: [rules])]),
+            try Request(url: "https://api.example.com/"))
         #expect(error?.kind == .invalidRequest)
         #expect(error?.message.contains("'catalog'") == true)
         #expect(error?.message.contains("Bad Name") == true)
@@ -127,7 +134,7 @@ import Testing
         let groups = [
             HeaderRules(owner: "payments", scope: RequestScope(hosts: ["pay.example.com"]), rules: [.set("X-Host", "pay")]),
             HeaderRules(owner: "catalog", scope: RequestScope(pathPrefixes: ["/catalog"]), rules: [.set("X-Path", "catalog")]),
-            HeaderRules(owner: "beta", scope: RequestScope(tags: ["beta"]), rules: [.set("X-Tag", "beta")]),
+            HeaderRules(owner: "beta", scope: RequestScope(tags: ["beta"]), rules: [.set("X-Tag", "beta")])
         ]
         let other = try await Self.fieldsSent(groups, try Request(url: "https://shop.example.com/cart"))
         #expect(Self.values(other, "X-Host").isEmpty && Self.values(other, "X-Path").isEmpty && Self.values(other, "X-Tag").isEmpty)
@@ -148,7 +155,7 @@ import Testing
         let groups = [
             HeaderRules(owner: "orders", scope: RequestScope(pathPrefixes: ["/api/orders"]), rules: [.set("X-Owner", "orders")]),
             HeaderRules(owner: "api", scope: RequestScope(pathPrefixes: ["/api"]), rules: [.set("X-Owner", "api")]),
-            HeaderRules(owner: "app", rules: [.set("X-Owner", "app")]),
+            HeaderRules(owner: "app", rules: [.set("X-Owner", "app")])
         ]
         #expect(HeadersInterceptor(groups: groups).groups.map(\.owner) == ["app", "api", "orders"])
         let orders = try await Self.fieldsSent(groups, try Request(url: "https://example.com/api/orders/7"))
@@ -164,7 +171,7 @@ import Testing
             HeaderRules(owner: "exact", scope: RequestScope(hosts: ["api.example.com"]), rules: []),
             HeaderRules(owner: "wildcard", scope: RequestScope(hosts: ["*.example.com"]), rules: []),
             HeaderRules(owner: "first", rules: []),
-            HeaderRules(owner: "second", rules: []),
+            HeaderRules(owner: "second", rules: [])
         ]
         #expect(HeadersInterceptor(groups: groups).groups.map(\.owner) == ["first", "second", "wildcard", "exact"])
     }

@@ -1,8 +1,8 @@
 import HTTPTypes
 import Logging
 import Switchyard
-import SwitchyardTesting
 import SwitchyardTestSupport
+import SwitchyardTesting
 import Testing
 
 /// `LoggingInterceptor` over in-memory transports: which lines each level writes, what they say, and
@@ -22,8 +22,9 @@ import Testing
         _ log: CapturedLog, level: Logger.Level, transport: some Transport = answering(),
         redactedHeaders: Set<String> = [], bodyPreviewBytes: Int = 1024
     ) -> Client {
-        let configuration = LoggingConfiguration(logger: log.logger(level: level), redactedHeaders: redactedHeaders,
-                                                 bodyPreviewBytes: bodyPreviewBytes)
+        let configuration = LoggingConfiguration(
+            logger: log.logger(level: level), redactedHeaders: redactedHeaders,
+            bodyPreviewBytes: bodyPreviewBytes)
         return Client(transport: transport, interceptors: [LoggingInterceptor(configuration: configuration)])
     }
 
@@ -53,8 +54,9 @@ import Testing
     @Test func aFailureIsOneInfoLineNamingTheKindWithItsMessage() async throws {
         let log = CapturedLog()
         let transport = StubTransport.failing(SwitchyardError(.connectionFailed, "nobody listens on port 9"))
-        let error = await failure(of: Self.client(log, level: .info, transport: transport),
-                                  try Request(url: "https://api.example.com/items"))
+        let error = await failure(
+            of: Self.client(log, level: .info, transport: transport),
+            try Request(url: "https://api.example.com/items"))
         #expect(error?.kind == .connectionFailed)
         let line = try #require(log.messages(at: .info).first)
         #expect(line.hasPrefix("GET https://api.example.com/items → connectionFailed after "), "\(line)")
@@ -65,8 +67,9 @@ import Testing
     @Test func debugAddsHeadersAndBodyPreviewsButNoCurlCommand() async throws {
         let log = CapturedLog()
         let transport = Self.answering(body: Array("{\"ok\":true}".utf8), headers: [.contentType: "application/json"])
-        let request = try Request(method: .post, url: "https://api.example.com/items",
-                                  headers: ["Content-Type": "text/plain"], body: HTTPBody("hello"))
+        let request = try Request(
+            method: .post, url: "https://api.example.com/items",
+            headers: ["Content-Type": "text/plain"], body: HTTPBody("hello"))
         _ = try await Self.client(log, level: .debug, transport: transport).send(request)
         #expect(log.messages(at: .trace).isEmpty)
         #expect(log.messages(at: .info).count == 1)
@@ -79,8 +82,9 @@ import Testing
 
     @Test func traceStartsWithARunnableCurlCommand() async throws {
         let log = CapturedLog()
-        let request = try Request(method: .put, url: "https://api.example.com/items/7",
-                                  headers: ["X-Note": "it's"], body: HTTPBody("{\"name\":\"a\"}"))
+        let request = try Request(
+            method: .put, url: "https://api.example.com/items/7",
+            headers: ["X-Note": "it's"], body: HTTPBody("{\"name\":\"a\"}"))
         _ = try await Self.client(log, level: .trace).send(request)
         let first = try #require(log.all.first)
         #expect(first.level == .trace)
@@ -93,8 +97,9 @@ import Testing
 
     @Test func aBodyOverThePreviewSizeIsLeftOutOfTheCurlCommand() async throws {
         let log = CapturedLog()
-        let request = try Request(method: .post, url: "https://api.example.com/upload",
-                                  body: HTTPBody(String(repeating: "x", count: 100)))
+        let request = try Request(
+            method: .post, url: "https://api.example.com/upload",
+            body: HTTPBody(String(repeating: "x", count: 100)))
         _ = try await Self.client(log, level: .trace, bodyPreviewBytes: 10).send(request)
         let curl = try #require(log.messages(at: .trace).first)
         #expect(curl.hasSuffix("--data-binary @body.bin # body not shown: streamed, binary or over the preview size"))
@@ -137,9 +142,11 @@ import Testing
         let stub = StubTransport { _, _ in
             Response(status: .ok, headerFields: [.setCookie: "session=COOKIE-SECRET-3"], body: Array("welcome".utf8))
         }
-        let request = try Request(url: "https://api.example.com/me?token=QUERY-SECRET-0&page=2", headers: [
-            "Authorization": "Bearer AUTH-SECRET-1", "X-Api-Key": "KEY-SECRET-2", "X-Trace": "visible",
-        ])
+        let request = try Request(
+            url: "https://api.example.com/me?token=QUERY-SECRET-0&page=2",
+            headers: [
+                "Authorization": "Bearer AUTH-SECRET-1", "X-Api-Key": "KEY-SECRET-2", "X-Trace": "visible"
+            ])
         _ = try await Self.client(log, level: .trace, transport: stub, redactedHeaders: ["x-api-key"]).send(request)
         let sent = try #require(stub.requests.first).head.headerFields
         #expect(sent[.authorization] == "Bearer AUTH-SECRET-1")
@@ -147,8 +154,10 @@ import Testing
 
         #expect(!log.text.contains("SECRET"), "a secret leaked:\n\(log.text)")
         let debug = log.messages(at: .debug)
-        #expect(debug.contains("→ GET https://api.example.com/me?token=<redacted>&page=2 headers: Authorization: <redacted>;"
-            + " X-Api-Key: <redacted>; X-Trace: visible"))
+        #expect(
+            debug.contains(
+                "→ GET https://api.example.com/me?token=<redacted>&page=2 headers: Authorization: <redacted>;"
+                    + " X-Api-Key: <redacted>; X-Trace: visible"))
         #expect(debug.contains("← 200 headers: Set-Cookie: <redacted>"))
         let curl = try #require(log.messages(at: .trace).first)
         #expect(curl.contains("-H 'Authorization: <redacted>'"))
@@ -162,8 +171,9 @@ import Testing
             let token = request.head.headerFields[.authorization] ?? ""
             return Response(status: .ok, body: Array("you sent \(token) and long-query-secret".utf8))
         }
-        let request = try Request(url: "https://api.example.com/?access_token=long-query-secret",
-                                  headers: ["Authorization": "Bearer abcdef123456"])
+        let request = try Request(
+            url: "https://api.example.com/?access_token=long-query-secret",
+            headers: ["Authorization": "Bearer abcdef123456"])
         _ = try await Self.client(log, level: .debug, transport: echoing).send(request)
         let preview = try #require(log.messages(at: .debug).first { $0.hasPrefix("← response body") })
         #expect(preview.hasSuffix(": you sent <redacted> and <redacted>"), "\(preview)")

@@ -41,9 +41,11 @@ struct LoggingLoopbackTests {
         let log = CapturedLog()
         let client = try Self.client(log, level: .trace)
         let secrets = ["tok-SECRET-1", "auth-SECRET-2", "cookie-SECRET-3", "key-SECRET-4"]
-        let request = try Request(method: .post, url: server.url("/echo?token=\(secrets[0])&page=2"), headers: [
-            "Authorization": "Bearer \(secrets[1])", "Cookie": "session=\(secrets[2])", "X-Api-Key": secrets[3],
-        ], body: HTTPBody("hello"))
+        let request = try Request(
+            method: .post, url: server.url("/echo?token=\(secrets[0])&page=2"),
+            headers: [
+                "Authorization": "Bearer \(secrets[1])", "Cookie": "session=\(secrets[2])", "X-Api-Key": secrets[3]
+            ], body: HTTPBody("hello"))
         let echoed = try await client.send(request).text
         for secret in secrets { #expect(echoed.contains(secret), "the server received \(secret)") }
         let text = log.text

@@ -34,11 +34,13 @@ private struct BoomError: Error {}
             let seen = request.head.headerFields[values: HTTPField.Name("X-Seen-By")!]
             return Response(status: .ok, body: Array(seen.joined(separator: ",").utf8))
         }
-        let client = Client(transport: stub, interceptors: [
-            TaggingInterceptor(name: "A", log: log),
-            TaggingInterceptor(name: "B", log: log),
-            TaggingInterceptor(name: "C", log: log),
-        ])
+        let client = Client(
+            transport: stub,
+            interceptors: [
+                TaggingInterceptor(name: "A", log: log),
+                TaggingInterceptor(name: "B", log: log),
+                TaggingInterceptor(name: "C", log: log)
+            ])
         let response = try await client.send(try Request(url: "http://example.test/"))
         #expect(log.all == ["A↓", "B↓", "C↓", "transport", "C↑", "B↑", "A↑"])
         #expect(response.text == "A,B,C")
@@ -56,7 +58,10 @@ private struct BoomError: Error {}
     @Test func anInterceptorMayCallNextTwice() async throws {
         let calls = Mutex(0)
         let stub = StubTransport { _, _ in
-            let call = calls.withLock { $0 += 1; return $0 }
+            let call = calls.withLock {
+                $0 += 1
+                return $0
+            }
             return Response(status: call == 1 ? .serviceUnavailable : .ok, body: [])
         }
         let retryOnce = ClosureInterceptor { request, context, next in
@@ -74,10 +79,12 @@ private struct BoomError: Error {}
 
     @Test func interceptorErrorsAreWrappedOnceWithTheInterceptorsName() async throws {
         let failing = ClosureInterceptor(name: "Signer") { _, _, _ in throw BoomError() }
-        let client = Client(transport: StubTransport.status(.ok), interceptors: [
-            ClosureInterceptor { request, _, next in try await next(request) },
-            failing,
-        ])
+        let client = Client(
+            transport: StubTransport.status(.ok),
+            interceptors: [
+                ClosureInterceptor { request, _, next in try await next(request) },
+                failing
+            ])
         let error = await #expect(throws: SwitchyardError.self) {
             _ = try await client.send(try Request(url: "http://example.test/"))
         }
@@ -88,9 +95,11 @@ private struct BoomError: Error {}
     }
 
     @Test func switchyardErrorsFromTheTransportPassThroughUnchanged() async throws {
-        let client = Client(transport: StubTransport.failing(.connectionFailed("refused")), interceptors: [
-            ClosureInterceptor { request, _, next in try await next(request) },
-        ])
+        let client = Client(
+            transport: StubTransport.failing(.connectionFailed("refused")),
+            interceptors: [
+                ClosureInterceptor { request, _, next in try await next(request) }
+            ])
         let error = await #expect(throws: SwitchyardError.self) {
             _ = try await client.send(try Request(url: "http://example.test/"))
         }

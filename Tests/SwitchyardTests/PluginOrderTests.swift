@@ -1,6 +1,7 @@
 import HTTPTypes
-@testable import Switchyard
 import Testing
+
+@testable import Switchyard
 
 /// `PluginOrder`: how placements order the plugins of one chain position, and which placements are
 /// impossible. (How the order shows in an assembled chain is covered in `ChainAssemblyTests`.)
@@ -18,7 +19,7 @@ import Testing
         let plugins = [
             Plugin(name: "a"), Plugin(name: "b"), Plugin(name: "c"),
             Plugin(name: "outside-b", placement: .before("b")),
-            Plugin(name: "inside-a", placement: .after("a")),
+            Plugin(name: "inside-a", placement: .after("a"))
         ]
         #expect(try Self.order(plugins) == ["a", "inside-a", "outside-b", "b", "c"])
     }
@@ -35,7 +36,7 @@ import Testing
             Plugin(name: "c", placement: .before("b")),
             Plugin(name: "b", placement: .after("a")),
             Plugin(name: "a"),
-            Plugin(name: "z"),
+            Plugin(name: "z")
         ]
         #expect(try Self.order(plugins) == ["a", "c", "d", "b", "z"])
     }
@@ -43,7 +44,7 @@ import Testing
     @Test func everyPluginIsKeptExactlyOnce() throws {
         let plugins = [
             Plugin(name: "a"), Plugin(name: "b", placement: .before("a")), Plugin(name: "c", placement: .after("a")),
-            Plugin(name: "d", placement: .before("c")), Plugin(name: "e"),
+            Plugin(name: "d", placement: .before("c")), Plugin(name: "e")
         ]
         let ordered = try Self.order(plugins)
         #expect(ordered.sorted() == ["a", "b", "c", "d", "e"])
@@ -70,7 +71,7 @@ import Testing
             Plugin(name: "x"),
             Plugin(name: "a", placement: .before("b")), Plugin(name: "b", placement: .before("c")),
             Plugin(name: "c", placement: .after("a")),
-            Plugin(name: "y", placement: .after("x")),
+            Plugin(name: "y", placement: .after("x"))
         ]
         #expect(throws: PluginConfigurationError.placementCycle(["a", "b", "c"])) { try Self.order(plugins) }
     }
@@ -84,8 +85,9 @@ import Testing
     @Test func aPlacementAcrossPositionsIsImpossibleInAClient() {
         let plugins = [Plugin(name: "signing", position: .attempt), Plugin(name: "audit", placement: .before("signing"))]
         #expect(throws: PluginConfigurationError.unknownPlacementTarget(plugin: "audit", target: "signing", position: .call)) {
-            try Client(transport: ClosureTransport { _, _ in Response(status: .ok) },
-                       configuration: ClientConfiguration(plugins: plugins))
+            try Client(
+                transport: ClosureTransport { _, _ in Response(status: .ok) },
+                configuration: ClientConfiguration(plugins: plugins))
         }
     }
 

@@ -1,5 +1,6 @@
-@testable import Switchyard
 import Testing
+
+@testable import Switchyard
 
 /// `PopUpCoalescer` on an injected clock: within a window, repeats of a message are counted, not shown.
 @Suite struct PopUpCoalescerTests {

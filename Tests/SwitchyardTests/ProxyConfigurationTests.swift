@@ -21,9 +21,10 @@ import Testing
     }
 
     @Test func allProxyIsTheFallbackForBothSchemes() throws {
-        let configuration = try #require(try ProxyConfiguration.fromEnvironment([
-            "ALL_PROXY": "all:8080", "https_proxy": "secure:443",
-        ]))
+        let configuration = try #require(
+            try ProxyConfiguration.fromEnvironment([
+                "ALL_PROXY": "all:8080", "https_proxy": "secure:443"
+            ]))
         #expect(configuration.httpProxy?.host == "all")
         #expect(configuration.httpsProxy?.host == "secure")
         let lowerFirst = try #require(try ProxyConfiguration.fromEnvironment(["all_proxy": "a:1", "ALL_PROXY": "b:1"]))
@@ -31,17 +32,19 @@ import Testing
     }
 
     @Test func anEmptyVariableCountsAsSetAndMeansDirect() throws {
-        let configuration = try #require(try ProxyConfiguration.fromEnvironment([
-            "https_proxy": "", "HTTPS_PROXY": "upper:1", "ALL_PROXY": "all:1",
-        ]))
+        let configuration = try #require(
+            try ProxyConfiguration.fromEnvironment([
+                "https_proxy": "", "HTTPS_PROXY": "upper:1", "ALL_PROXY": "all:1"
+            ]))
         #expect(configuration.httpsProxy == nil)
         #expect(configuration.httpProxy?.host == "all")
     }
 
     @Test func noProxyPrefersLowerCase() throws {
-        let configuration = try #require(try ProxyConfiguration.fromEnvironment([
-            "http_proxy": "p:1", "no_proxy": "lower.example", "NO_PROXY": "upper.example",
-        ]))
+        let configuration = try #require(
+            try ProxyConfiguration.fromEnvironment([
+                "http_proxy": "p:1", "no_proxy": "lower.example", "NO_PROXY": "upper.example"
+            ]))
         #expect(configuration.noProxy.matches(host: "lower.example"))
         #expect(!configuration.noProxy.matches(host: "upper.example"))
         let upper = try #require(try ProxyConfiguration.fromEnvironment(["http_proxy": "p:1", "NO_PROXY": "upper.example"]))
@@ -81,8 +84,10 @@ import Testing
         let configuration = try ProxyConfiguration(url: "http://alice:hunter2@proxy:3128", noProxy: "localhost")
         var dumped = ""
         dump(configuration, to: &dumped)
-        for text in [String(describing: configuration), String(reflecting: configuration), dumped,
-                     String(describing: configuration.httpProxy), "\(configuration.httpsProxy?.credentials as Any)"] {
+        for text in [
+            String(describing: configuration), String(reflecting: configuration), dumped,
+            String(describing: configuration.httpProxy), "\(configuration.httpsProxy?.credentials as Any)"
+        ] {
             #expect(!text.contains("hunter2"), "\(text)")
         }
         #expect(configuration.httpProxy?.description == "http://alice:<redacted>@proxy:3128")
@@ -130,8 +135,9 @@ import Testing
     }
 
     @Test func theSchemeChoosesTheProxy() throws {
-        let configuration = ProxyConfiguration(httpProxy: ProxyServer(host: "plain", port: 1),
-                                               httpsProxy: ProxyServer(host: "secure", port: 2))
+        let configuration = ProxyConfiguration(
+            httpProxy: ProxyServer(host: "plain", port: 1),
+            httpsProxy: ProxyServer(host: "secure", port: 2))
         #expect(configuration.proxy(forScheme: "http", authority: "a")?.host == "plain")
         #expect(configuration.proxy(forScheme: "HTTPS", authority: "a")?.host == "secure")
         #expect(configuration.proxy(forScheme: "ws", authority: "a") == nil)

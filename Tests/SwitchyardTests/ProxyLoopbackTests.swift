@@ -84,7 +84,8 @@ private func expectURLSessionRefusal(_ client: Client, _ server: LoopbackServer,
                 #expect(response.head.status == .ok)
                 #expect(response.body.count == 100_000)
             }
-            let echoed = try await client.send(try Request(method: .post, url: server.url("/echo/body"), body: HTTPBody("through the tunnel")))
+            let echoed = try await client.send(
+                try Request(method: .post, url: server.url("/echo/body"), body: HTTPBody("through the tunnel")))
             #expect(echoed.text == "through the tunnel")
             #expect(server.requestCount(path: "/bytes/100000") == 2)
             #expect(proxy.tunnels(to: origin(server)) >= 1)
@@ -139,8 +140,10 @@ private func expectURLSessionRefusal(_ client: Client, _ server: LoopbackServer,
                 #expect(error.kind == .transport)
                 #expect(error.message.contains("alice:<redacted>@127.0.0.1:\(proxy.port)"))
             }
-            let texts = [error.message, error.description, String(describing: error), String(reflecting: error),
-                         error.underlyingError.map { String(describing: $0) } ?? "", log.text, har.json()]
+            let texts = [
+                error.message, error.description, String(describing: error), String(reflecting: error),
+                error.underlyingError.map { String(describing: $0) } ?? "", log.text, har.json()
+            ]
             for text in texts { #expect(!text.contains(password), "the password leaked into: \(text)") }
             #expect(!log.text.isEmpty)
             #expect(har.count == 1)
@@ -149,9 +152,12 @@ private func expectURLSessionRefusal(_ client: Client, _ server: LoopbackServer,
 
     @Test(arguments: TransportKind.allCases)
     func noProxyHostsGoDirect(kind: TransportKind) async throws {
-        try await withProxy(kind, { proxy, _ in
-            try ProxyConfiguration(url: proxy.url, noProxy: "example.com, 127.0.0.0/8")
-        }) { client, server, proxy in
+        try await withProxy(
+            kind,
+            { proxy, _ in
+                try ProxyConfiguration(url: proxy.url, noProxy: "example.com, 127.0.0.0/8")
+            }
+        ) { client, server, proxy in
             guard kind.honoursExplicitProxy else { return try await expectURLSessionRefusal(client, server, proxy) }
             let response = try await client.send(try Request(url: server.url("/small")))
             #expect(response.head.status == .ok)
@@ -163,9 +169,12 @@ private func expectURLSessionRefusal(_ client: Client, _ server: LoopbackServer,
 
     @Test(arguments: TransportKind.allCases)
     func onlyTheSchemeWithAProxyUsesIt(kind: TransportKind) async throws {
-        try await withProxy(kind, { proxy, _ in
-            ProxyConfiguration(httpProxy: nil, httpsProxy: try ProxyServer(url: proxy.url))
-        }) { client, server, proxy in
+        try await withProxy(
+            kind,
+            { proxy, _ in
+                ProxyConfiguration(httpProxy: nil, httpsProxy: try ProxyServer(url: proxy.url))
+            }
+        ) { client, server, proxy in
             guard kind.honoursExplicitProxy else { return try await expectURLSessionRefusal(client, server, proxy) }
             let response = try await client.send(try Request(url: server.url("/small")))
             #expect(response.head.status == .ok)

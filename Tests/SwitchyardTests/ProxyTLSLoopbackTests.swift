@@ -16,8 +16,9 @@ import Testing
         try await withLoopbackServer(.init(tls: .init(identity: certificates.server))) { server in
             let configuration = try ProxyConfiguration(url: proxy.url(user: "alice", password: "s3cret"))
             let tls = TLSOptions(trustRoots: .systemAnd(certificateFiles: [certificates.ca.certificateFile]))
-            let transport = kind.make(proxy: kind.honoursExplicitProxy ? configuration : nil,
-                                      tls: kind.supportsTLSOptions ? tls : TLSOptions())
+            let transport = kind.make(
+                proxy: kind.honoursExplicitProxy ? configuration : nil,
+                tls: kind.supportsTLSOptions ? tls : TLSOptions())
             defer { Task { try? await transport.shutdown() } }
             guard kind.honoursExplicitProxy, kind.supportsTLSOptions else { return }  // URLSession: declared
             let response = try await Client(transport: transport).send(try Request(url: server.url("/small")))
@@ -39,9 +40,10 @@ import Testing
         defer { certificates.remove() }
         try await withLoopbackServer(.init(tls: .init(identity: certificates.server))) { server in
             var configuration = CurlTransport.Configuration()
-            configuration.tls = TLSOptions(trustRoots: .systemAnd(certificateFiles: [certificates.ca.certificateFile]),
-                                           pinnedPublicKeys: [try .init(certificates.server.publicKeyPin)])
-            configuration.proxy = try ProxyConfiguration.fromEnvironment([:])   // no proxy variables: direct
+            configuration.tls = TLSOptions(
+                trustRoots: .systemAnd(certificateFiles: [certificates.ca.certificateFile]),
+                pinnedPublicKeys: [try .init(certificates.server.publicKeyPin)])
+            configuration.proxy = try ProxyConfiguration.fromEnvironment([:])  // no proxy variables: direct
             let transport = CurlTransport(configuration: configuration)
             let client = Client(transport: transport)
             #expect(try await client.send(try Request(url: server.url("/small"))).head.status == .ok)

@@ -21,8 +21,9 @@ struct QueryRedactionLoggingTests {
 
     @Test func theConfigurationStartsFromTheDefaultsAndCanOptOut() {
         var configuration = LoggingConfiguration(logger: Logger(label: "test"), redactedQueryParameters: ["Shop_PIN"])
-        #expect(configuration.redactedQueryParameters
-            == LoggingConfiguration.defaultRedactedQueryParameters.union(["shop_pin"]))
+        #expect(
+            configuration.redactedQueryParameters
+                == LoggingConfiguration.defaultRedactedQueryParameters.union(["shop_pin"]))
         for name in QueryRedactionTestNames.all {
             #expect(LoggingConfiguration.defaultRedactedQueryParameters.contains(name.lowercased()))
         }
@@ -36,8 +37,9 @@ struct QueryRedactionLoggingTests {
         let names = QueryRedactionTestNames.all
         let query = names.enumerated().map { "\($1)=value-\($0)-SECRET" }.joined(separator: "&")
         let log = CapturedLog()
-        let echoed = try await Self.send(server.url("/echo?page=2&\(query)"),
-                                         LoggingConfiguration(logger: log.logger(level: .trace)))
+        let echoed = try await Self.send(
+            server.url("/echo?page=2&\(query)"),
+            LoggingConfiguration(logger: log.logger(level: .trace)))
         #expect(echoed.contains("value-0-SECRET"), "the server received the real values")
         #expect(!log.text.contains("SECRET"), "a credential value leaked:\n\(log.text)")
         let info = try #require(log.messages(at: .info).first)
@@ -51,8 +53,9 @@ struct QueryRedactionLoggingTests {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
         let log = CapturedLog()
-        _ = try await Self.send(server.url("/echo?shop_pin=PIN-SECRET&token=TOKEN-SECRET"),
-                                LoggingConfiguration(logger: log.logger(level: .info), redactedQueryParameters: ["Shop_Pin"]))
+        _ = try await Self.send(
+            server.url("/echo?shop_pin=PIN-SECRET&token=TOKEN-SECRET"),
+            LoggingConfiguration(logger: log.logger(level: .info), redactedQueryParameters: ["Shop_Pin"]))
         let line = try #require(log.messages(at: .info).first)
         #expect(line.contains("/echo?shop_pin=<redacted>&token=<redacted> → 200"), "\(line)")
     }
@@ -85,6 +88,6 @@ enum QueryRedactionTestNames {
     static let all = [
         "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password", "passwd",
         "secret", "client_secret", "signature", "sig", "auth", "session", "code", "X-Amz-Signature",
-        "X-Amz-Credential", "X-Amz-Security-Token", "X-Goog-Signature",
+        "X-Amz-Credential", "X-Amz-Security-Token", "X-Goog-Signature"
     ]
 }

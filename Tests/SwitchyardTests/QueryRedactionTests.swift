@@ -26,7 +26,7 @@ private func redirectingStub(to location: String) -> StubTransport {
     static let defaultNames = [
         "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password", "passwd",
         "secret", "client_secret", "signature", "sig", "auth", "session", "code", "X-Amz-Signature",
-        "X-Amz-Credential", "X-Amz-Security-Token", "X-Goog-Signature",
+        "X-Amz-Credential", "X-Amz-Security-Token", "X-Goog-Signature"
     ]
 
     // MARK: - The shared rule
@@ -105,15 +105,19 @@ private func redirectingStub(to location: String) -> StubTransport {
         let bus = EventBus()
         let events = Mutex<[ExchangeEvent]>([])
         bus.addObserver { event in events.withLock { $0.append(event) } }
-        let client = Client(transport: redirectingStub(to: "https://b.test/cb?token=T-SECRET-3"), interceptors: [
-            EventsInterceptor(bus: bus), RedirectInterceptor(),
-        ])
+        let client = Client(
+            transport: redirectingStub(to: "https://b.test/cb?token=T-SECRET-3"),
+            interceptors: [
+                EventsInterceptor(bus: bus), RedirectInterceptor()
+            ])
         _ = try await client.send(try Request(url: "https://a.test/start?sig=S-SECRET-4"))
         let seen = events.withLock { $0 }
         #expect(seen.map(\.kind.name) == ["started", "redirected", "succeeded"])
-        let texts = seen.map(\.description) + seen.compactMap { event in
-            if case .redirected(_, let location) = event.kind { location } else { nil }
-        }
+        let texts =
+            seen.map(\.description)
+            + seen.compactMap { event in
+                if case .redirected(_, let location) = event.kind { location } else { nil }
+            }
         #expect(texts.count == 4)
         for text in texts { #expect(!text.contains("T-SECRET-3") && !text.contains("S-SECRET-4"), "\(text)") }
         #expect(seen.first?.description.contains("/start?sig=<redacted>") == true)

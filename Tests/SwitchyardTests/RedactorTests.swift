@@ -1,7 +1,8 @@
 import HTTPTypes
 import Logging
-@testable import Switchyard
 import Testing
+
+@testable import Switchyard
 
 /// `Redactor`, the per-exchange masking behind every log line: which header values it hides, which
 /// secrets it learns from a request and a response, and how it masks them in free text.
@@ -10,11 +11,13 @@ import Testing
         _ url: String, headers: KeyValuePairs<String, String> = [:], redactedHeaders: Set<String> = [],
         redactedQueryParameters: Set<String> = []
     ) throws -> Redactor {
-        let configuration = LoggingConfiguration(logger: Logger(label: "test"), redactedHeaders: redactedHeaders,
-                                                 redactedQueryParameters: redactedQueryParameters)
-        return Redactor(redactedHeaders: configuration.redactedHeaders,
-                        queryRedaction: QueryRedaction(parameterNames: configuration.redactedQueryParameters),
-                        request: try Request(url: url, headers: headers).head)
+        let configuration = LoggingConfiguration(
+            logger: Logger(label: "test"), redactedHeaders: redactedHeaders,
+            redactedQueryParameters: redactedQueryParameters)
+        return Redactor(
+            redactedHeaders: configuration.redactedHeaders,
+            queryRedaction: QueryRedaction(parameterNames: configuration.redactedQueryParameters),
+            request: try Request(url: url, headers: headers).head)
     }
 
     @Test func credentialHeadersAreRedactedWhateverTheirCase() throws {
@@ -40,19 +43,23 @@ import Testing
     }
 
     @Test func theURLIsRenderedWithSchemeAuthorityPathAndMaskedQuery() throws {
-        let redactor = try Self.redactor("http://api.example.com:8080/items?token=T-1234&page=2&pin=0000",
-                                         redactedQueryParameters: ["PIN"])
+        let redactor = try Self.redactor(
+            "http://api.example.com:8080/items?token=T-1234&page=2&pin=0000",
+            redactedQueryParameters: ["PIN"])
         let head = try Request(url: "http://api.example.com:8080/items?token=T-1234&page=2&pin=0000").head
         #expect(redactor.url(of: head) == "http://api.example.com:8080/items?token=<redacted>&page=2&pin=<redacted>")
     }
 
     @Test func requestSecretsAreMaskedWhereverTheyAppearInFreeText() throws {
-        let redactor = try Self.redactor("https://api.example.com/?access_token=QUERY-VALUE",
-                                         headers: ["Authorization": "Bearer TOKEN-VALUE-1", "Cookie": "sid=COOKIE-VALUE"])
-        #expect(redactor.masking("sent Bearer TOKEN-VALUE-1 with sid=COOKIE-VALUE and QUERY-VALUE")
-            == "sent <redacted> with <redacted> and <redacted>")
-        #expect(redactor.masking("the token alone: TOKEN-VALUE-1.") == "the token alone: <redacted>.",
-                "the credential after the scheme is learned too")
+        let redactor = try Self.redactor(
+            "https://api.example.com/?access_token=QUERY-VALUE",
+            headers: ["Authorization": "Bearer TOKEN-VALUE-1", "Cookie": "sid=COOKIE-VALUE"])
+        #expect(
+            redactor.masking("sent Bearer TOKEN-VALUE-1 with sid=COOKIE-VALUE and QUERY-VALUE")
+                == "sent <redacted> with <redacted> and <redacted>")
+        #expect(
+            redactor.masking("the token alone: TOKEN-VALUE-1.") == "the token alone: <redacted>.",
+            "the credential after the scheme is learned too")
         #expect(redactor.masking("nothing secret here") == "nothing secret here")
     }
 

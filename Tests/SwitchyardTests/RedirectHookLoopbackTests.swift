@@ -25,10 +25,12 @@ private func hooked(_ hooks: [RedirectPolicy.Hook]) -> (ClientConfiguration, Col
     @Test(arguments: TransportKind.allCases)
     func followGoesOnAndTheHookSeesEachHop(_ kind: TransportKind) async throws {
         let hops = Mutex<[RedirectHop]>([])
-        let (configuration, events) = hooked([.init(name: "watch") { hop in
-            hops.withLock { $0.append(hop) }
-            return .follow
-        }])
+        let (configuration, events) = hooked([
+            .init(name: "watch") { hop in
+                hops.withLock { $0.append(hop) }
+                return .follow
+            }
+        ])
         try await withTrafficTestClient(kind, configuration: configuration) { client, server in
             let response = try await client.send(try Request(url: redirect(server, to: "/redirect/1")))
             #expect(response.text == "redirected\n")
@@ -62,10 +64,12 @@ private func hooked(_ hooks: [RedirectPolicy.Hook]) -> (ClientConfiguration, Col
         let other = try await LoopbackServer.start()
         defer { Task { try await other.shutdown() } }
         // A department that never follows a redirect off its own host.
-        let (configuration, _) = hooked([.init(name: "stay-home") { hop in
-            hop.proposedRequest.head.authority == hop.originalRequest.head.authority
-                ? .follow : .fail(.invalidRequest("Refused a redirect off our host."))
-        }])
+        let (configuration, _) = hooked([
+            .init(name: "stay-home") { hop in
+                hop.proposedRequest.head.authority == hop.originalRequest.head.authority
+                    ? .follow : .fail(.invalidRequest("Refused a redirect off our host."))
+            }
+        ])
         try await withTrafficTestClient(kind, configuration: configuration) { client, server in
             let error = await failure(of: client, try Request(url: redirect(server, to: other.url("/small"))))
             #expect(error?.kind == .invalidRequest)
@@ -79,12 +83,14 @@ private func hooked(_ hooks: [RedirectPolicy.Hook]) -> (ClientConfiguration, Col
 
     @Test(arguments: TransportKind.allCases)
     func followModifiedSendsTheHooksRequest(_ kind: TransportKind) async throws {
-        let (configuration, events) = hooked([.init(name: "re-sign") { hop in
-            var signed = hop.proposedRequest
-            signed.head.headerFields[HTTPField.Name("X-Signature")!] = "hop-\(hop.number)"
-            signed.head.path = "/echo/signed"
-            return .followModified(signed)
-        }])
+        let (configuration, events) = hooked([
+            .init(name: "re-sign") { hop in
+                var signed = hop.proposedRequest
+                signed.head.headerFields[HTTPField.Name("X-Signature")!] = "hop-\(hop.number)"
+                signed.head.path = "/echo/signed"
+                return .followModified(signed)
+            }
+        ])
         try await withTrafficTestClient(kind, configuration: configuration) { client, server in
             let echo = try EchoReport(try await client.send(try Request(url: redirect(server, to: "/small"))))
             #expect(echo.uri == "/echo/signed")

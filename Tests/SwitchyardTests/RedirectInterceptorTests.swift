@@ -28,8 +28,9 @@ private func send(_ stub: StubTransport, _ request: Request, policy: RedirectPol
     @Test(arguments: [301, 302, 303])
     func seeOtherStylesBecomeBodylessGet(status: Int) async throws {
         let stub = redirecting(status: status, to: "/next")
-        let request = try Request(method: .post, url: "http://a.test/start",
-                                  headers: ["Content-Type": "application/json", "X-Keep": "1"], body: HTTPBody("{}"))
+        let request = try Request(
+            method: .post, url: "http://a.test/start",
+            headers: ["Content-Type": "application/json", "X-Keep": "1"], body: HTTPBody("{}"))
         let response = try await send(stub, request)
         #expect(response.text == "GET http://a.test/next")
         let second = try #require(stub.requests.last)
@@ -60,7 +61,11 @@ private func send(_ stub: StubTransport, _ request: Request, policy: RedirectPol
             for try await _ in request.body ?? HTTPBody([]) {}
             return request.head.path == "/start" ? redirect(307, to: "/next") : Response(status: .ok)
         }
-        let body = HTTPBody(AsyncStream<[UInt8]> { $0.yield([1]); $0.finish() })
+        let body = HTTPBody(
+            AsyncStream<[UInt8]> {
+                $0.yield([1])
+                $0.finish()
+            })
         let response = try await send(stub, try Request(method: .post, url: "http://a.test/start", body: body))
         #expect(response.head.status.code == 307)
         #expect(stub.callCount == 1)
@@ -72,7 +77,7 @@ private func send(_ stub: StubTransport, _ request: Request, policy: RedirectPol
         ("sibling", "http://a.test/a/b/sibling"),
         ("?page=2", "http://a.test/a/b/c?page=2"),
         ("//b.test:8080/p", "http://b.test:8080/p"),
-        ("https://c.test/secure#frag", "https://c.test/secure"),
+        ("https://c.test/secure#frag", "https://c.test/secure")
     ])
     func locationsResolveAgainstTheCurrentURL(location: String, expected: String) async throws {
         let response = try await send(redirecting("/a/b/c", to: location), try Request(url: "http://a.test/a/b/c"))
@@ -88,8 +93,10 @@ private func send(_ stub: StubTransport, _ request: Request, policy: RedirectPol
         #expect(stub.callCount == 1)
     }
 
-    @Test(arguments: ["http://[::1", "http://a b/", "http://a.test:99999/", "http://%zz/", "\\\\evil.test\\x",
-                      "http:/x", "https:evil.test", "http://ünicode.test/ä", "http://a.test/%", "http://@/", " ", "\u{0}"])
+    @Test(arguments: [
+        "http://[::1", "http://a b/", "http://a.test:99999/", "http://%zz/", "\\\\evil.test\\x",
+        "http:/x", "https:evil.test", "http://ünicode.test/ä", "http://a.test/%", "http://@/", " ", "\u{0}"
+    ])
     func hostileLocationsNeverCrash(location: String) async throws {
         let stub = redirecting(to: location)
         let response = try await send(stub, try Request(url: "http://a.test/start"))
@@ -106,9 +113,11 @@ private func send(_ stub: StubTransport, _ request: Request, policy: RedirectPol
     @Test(arguments: ["http://b.test/next", "https://a.test/next", "http://a.test:8080/next"])
     func credentialsDoNotCrossOrigins(location: String) async throws {
         let stub = redirecting(to: location)
-        let request = try Request(url: "http://a.test/start", headers: [
-            "Authorization": "Bearer secret", "Cookie": "session=1", "Proxy-Authorization": "Basic x", "X-Other": "kept",
-        ])
+        let request = try Request(
+            url: "http://a.test/start",
+            headers: [
+                "Authorization": "Bearer secret", "Cookie": "session=1", "Proxy-Authorization": "Basic x", "X-Other": "kept"
+            ])
         _ = try await send(stub, request)
         let fields = try #require(stub.requests.last).head.headerFields
         #expect(fields[.authorization] == nil)

@@ -19,15 +19,17 @@ private func redirectTarget(_ server: LoopbackServer, to location: String, statu
         defer { Task { try await other.shutdown() } }
         try await withCurlClient(interceptors: [RedirectInterceptor()]) { client, server in
             let headers: KeyValuePairs<String, String> = ["Authorization": "Bearer secret", "Cookie": "s=1", "X-Trace": "t"]
-            let crossOrigin = try EchoReport(try await client.send(
-                try Request(url: redirectTarget(server, to: other.url("/echo")), headers: headers)))
+            let crossOrigin = try EchoReport(
+                try await client.send(
+                    try Request(url: redirectTarget(server, to: other.url("/echo")), headers: headers)))
             #expect(crossOrigin.values(of: "Authorization").isEmpty)
             #expect(crossOrigin.values(of: "Cookie").isEmpty)
             #expect(crossOrigin.values(of: "X-Trace") == ["t"])
             #expect(other.requestCount(path: "/echo") == 1)
 
-            let sameOrigin = try EchoReport(try await client.send(
-                try Request(url: redirectTarget(server, to: "/echo"), headers: headers)))
+            let sameOrigin = try EchoReport(
+                try await client.send(
+                    try Request(url: redirectTarget(server, to: "/echo"), headers: headers)))
             #expect(sameOrigin.values(of: "Authorization") == ["Bearer secret"])
             #expect(sameOrigin.values(of: "Cookie") == ["s=1"])
         }
@@ -35,8 +37,9 @@ private func redirectTarget(_ server: LoopbackServer, to location: String, statu
 
     @Test func seeOtherTurnsAPostIntoABodylessGet() async throws {
         try await withCurlClient(interceptors: [RedirectInterceptor()]) { client, server in
-            let request = try Request(method: .post, url: redirectTarget(server, to: "/echo", status: 303),
-                                      headers: ["Content-Type": "text/plain"], body: HTTPBody("payload"))
+            let request = try Request(
+                method: .post, url: redirectTarget(server, to: "/echo", status: 303),
+                headers: ["Content-Type": "text/plain"], body: HTTPBody("payload"))
             let echo = try EchoReport(try await client.send(request))
             #expect(echo.method == "GET")
             #expect(echo.bodyLength == 0)
@@ -49,8 +52,9 @@ private func redirectTarget(_ server: LoopbackServer, to location: String, statu
         try await withCurlClient(interceptors: [RedirectInterceptor()]) { client, server in
             let payload = HTTPBody("payload for 307")
             let direct = try EchoReport(try await client.send(try Request(method: .post, url: server.url("/echo"), body: payload)))
-            let request = try Request(method: .post, url: redirectTarget(server, to: "/echo", status: 307),
-                                      headers: ["Content-Type": "text/plain"], body: payload)
+            let request = try Request(
+                method: .post, url: redirectTarget(server, to: "/echo", status: 307),
+                headers: ["Content-Type": "text/plain"], body: payload)
             let echo = try EchoReport(try await client.send(request))
             #expect(echo.method == "POST")
             #expect(echo.bodyLength == direct.bodyLength)
@@ -74,7 +78,7 @@ private func redirectTarget(_ server: LoopbackServer, to location: String, statu
     @Test func eachHopIsRetriedOnItsOwn() async throws {
         let chain: [any Interceptor] = [
             RedirectInterceptor(),
-            RetryInterceptor(policy: RetryPolicy(backoff: RetryBackoff(random: { 0 }))),
+            RetryInterceptor(policy: RetryPolicy(backoff: RetryBackoff(random: { 0 })))
         ]
         try await withCurlClient(interceptors: chain) { client, server in
             let response = try await client.send(try Request(url: redirectTarget(server, to: "/flaky/hop/1")))

@@ -1,7 +1,8 @@
 import HTTPTypes
-@testable import Switchyard
 import Synchronization
 import Testing
+
+@testable import Switchyard
 
 /// The gzip request-body encoder and its interceptor, in memory: the core's own decoder gets the
 /// original bytes back whatever the chunking, and the interceptor leaves what it should alone.
@@ -72,10 +73,11 @@ import Testing
     /// Runs `request` through the interceptor and returns what reached `next`.
     static func intercepted(_ request: Request, minimumBytes: Int64 = 1024) async throws -> Request {
         let seen = Mutex<Request?>(nil)
-        let client = Client(transport: ClosureTransport { request, _ in
-            seen.withLock { $0 = request }
-            return Response(status: .ok)
-        }, interceptors: [RequestCompressionInterceptor(minimumBytes: minimumBytes)])
+        let client = Client(
+            transport: ClosureTransport { request, _ in
+                seen.withLock { $0 = request }
+                return Response(status: .ok)
+            }, interceptors: [RequestCompressionInterceptor(minimumBytes: minimumBytes)])
         _ = try await client.send(request)
         return try #require(seen.withLock { $0 })
     }

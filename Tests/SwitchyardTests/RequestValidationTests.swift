@@ -33,9 +33,11 @@ import Testing
     }
 
     @Test func headersKeepOrderRepeatsAndCase() throws {
-        let request = try Request(url: "http://example.test/a?b=c", headers: [
-            "X-One": "1", "x-two": "2", "X-One": "again",
-        ])
+        let request = try Request(
+            url: "http://example.test/a?b=c",
+            headers: [
+                "X-One": "1", "x-two": "2", "X-One": "again"
+            ])
         #expect(request.head.headerFields.map(\.name.rawName) == ["X-One", "x-two", "X-One"])
         #expect(request.head.headerFields[values: HTTPField.Name("x-one")!] == ["1", "again"])
         #expect(request.head.path == "/a?b=c")

@@ -5,8 +5,10 @@ import Testing
 @Suite struct ResponseStreamStateTests {
     private typealias State = ResponseStreamState<String, ResponseChunks>
 
-    private static func state(high: Int = 100, overflow: State.Overflow = .refuseAndPause,
-                              limit: Int64? = nil) -> State {
+    private static func state(
+        high: Int = 100, overflow: State.Overflow = .refuseAndPause,
+        limit: Int64? = nil
+    ) -> State {
         State(queue: ResponseChunks(), highWaterBytes: high, overflow: overflow, byteLimit: limit)
     }
 
@@ -16,7 +18,10 @@ import Testing
 
     @Test func headArrivingForAParkedWaiterResumesIt() {
         var state = Self.state()
-        guard case .park = state.waitForHead() else { Issue.record("expected to park"); return }
+        guard case .park = state.waitForHead() else {
+            Issue.record("expected to park")
+            return
+        }
         let delivery1 = state.headArrived("head")
         #expect(delivery1 == .resumeWaiter)
         let delivery2 = state.headArrived("second")
@@ -27,7 +32,10 @@ import Testing
         var state = Self.state()
         let delivery3 = state.headArrived("head")
         #expect(delivery3 == .kept)
-        guard case .head(let head) = state.waitForHead() else { Issue.record("expected the kept head"); return }
+        guard case .head(let head) = state.waitForHead() else {
+            Issue.record("expected the kept head")
+            return
+        }
         #expect(head == "head")
     }
 
@@ -37,7 +45,10 @@ import Testing
         let result = state.finish(.success(()), host: "api.test")
         let ending = try #require(result)
         #expect(ending.resumeHeadWaiter)
-        guard case .failure(let error) = ending.outcome else { Issue.record("expected a failure"); return }
+        guard case .failure(let error) = ending.outcome else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.kind == .protocolViolation)
         #expect(error.message.contains("api.test") && error.message.contains("without a response head"))
     }
@@ -49,7 +60,10 @@ import Testing
         let result = state.cancel(.cancelled)
         let ending = try #require(result)
         #expect(ending.unclaimedHead == "head")
-        guard case .fail(let error) = state.waitForHead() else { Issue.record("expected the failure"); return }
+        guard case .fail(let error) = state.waitForHead() else {
+            Issue.record("expected the failure")
+            return
+        }
         #expect(error.kind == .cancelled)
     }
 
@@ -58,30 +72,54 @@ import Testing
     @Test func chunkOfferedToAParkedReaderGoesStraightToIt() {
         var state = Self.state()
         _ = state.headArrived("head")
-        guard case .park = state.readChunk() else { Issue.record("expected to park"); return }
-        guard case .resumeReader = state.chunkOffered(Self.chunk(10)) else { Issue.record("expected a hand-over"); return }
+        guard case .park = state.readChunk() else {
+            Issue.record("expected to park")
+            return
+        }
+        guard case .resumeReader = state.chunkOffered(Self.chunk(10)) else {
+            Issue.record("expected a hand-over")
+            return
+        }
         // The next chunk is queued: nobody is parked any more.
-        guard case .accepted = state.chunkOffered(Self.chunk(10)) else { Issue.record("expected queueing"); return }
+        guard case .accepted = state.chunkOffered(Self.chunk(10)) else {
+            Issue.record("expected queueing")
+            return
+        }
     }
 
     @Test func lookingWithoutParkingDoesNotRegisterAReader() {
         var state = Self.state()
         _ = state.headArrived("head")
-        guard case .park = state.readChunk(parking: false) else { Issue.record("expected nothing ready"); return }
-        guard case .accepted = state.chunkOffered(Self.chunk(1)) else { Issue.record("expected queueing"); return }
+        guard case .park = state.readChunk(parking: false) else {
+            Issue.record("expected nothing ready")
+            return
+        }
+        guard case .accepted = state.chunkOffered(Self.chunk(1)) else {
+            Issue.record("expected queueing")
+            return
+        }
     }
 
     @Test func refusingPolicyPausesAtTheHighMarkAndResumesOnceBelowTheLowMark() {
         var state = Self.state(high: 100)  // low mark: 25
         _ = state.headArrived("head")
         for _ in 0..<4 {
-            guard case .accepted = state.chunkOffered(Self.chunk(25)) else { Issue.record("expected queueing"); return }
+            guard case .accepted = state.chunkOffered(Self.chunk(25)) else {
+                Issue.record("expected queueing")
+                return
+            }
         }
-        guard case .refusedAndPause = state.chunkOffered(Self.chunk(25)) else { Issue.record("expected a pause"); return }
+        guard case .refusedAndPause = state.chunkOffered(Self.chunk(25)) else {
+            Issue.record("expected a pause")
+            return
+        }
         #expect(state.isReceivingPaused)
         var resumes: [Bool] = []
         for _ in 0..<4 {
-            guard case .chunk(let chunk, let resume) = state.readChunk() else { Issue.record("expected a chunk"); return }
+            guard case .chunk(let chunk, let resume) = state.readChunk() else {
+                Issue.record("expected a chunk")
+                return
+            }
             #expect(chunk.count == 25)
             resumes.append(resume)
         }
@@ -93,20 +131,41 @@ import Testing
     @Test func keepingPolicyKeepsTheChunkAndPausesOnce() {
         var state = Self.state(high: 50, overflow: .keepAndPause)
         _ = state.headArrived("head")
-        guard case .accepted = state.chunkOffered(Self.chunk(30)) else { Issue.record("expected queueing"); return }
-        guard case .acceptedAndPause = state.chunkOffered(Self.chunk(30)) else { Issue.record("expected a pause"); return }
-        guard case .accepted = state.chunkOffered(Self.chunk(30)) else { Issue.record("one pause only"); return }
+        guard case .accepted = state.chunkOffered(Self.chunk(30)) else {
+            Issue.record("expected queueing")
+            return
+        }
+        guard case .acceptedAndPause = state.chunkOffered(Self.chunk(30)) else {
+            Issue.record("expected a pause")
+            return
+        }
+        guard case .accepted = state.chunkOffered(Self.chunk(30)) else {
+            Issue.record("one pause only")
+            return
+        }
     }
 
     @Test func byteLimitEndsTheExchangeAsTooLarge() {
         var state = Self.state(limit: 15)
         _ = state.headArrived("head")
-        guard case .accepted = state.chunkOffered(Self.chunk(10)) else { Issue.record("expected queueing"); return }
-        guard case .failed(let ending) = state.chunkOffered(Self.chunk(10)) else { Issue.record("expected failure"); return }
-        guard case .failure(let error) = ending.outcome else { Issue.record("expected a failure"); return }
+        guard case .accepted = state.chunkOffered(Self.chunk(10)) else {
+            Issue.record("expected queueing")
+            return
+        }
+        guard case .failed(let ending) = state.chunkOffered(Self.chunk(10)) else {
+            Issue.record("expected failure")
+            return
+        }
+        guard case .failure(let error) = ending.outcome else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.kind == .responseTooLarge)
         // Nothing is delivered after the failure, not even what was queued.
-        guard case .fail = state.readChunk() else { Issue.record("expected the failure"); return }
+        guard case .fail = state.readChunk() else {
+            Issue.record("expected the failure")
+            return
+        }
     }
 
     // MARK: - Outcome
@@ -117,25 +176,40 @@ import Testing
         _ = state.chunkOffered(Self.chunk(3))
         let finished = state.finish(.success(()), host: "h")
         #expect(finished != nil)
-        guard case .chunk(let chunk, _) = state.readChunk() else { Issue.record("expected the chunk"); return }
+        guard case .chunk(let chunk, _) = state.readChunk() else {
+            Issue.record("expected the chunk")
+            return
+        }
         #expect(chunk.count == 3)
-        guard case .end = state.readChunk() else { Issue.record("expected the end"); return }
+        guard case .end = state.readChunk() else {
+            Issue.record("expected the end")
+            return
+        }
     }
 
     @Test func firstOutcomeWinsAndNothingIsTakenAfterIt() throws {
         var state = Self.state()
         _ = state.headArrived("head")
-        guard case .park = state.readChunk() else { Issue.record("expected to park"); return }
+        guard case .park = state.readChunk() else {
+            Issue.record("expected to park")
+            return
+        }
         let result = state.cancel(.cancelled)
         let ending = try #require(result)
         #expect(ending.resumeReader)
         let late = state.finish(.success(()), host: "h")
         let again = state.cancel(.timedOut())
         #expect(late == nil && again == nil)
-        guard case .abort = state.chunkOffered(Self.chunk(1)) else { Issue.record("expected abort"); return }
+        guard case .abort = state.chunkOffered(Self.chunk(1)) else {
+            Issue.record("expected abort")
+            return
+        }
         let delivery5 = state.headArrived("late")
         #expect(delivery5 == .dropped)
-        guard case .fail(let error, nil) = state.readChunk() else { Issue.record("expected the failure"); return }
+        guard case .fail(let error, nil) = state.readChunk() else {
+            Issue.record("expected the failure")
+            return
+        }
         #expect(error.kind == .cancelled)
     }
 
@@ -145,7 +219,10 @@ import Testing
         _ = state.chunkOffered(Self.chunk(4))
         let result = state.finish(.success(()), host: "api.test")
         let ending = try #require(result)
-        guard case .failure(let error) = ending.outcome else { Issue.record("expected a failure"); return }
+        guard case .failure(let error) = ending.outcome else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.kind == .protocolViolation)
         #expect(error.message.contains("declared 10 body bytes but sent 4"))
     }

@@ -7,7 +7,13 @@ import Testing
 /// A stub answering the n-th call (1-based) with `answer(n)`.
 private func sequencedStub(_ answer: @escaping @Sendable (Int) throws -> Response) -> StubTransport {
     let calls = Mutex(0)
-    return StubTransport { _, _ in try answer(calls.withLock { $0 += 1; return $0 }) }
+    return StubTransport { _, _ in
+        try answer(
+            calls.withLock {
+                $0 += 1
+                return $0
+            })
+    }
 }
 
 /// A policy with no real waiting: zero back-off.
@@ -21,13 +27,15 @@ private func quickPolicy(maxAttempts: Int = 3) -> RetryPolicy {
         let attempts = Mutex<[Int]>([])
         let bus = EventBus()
         let events = bus.subscribe()
-        let client = Client(transport: stub, interceptors: [
-            RetryInterceptor(policy: RetryPolicy(backoff: RetryBackoff(base: .milliseconds(4), random: { 0.5 }))),
-            ClosureInterceptor { request, context, next in
-                attempts.withLock { $0.append(context.attempt) }
-                return try await next(request)
-            },
-        ], events: bus)
+        let client = Client(
+            transport: stub,
+            interceptors: [
+                RetryInterceptor(policy: RetryPolicy(backoff: RetryBackoff(base: .milliseconds(4), random: { 0.5 }))),
+                ClosureInterceptor { request, context, next in
+                    attempts.withLock { $0.append(context.attempt) }
+                    return try await next(request)
+                }
+            ], events: bus)
         let response = try await client.send(try Request(url: "http://a.test/"))
         #expect(response.head.status == .ok)
         #expect(stub.callCount == 3)
@@ -109,10 +117,13 @@ private func quickPolicy(maxAttempts: Int = 3) -> RetryPolicy {
             for try await _ in request.body! {}
             return Response(status: .serviceUnavailable)
         }
-        var request = try Request(method: .put, url: "http://a.test/", body: HTTPBody(AsyncStream<[UInt8]> {
-            $0.yield([1, 2, 3])
-            $0.finish()
-        }))
+        var request = try Request(
+            method: .put, url: "http://a.test/",
+            body: HTTPBody(
+                AsyncStream<[UInt8]> {
+                    $0.yield([1, 2, 3])
+                    $0.finish()
+                }))
         request.options.retry = .allowingNonIdempotentRetry
         let response = try await Client(transport: stub, interceptors: [RetryInterceptor(policy: quickPolicy())]).send(request)
         #expect(response.head.status == .serviceUnavailable)
@@ -129,7 +140,9 @@ private func quickPolicy(maxAttempts: Int = 3) -> RetryPolicy {
     }
 
     @Test func aRetryAfterWithinTheCapReplacesTheBackoff() async throws {
-        let stub = sequencedStub { $0 == 1 ? Response(status: .serviceUnavailable, headerFields: [.retryAfter: "0"]) : Response(status: .ok) }
+        let stub = sequencedStub {
+            $0 == 1 ? Response(status: .serviceUnavailable, headerFields: [.retryAfter: "0"]) : Response(status: .ok)
+        }
         let policy = RetryPolicy(backoff: RetryBackoff(base: .seconds(3600), random: { 1 }))
         let response = try await Client(transport: stub, interceptors: [RetryInterceptor(policy: policy)])
             .send(try Request(url: "http://a.test/"))

@@ -7,18 +7,23 @@ import SwitchyardTestSupport
 import Testing
 
 /// A retry interceptor that waits only when the server says so (zero jittered back-off).
-private func promptRetry(maxAttempts: Int = 3, maxRetryAfter: Duration = RetryPolicy.defaultMaxRetryAfter,
-                         budget: RetryBudget? = RetryBudget()) -> RetryInterceptor {
-    RetryInterceptor(policy: RetryPolicy(maxAttempts: maxAttempts, backoff: RetryBackoff(random: { 0 }),
-                                         maxRetryAfter: maxRetryAfter), budget: budget)
+private func promptRetry(
+    maxAttempts: Int = 3, maxRetryAfter: Duration = RetryPolicy.defaultMaxRetryAfter,
+    budget: RetryBudget? = RetryBudget()
+) -> RetryInterceptor {
+    RetryInterceptor(
+        policy: RetryPolicy(
+            maxAttempts: maxAttempts, backoff: RetryBackoff(random: { 0 }),
+            maxRetryAfter: maxRetryAfter), budget: budget)
 }
 
 /// A body the transport can read only once.
 private func singleUseBody(_ text: String) -> HTTPBody {
-    HTTPBody(AsyncStream<[UInt8]> { continuation in
-        continuation.yield(Array(text.utf8))
-        continuation.finish()
-    })
+    HTTPBody(
+        AsyncStream<[UInt8]> { continuation in
+            continuation.yield(Array(text.utf8))
+            continuation.finish()
+        })
 }
 
 @Suite(.timeLimit(.minutes(2))) struct RetryLoopbackTests {
@@ -28,8 +33,9 @@ private func singleUseBody(_ text: String) -> HTTPBody {
             #expect(plain.head.status == .serviceUnavailable)
             #expect(server.flakyArrivals(key: "plain").count == 1)
 
-            let keyed = try Request(method: .post, url: server.url("/flaky/keyed/1"),
-                                    headers: ["Idempotency-Key": "order-42"], body: HTTPBody("x"))
+            let keyed = try Request(
+                method: .post, url: server.url("/flaky/keyed/1"),
+                headers: ["Idempotency-Key": "order-42"], body: HTTPBody("x"))
             let response = try await client.send(keyed)
             #expect(response.head.status == .ok)
             #expect(response.text == "ok after 1\n")
@@ -85,8 +91,9 @@ private func singleUseBody(_ text: String) -> HTTPBody {
 
     @Test func aStreamedSingleUseBodyIsNeverRetried() async throws {
         try await withCurlClient(interceptors: [promptRetry()]) { client, server in
-            var request = try Request(method: .put, url: server.url("/flaky/stream/5"),
-                                      headers: ["Idempotency-Key": "k"], body: singleUseBody("streamed"))
+            var request = try Request(
+                method: .put, url: server.url("/flaky/stream/5"),
+                headers: ["Idempotency-Key": "k"], body: singleUseBody("streamed"))
             request.options.retry = .allowingNonIdempotentRetry
             let response = try await client.send(request)
             #expect(response.head.status == .serviceUnavailable)

@@ -8,8 +8,11 @@ import Testing
     @Test func ceilingGrowsExponentiallyUpToTheCap() {
         let backoff = RetryBackoff(base: .milliseconds(100), multiplier: 2, cap: .seconds(1))
         let ceilings = (1...6).map { backoff.ceiling(forRetry: $0) }
-        #expect(ceilings == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
-                             .seconds(1), .seconds(1)])
+        #expect(
+            ceilings == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
+                .seconds(1), .seconds(1)
+            ])
         #expect(backoff.ceiling(forRetry: 10_000) == .seconds(1))
     }
 
@@ -21,7 +24,7 @@ import Testing
         #expect(draw(0) == .zero)
         #expect(draw(0.5) == .milliseconds(200))
         #expect(draw(0.999) < ceiling)
-        #expect(draw(7) <= ceiling)          // out-of-range sources are clamped
+        #expect(draw(7) <= ceiling)  // out-of-range sources are clamped
         #expect(draw(-1) == .zero)
         #expect(draw(.nan) == .zero)
         let system = RetryBackoff(base: .milliseconds(100), multiplier: 2, cap: .seconds(1))
@@ -58,9 +61,11 @@ import Testing
     }
 
     @Test func invalidValuesAreIgnored() {
-        for value in ["", "soon", "-1", "1.5", "0x10", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
-                      "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
-                      "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT"] {
+        for value in [
+            "", "soon", "-1", "1.5", "0x10", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+            "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT"
+        ] {
             #expect(RetryAfter.delay(from: value) == nil, "\(value)")
         }
     }
@@ -83,7 +88,7 @@ private final class ManualClock: Sendable {
         #expect(budget.consumeRetry())
         #expect(budget.consumeRetry())
         #expect(!budget.consumeRetry())
-        clock.advance(.seconds(11))                       // everything slid out of the window
+        clock.advance(.seconds(11))  // everything slid out of the window
         #expect(!budget.consumeRetry())
         budget.recordRequest()
         budget.recordRequest()
@@ -97,7 +102,7 @@ private final class ManualClock: Sendable {
         #expect(budget.consumeRetry())
         #expect(budget.consumeRetry())
         #expect(!budget.consumeRetry())
-        clock.advance(.seconds(2))                        // half the window: the retries still count
+        clock.advance(.seconds(2))  // half the window: the retries still count
         #expect(!budget.consumeRetry())
         clock.advance(.seconds(3))
         #expect(budget.consumeRetry())
@@ -106,7 +111,12 @@ private final class ManualClock: Sendable {
     @Test func sharedSafelyAcrossTasks() async {
         let budget = RetryBudget(ratio: 0.1, minRetriesPerSecond: 0, window: .seconds(60))
         let granted = await withTaskGroup(of: Bool.self) { group in
-            for _ in 0..<200 { group.addTask { budget.recordRequest(); return budget.consumeRetry() } }
+            for _ in 0..<200 {
+                group.addTask {
+                    budget.recordRequest()
+                    return budget.consumeRetry()
+                }
+            }
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(granted <= 20)
@@ -124,8 +134,9 @@ private final class ManualClock: Sendable {
         #expect(policy.allowsRepeating(try Request(method: .post, url: "http://a.test/", headers: ["Idempotency-Key": "k1"])))
         #expect(policy.applying(.allowingNonIdempotentRetry).allowsRepeating(try Request(method: .post, url: "http://a.test/")))
         let stream = HTTPBody(AsyncStream<[UInt8]> { $0.finish() })
-        #expect(!policy.applying(.allowingNonIdempotentRetry).allowsRepeating(
-            try Request(method: .put, url: "http://a.test/", headers: ["Idempotency-Key": "k"], body: stream)))
+        #expect(
+            !policy.applying(.allowingNonIdempotentRetry).allowsRepeating(
+                try Request(method: .put, url: "http://a.test/", headers: ["Idempotency-Key": "k"], body: stream)))
     }
 
     @Test func overridesApplyPerField() {

@@ -13,8 +13,9 @@ import Testing
 @Suite(.timeLimit(.minutes(15))) struct SoakLoopbackTests {
     @Test(arguments: TransportKind.allCases)
     func fiveThousandRequestsUnderFaultsEndWithoutHangsDuplicatesOrCorruption(transport: TransportKind) async throws {
-        var configuration = SoakConfiguration(requests: 5_000, concurrency: 32, faults: SoakConfiguration.defaultFaults,
-                                              deadline: .seconds(10), grace: .seconds(60))
+        var configuration = SoakConfiguration(
+            requests: 5_000, concurrency: 32, faults: SoakConfiguration.defaultFaults,
+            deadline: .seconds(10), grace: .seconds(60))
         configuration.sizes = [256, 1024, 4096, 16384]
         configuration.warmupRequests = 0
         configuration.measuresProcess = false
@@ -36,9 +37,10 @@ import Testing
     }
 
     @Test func theSameSeedInjectsTheSameFaults() async throws {
-        var configuration = SoakConfiguration(requests: 150, concurrency: 1,
-                                              faults: try FaultPlan(spec: "reset=0.05,truncate=0.05,malformed=0.05,burst=0.02", seed: 7),
-                                              deadline: .seconds(30), grace: .seconds(60))
+        var configuration = SoakConfiguration(
+            requests: 150, concurrency: 1,
+            faults: try FaultPlan(spec: "reset=0.05,truncate=0.05,malformed=0.05,burst=0.02", seed: 7),
+            deadline: .seconds(30), grace: .seconds(60))
         configuration.warmupRequests = 0
         configuration.measuresProcess = false
         configuration.sizes = [1024]

@@ -65,10 +65,13 @@ private func expectTLSFailure(_ outcome: Outcome, saying text: String, sourceLoc
     @Test(arguments: TransportKind.allCases)
     func aCustomCAIsTrustedInAdditionToOrInsteadOfTheSystemStore(kind: TransportKind) async throws {
         for only in [false, true] {
-            try await exchange(kind, options: { certificates in
-                let files = [certificates.ca.certificateFile]
-                return TLSOptions(trustRoots: only ? .only(certificateFiles: files) : .systemAnd(certificateFiles: files))
-            }) { outcome, server, _ in
+            try await exchange(
+                kind,
+                options: { certificates in
+                    let files = [certificates.ca.certificateFile]
+                    return TLSOptions(trustRoots: only ? .only(certificateFiles: files) : .systemAnd(certificateFiles: files))
+                }
+            ) { outcome, server, _ in
                 if kind.supportsTLSOptions {
                     #expect(outcome.error == nil, "\(String(describing: outcome.error))")
                     if case .status(let code) = outcome { #expect(code == 200) }
@@ -113,13 +116,18 @@ private func expectTLSFailure(_ outcome: Outcome, saying text: String, sourceLoc
 
     @Test(arguments: TransportKind.allCases)
     func aMatchingPinIsAccepted(kind: TransportKind) async throws {
-        try await exchange(kind, options: { certificates in
-            var options = trusting(certificates)
-            // One of several pins must match: the client CA's key is not the server's.
-            options.pinnedPublicKeys = [try .init(certificates.client.publicKeyPin),
-                                        try .init(certificates.server.publicKeyPin)]
-            return options
-        }) { outcome, _, _ in
+        try await exchange(
+            kind,
+            options: { certificates in
+                var options = trusting(certificates)
+                // One of several pins must match: the client CA's key is not the server's.
+                options.pinnedPublicKeys = [
+                    try .init(certificates.client.publicKeyPin),
+                    try .init(certificates.server.publicKeyPin)
+                ]
+                return options
+            }
+        ) { outcome, _, _ in
             if kind.supportsTLSOptions {
                 #expect(outcome.error == nil, "\(String(describing: outcome.error))")
             } else {
@@ -130,11 +138,14 @@ private func expectTLSFailure(_ outcome: Outcome, saying text: String, sourceLoc
 
     @Test(arguments: TransportKind.allCases)
     func aPinMismatchFailsBeforeAnyRequestByteIsSent(kind: TransportKind) async throws {
-        try await exchange(kind, options: { certificates in
-            var options = trusting(certificates)
-            options.pinnedPublicKeys = [try .init(certificates.client.publicKeyPin)]
-            return options
-        }) { outcome, server, _ in
+        try await exchange(
+            kind,
+            options: { certificates in
+                var options = trusting(certificates)
+                options.pinnedPublicKeys = [try .init(certificates.client.publicKeyPin)]
+                return options
+            }
+        ) { outcome, server, _ in
             if kind.supportsTLSOptions {
                 expectTLSFailure(outcome, saying: "matches none of the pinned keys")
             } else {
@@ -146,11 +157,14 @@ private func expectTLSFailure(_ outcome: Outcome, saying text: String, sourceLoc
 
     @Test(arguments: TransportKind.allCases)
     func pinsWhileSkippingVerificationAreRefused(kind: TransportKind) async throws {
-        try await exchange(kind, options: { certificates in
-            var options = TLSOptions.insecureSkippingVerificationForDevelopmentOnly
-            options.pinnedPublicKeys = [try .init(certificates.server.publicKeyPin)]
-            return options
-        }) { outcome, server, _ in
+        try await exchange(
+            kind,
+            options: { certificates in
+                var options = TLSOptions.insecureSkippingVerificationForDevelopmentOnly
+                options.pinnedPublicKeys = [try .init(certificates.server.publicKeyPin)]
+                return options
+            }
+        ) { outcome, server, _ in
             #expect(outcome.error?.kind == .tls)
             #expect(server.requestCount(path: "/small") == 0)
         }
@@ -162,8 +176,10 @@ private func expectTLSFailure(_ outcome: Outcome, saying text: String, sourceLoc
     /// never reads the request.
     @Test(arguments: TransportKind.allCases)
     func aServerRequiringAClientCertificateRefusesAClientWithout(kind: TransportKind) async throws {
-        try await exchange(kind, serving: { .init(identity: $0.server, clientCertificateAuthority: $0.clientCA) },
-                           options: trusting) { outcome, server, _ in
+        try await exchange(
+            kind, serving: { .init(identity: $0.server, clientCertificateAuthority: $0.clientCA) },
+            options: trusting
+        ) { outcome, server, _ in
             if kind.supportsTLSOptions {
                 let error = outcome.error
                 #expect(error?.kind == .tls || error?.kind == .connectionFailed, "\(String(describing: error))")
@@ -176,13 +192,16 @@ private func expectTLSFailure(_ outcome: Outcome, saying text: String, sourceLoc
 
     @Test(arguments: TransportKind.allCases)
     func aClientCertificateIsPresentedForMutualTLS(kind: TransportKind) async throws {
-        try await exchange(kind, serving: { .init(identity: $0.server, clientCertificateAuthority: $0.clientCA) },
-                           options: { certificates in
-            var options = trusting(certificates)
-            options.clientCertificate = .init(certificateFile: certificates.client.certificateFile,
-                                              privateKeyFile: certificates.client.privateKeyFile)
-            return options
-        }) { outcome, server, _ in
+        try await exchange(
+            kind, serving: { .init(identity: $0.server, clientCertificateAuthority: $0.clientCA) },
+            options: { certificates in
+                var options = trusting(certificates)
+                options.clientCertificate = .init(
+                    certificateFile: certificates.client.certificateFile,
+                    privateKeyFile: certificates.client.privateKeyFile)
+                return options
+            }
+        ) { outcome, server, _ in
             if kind.supportsTLSOptions {
                 #expect(outcome.error == nil, "\(String(describing: outcome.error))")
                 #expect(server.requestCount(path: "/small") == 1)
@@ -194,8 +213,10 @@ private func expectTLSFailure(_ outcome: Outcome, saying text: String, sourceLoc
 
     @Test(arguments: TransportKind.allCases)
     func skippingVerificationAcceptsAnUntrustedServer(kind: TransportKind) async throws {
-        try await exchange(kind, serving: { .init(identity: $0.wrongHostServer) },
-                           options: { _ in .insecureSkippingVerificationForDevelopmentOnly }) { outcome, _, _ in
+        try await exchange(
+            kind, serving: { .init(identity: $0.wrongHostServer) },
+            options: { _ in .insecureSkippingVerificationForDevelopmentOnly }
+        ) { outcome, _, _ in
             if kind.supportsTLSOptions {
                 #expect(outcome.error == nil, "\(String(describing: outcome.error))")
             } else {
@@ -206,11 +227,14 @@ private func expectTLSFailure(_ outcome: Outcome, saying text: String, sourceLoc
 
     @Test(arguments: TransportKind.allCases)
     func aMinimumVersionTheServerDoesNotSpeakFails(kind: TransportKind) async throws {
-        try await exchange(kind, serving: { .init(identity: $0.server, maximumVersion: .tls12) }, options: { certificates in
-            var options = trusting(certificates)
-            options.minimumVersion = .v1_3
-            return options
-        }) { outcome, server, _ in
+        try await exchange(
+            kind, serving: { .init(identity: $0.server, maximumVersion: .tls12) },
+            options: { certificates in
+                var options = trusting(certificates)
+                options.minimumVersion = .v1_3
+                return options
+            }
+        ) { outcome, server, _ in
             if kind.supportsTLSOptions {
                 expectTLSFailure(outcome, saying: "share no TLS version")
             } else {
@@ -228,8 +252,10 @@ private func expectTLSFailure(_ outcome: Outcome, saying text: String, sourceLoc
     /// gets as far as the certificate check (the declared limitation, asserted here).
     @Test(arguments: TransportKind.allCases)
     func theDefaultMinimumRefusesTLS11(kind: TransportKind) async throws {
-        try await exchange(kind, serving: { .init(identity: $0.server, maximumVersion: .tls11) },
-                           options: { _ in TLSOptions() }) { outcome, server, _ in
+        try await exchange(
+            kind, serving: { .init(identity: $0.server, maximumVersion: .tls11) },
+            options: { _ in TLSOptions() }
+        ) { outcome, server, _ in
             if kind.supportsTLSOptions {
                 expectTLSFailure(outcome, saying: "share no TLS version")
             } else {
@@ -241,9 +267,12 @@ private func expectTLSFailure(_ outcome: Outcome, saying text: String, sourceLoc
 
     @Test(arguments: TransportKind.allCases)
     func anUnreadableTrustRootFileFailsEveryRequest(kind: TransportKind) async throws {
-        try await exchange(kind, options: { certificates in
-            TLSOptions(trustRoots: .systemAnd(certificateFiles: [certificates.directory + "/missing.pem"]))
-        }) { outcome, server, _ in
+        try await exchange(
+            kind,
+            options: { certificates in
+                TLSOptions(trustRoots: .systemAnd(certificateFiles: [certificates.directory + "/missing.pem"]))
+            }
+        ) { outcome, server, _ in
             if kind.supportsTLSOptions {
                 expectTLSFailure(outcome, saying: "trust roots")
             } else {
@@ -265,8 +294,9 @@ private func expectTLSFailure(_ outcome: Outcome, saying text: String, sourceLoc
     @Test func failureReasonsAreToldApartFromTheLibrariesMessages() {
         #expect(TLSFailureReason.classify("SSL certificate problem: certificate has expired") == .expired)
         #expect(TLSFailureReason.classify("SSL certificate problem: unable to get local issuer certificate") == .untrusted)
-        #expect(TLSFailureReason.classify("SSL: no alternative certificate subject name matches target host name 'x'")
-            == .hostMismatch)
+        #expect(
+            TLSFailureReason.classify("SSL: no alternative certificate subject name matches target host name 'x'")
+                == .hostMismatch)
         #expect(TLSFailureReason.classify("SSL: public key does not match pinned public key!") == .pinMismatch)
         #expect(TLSFailureReason.classify("handshakeFailed(sslError([CERTIFICATE_VERIFY_FAILED]))") == .untrusted)
         #expect(TLSFailureReason.classify("something else") == nil)

@@ -9,7 +9,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct TimingStatsLoopbackTests {
     static func client(_ stats: TimingStats, metrics: TestMetrics? = nil, retry: RetryPolicy? = nil) throws -> Client {
-        var configuration = ClientConfiguration(retry: retry, callInterceptors: [ClosureInterceptor(name: "Noop") { r, _, next in try await next(r) }])
+        var configuration = ClientConfiguration(
+            retry: retry, callInterceptors: [ClosureInterceptor(name: "Noop") { r, _, next in try await next(r) }])
         configuration.timingStats = stats
         configuration.timingMetrics = metrics.map { TimingMetricsExporter(factory: $0) }
         return try Client(transport: CurlTransport(), configuration: configuration)

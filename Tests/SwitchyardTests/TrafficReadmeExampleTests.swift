@@ -22,7 +22,7 @@ import Testing
         var request = try Request(url: server.url("/gate/readme?id=me&tag=readme"))
         request.options.tags = ["profile-screen"]
         request.options.priority = .userInitiated
-        let updates = client.tracker!.activityUpdates()   // subscribed now, before the request starts
+        let updates = client.tracker!.activityUpdates()  // subscribed now, before the request starts
         let me = Task { try await client.send(request) }
         let spinner = Task {
             var sawActivity = false
@@ -32,10 +32,10 @@ import Testing
             return false
         }
         #expect(await eventually { server.gate(key: "readme").held == 1 })
-        #expect(client.tracker?.cancel(tagged: "profile-screen") == 1)   // the screen went away
+        #expect(client.tracker?.cancel(tagged: "profile-screen") == 1)  // the screen went away
         let error = await #expect(throws: SwitchyardError.self) { try await me.value }
         #expect(error?.kind == .cancelled)
-        #expect(await spinner.value)   // the spinner came and went
+        #expect(await spinner.value)  // the spinner came and went
         #expect(await server.waitForDisconnect(tag: "readme", timeout: .seconds(30)))
 
         try await transport.shutdown()

@@ -1,5 +1,6 @@
-@testable import Switchyard
 import Testing
+
+@testable import Switchyard
 
 @Suite struct ContentRangeTests {
     @Test func parsesARangeWithItsTotal() {
@@ -31,8 +32,11 @@ import Testing
         for await update in reporter.updates { updates.append(update) }
         #expect(updates.count < 10_000)
         #expect(updates.filter(\.isFinal).count == 1)
-        #expect(updates.last == TransferProgress(completedBytes: 10_000, expectedBytes: 10_000,
-                                                 bytesPerSecond: updates.last?.bytesPerSecond ?? 0, isFinal: true))
+        #expect(
+            updates.last
+                == TransferProgress(
+                    completedBytes: 10_000, expectedBytes: 10_000,
+                    bytesPerSecond: updates.last?.bytesPerSecond ?? 0, isFinal: true))
         #expect(updates.last?.fractionCompleted == 1)
     }
 

@@ -41,13 +41,15 @@ struct URLCredentialsLoopbackTests {
         defer { Task { try? await other.shutdown() } }
         try await withCurlClient(interceptors: [RedirectInterceptor()]) { client, server in
             let location = other.url("/echo").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            let crossOrigin = try EchoReport(try await client.send(
-                try Request(url: Self.url(server, userInfo: "ada:pw", "/redirect-to?location=\(location)"))))
+            let crossOrigin = try EchoReport(
+                try await client.send(
+                    try Request(url: Self.url(server, userInfo: "ada:pw", "/redirect-to?location=\(location)"))))
             #expect(crossOrigin.values(of: "Authorization").isEmpty)
             #expect(other.requestCount(path: "/echo") == 1)
 
-            let sameOrigin = try EchoReport(try await client.send(
-                try Request(url: Self.url(server, userInfo: "ada:pw", "/redirect-to?location=%2Fecho"))))
+            let sameOrigin = try EchoReport(
+                try await client.send(
+                    try Request(url: Self.url(server, userInfo: "ada:pw", "/redirect-to?location=%2Fecho"))))
             #expect(sameOrigin.values(of: "Authorization") == [Self.basic("ada:pw")])
         }
     }

@@ -33,9 +33,15 @@ import Testing
 
     @Test func fullQueueParksTheWriterUntilAReadMakesRoom() {
         var state = UploadQueueState(highWaterBytes: 4)
-        guard case .proceed = state.writeRequested() else { Issue.record("expected room"); return }
+        guard case .proceed = state.writeRequested() else {
+            Issue.record("expected room")
+            return
+        }
         _ = state.append([1, 2, 3, 4])
-        guard case .park = state.writeRequested() else { Issue.record("expected to park"); return }
+        guard case .park = state.writeRequested() else {
+            Issue.record("expected to park")
+            return
+        }
         let resumes = [Self.read(&state, max: 2).1, Self.read(&state, max: 2).1]
         #expect(resumes == [true, false])  // room made: resume the writer, once
     }
@@ -53,7 +59,10 @@ import Testing
         let (resumeWriter, _) = failed.fail(.cancelled)
         let read = Self.read(&failed, max: 1).0
         #expect(resumeWriter && read == .failed)
-        guard case .fail(let error) = failed.writeRequested() else { Issue.record("expected the failure"); return }
+        guard case .fail(let error) = failed.writeRequested() else {
+            Issue.record("expected the failure")
+            return
+        }
         #expect(error.kind == .cancelled)
     }
 }

@@ -29,9 +29,11 @@ struct MemoryTransport: Transport {
     }
 
     func send(_ request: Request, context: ExchangeContext) async throws -> Response {
-        let stream = ResponseStream(driver: IO(host: request.head.authority ?? "memory", stops: stops),
-                                    state: .init(queue: ResponseChunks(), highWaterBytes: 1 << 20, overflow: .keep,
-                                                 byteLimit: request.options.maxResponseBytes))
+        let stream = ResponseStream(
+            driver: IO(host: request.head.authority ?? "memory", stops: stops),
+            state: .init(
+                queue: ResponseChunks(), highWaterBytes: 1 << 20, overflow: .keep,
+                byteLimit: request.options.maxResponseBytes))
         let page = pages[request.head.path ?? "/"] ?? .status(.notFound)
         Task { Self.play(page, into: stream) }
         let head = try await withDeadline(context.deadline) { try await stream.head() }
@@ -64,15 +66,18 @@ struct MemoryTransport: Transport {
         let (stops, continuation) = AsyncStream.makeStream(of: Void.self)
         let pages: [String: MemoryTransport.Page] = [
             "/big": .body(chunks), "/stall": .stall([[1, 2, 3]]), "/empty": .status(.noContent),
-            "/broken": .noHead, "/silent": .silent,
+            "/broken": .noHead, "/silent": .silent
         ]
         return (MemoryTransport(pages: pages, stops: continuation), stops)
     }
 
-    private static func send(_ transport: MemoryTransport, _ path: String, method: HTTPRequest.Method = .get,
-                             options: RequestOptions = RequestOptions()) async throws -> Response {
-        let request = Request(HTTPRequest(method: method, scheme: "http", authority: "memory.test", path: path),
-                              options: options)
+    private static func send(
+        _ transport: MemoryTransport, _ path: String, method: HTTPRequest.Method = .get,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> Response {
+        let request = Request(
+            HTTPRequest(method: method, scheme: "http", authority: "memory.test", path: path),
+            options: options)
         return try await transport.send(request, context: ExchangeContext(options: options))
     }
 

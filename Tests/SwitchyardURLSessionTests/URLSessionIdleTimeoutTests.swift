@@ -1,6 +1,6 @@
 import Switchyard
-import SwitchyardURLSession
 import SwitchyardTesting
+import SwitchyardURLSession
 import Testing
 
 /// With no deadline, an exchange in which the server sends nothing for the idle timeout ends with

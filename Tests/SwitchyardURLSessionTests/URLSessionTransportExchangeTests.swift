@@ -1,8 +1,5 @@
 import Crypto
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
@@ -10,6 +7,10 @@ import SwitchyardTestSupport
 import SwitchyardTesting
 import SwitchyardURLSession
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite(.timeLimit(.minutes(2))) struct URLSessionTransportExchangeTests {
     @Test func aGetWithABodyIsRefusedBeforeSending() async throws {
@@ -23,9 +24,11 @@ import Testing
     /// URLRequest keeps one value per name: repeats arrive joined, names canonicalised (documented).
     @Test func requestHeadersArriveWithTheirValues() async throws {
         try await withURLSessionClient { client, server in
-            let request = try Request(url: server.url("/echo"), headers: [
-                "X-First": "1", "x-mixed-CASE": "m", "X-Repeat": "a", "X-Repeat": "b",
-            ])
+            let request = try Request(
+                url: server.url("/echo"),
+                headers: [
+                    "X-First": "1", "x-mixed-CASE": "m", "X-Repeat": "a", "X-Repeat": "b"
+                ])
             let echo = try EchoReport(try await client.send(request))
             #expect(echo.values(of: "X-First") == ["1"])
             #expect(echo.values(of: "x-mixed-case") == ["m"])
@@ -82,8 +85,9 @@ import Testing
             }
             var expected = SHA256()
             for index in 0..<10 { expected.update(data: [UInt8](repeating: UInt8(index), count: 300_000)) }
-            let request = try Request(method: .put, url: server.url("/echo"),
-                                      body: HTTPBody(chunks, length: .known(3_000_000)))
+            let request = try Request(
+                method: .put, url: server.url("/echo"),
+                body: HTTPBody(chunks, length: .known(3_000_000)))
             let echo = try EchoReport(try await client.send(request))
             #expect(echo.bodyLength == 3_000_000)
             #expect(echo.bodySHA256 == hex(expected.finalize()))
@@ -94,7 +98,11 @@ import Testing
 
     @Test func aStreamedBodyShorterThanDeclaredIsRefused() async throws {
         try await withURLSessionClient { client, server in
-            let body = HTTPBody(AsyncStream<ArraySlice<UInt8>> { $0.yield([1, 2, 3]); $0.finish() }, length: .known(10))
+            let body = HTTPBody(
+                AsyncStream<ArraySlice<UInt8>> {
+                    $0.yield([1, 2, 3])
+                    $0.finish()
+                }, length: .known(10))
             let error = await failure(of: client, try Request(method: .post, url: server.url("/echo"), body: body))
             #expect(error != nil)
         }
@@ -102,7 +110,11 @@ import Testing
 
     @Test func aSingleUseBodyIsNotSentTwice() async throws {
         try await withURLSessionClient { client, server in
-            let body = HTTPBody(AsyncStream<ArraySlice<UInt8>> { $0.yield([1, 2, 3]); $0.finish() })
+            let body = HTTPBody(
+                AsyncStream<ArraySlice<UInt8>> {
+                    $0.yield([1, 2, 3])
+                    $0.finish()
+                })
             let request = try Request(method: .post, url: server.url("/echo"), body: body)
             _ = try await client.send(request)
             let error = await failure(of: client, request)

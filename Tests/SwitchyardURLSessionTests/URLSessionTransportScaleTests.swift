@@ -75,8 +75,9 @@ import Testing
     @Test func aGzipBombIsRefusedButNotInBoundedMemory() async throws {
         try await withURLSessionClient { client, server in
             let outcome = try await CompressionBombProbe.run(client: client, server: server, decodedBytes: 256 << 20)
-            print("256 MiB gzip bomb, 10 MB limit, URLSession: \(outcome.error?.kind.rawValue ?? "accepted") after"
-                + " \(outcome.receivedBytes) bytes; resident memory grew by at most \(outcome.peakGrowth >> 10) KiB")
+            print(
+                "256 MiB gzip bomb, 10 MB limit, URLSession: \(outcome.error?.kind.rawValue ?? "accepted") after"
+                    + " \(outcome.receivedBytes) bytes; resident memory grew by at most \(outcome.peakGrowth >> 10) KiB")
             #expect(outcome.error?.kind == .responseTooLarge)
             #expect(outcome.receivedBytes <= 10_000_000)
         }

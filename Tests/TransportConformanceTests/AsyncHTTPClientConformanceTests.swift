@@ -10,11 +10,11 @@ struct AsyncHTTPClientConformanceTests {
         name: "AsyncHTTPClient",
         limitations: [
             "interim-flood":
-                "AsyncHTTPClient consumes interim (1xx) responses inside its connection state machine without counting them or telling the caller; 100,000 of them are skipped in constant memory and the final response is delivered",
+                "AsyncHTTPClient consumes interim (1xx) responses inside its connection state machine without counting them or telling the caller; 100,000 of them are skipped in constant memory and the final response is delivered"
         ],
         crashingLimitations: [
             "status-below-100":
-                "AsyncHTTPClient 1.37 traps (preconditionFailure in HTTPRequestStateMachine.receivedHTTPResponseBodyPart/End) on a status code below 100: it drops the head as if it were interim, then receives its body. YardHostileServerTests pins it in a child process",
+                "AsyncHTTPClient 1.37 traps (preconditionFailure in HTTPRequestStateMachine.receivedHTTPResponseBodyPart/End) on a status code below 100: it drops the head as if it were interim, then receives its body. YardHostileServerTests pins it in a child process"
         ],
         makeTransport: { AsyncHTTPClientTransport() },
         shutdown: { transport in try await (transport as? AsyncHTTPClientTransport)?.shutdown() }

@@ -22,11 +22,12 @@ struct ChainOnEveryTransportTests {
         ) async throws {
             let server = try await LoopbackServer.start()
             let ahc = self == .asyncHTTPClient ? AsyncHTTPClientTransport() : nil
-            let transport: any Transport = switch self {
-            case .curl: CurlTransport()
-            case .urlSession: URLSessionTransport()
-            case .asyncHTTPClient: ahc ?? AsyncHTTPClientTransport()
-            }
+            let transport: any Transport =
+                switch self {
+                case .curl: CurlTransport()
+                case .urlSession: URLSessionTransport()
+                case .asyncHTTPClient: ahc ?? AsyncHTTPClientTransport()
+                }
             var failure: (any Error)?
             do {
                 try await body(try Client(transport: transport, configuration: configuration), server)
@@ -50,8 +51,9 @@ struct ChainOnEveryTransportTests {
             let plain = try Request(method: .post, url: server.url("/flaky/plain/100"), body: HTTPBody("order"))
             #expect(try await client.send(plain).head.status.code == 503)
             #expect(server.flakyArrivals(key: "plain").count == 1)
-            let keyed = try Request(method: .post, url: server.url("/flaky/keyed/2"),
-                                    headers: ["Idempotency-Key": "order-42"], body: HTTPBody("order"))
+            let keyed = try Request(
+                method: .post, url: server.url("/flaky/keyed/2"),
+                headers: ["Idempotency-Key": "order-42"], body: HTTPBody("order"))
             #expect(try await client.send(keyed).head.status == .ok)
             #expect(server.flakyArrivals(key: "keyed").count == 3)
         }
@@ -73,8 +75,9 @@ struct ChainOnEveryTransportTests {
         defer { Task { try? await other.shutdown() } }
         try await backend.withClient(ClientConfiguration()) { client, server in
             let target = other.url("/echo").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            let request = try Request(url: server.url("/redirect-to?location=\(target)&status=307"),
-                                      headers: ["Authorization": "Bearer secret-token", "X-Trace": "kept"])
+            let request = try Request(
+                url: server.url("/redirect-to?location=\(target)&status=307"),
+                headers: ["Authorization": "Bearer secret-token", "X-Trace": "kept"])
             let echo = try EchoReport(json: try await client.send(request).body)
             #expect(echo.values(of: "Authorization").isEmpty)
             #expect(echo.values(of: "X-Trace") == ["kept"])
@@ -109,7 +112,10 @@ struct ChainOnEveryTransportTests {
             for await event in retrying where event.kind.name == "retrying" { break }
             task.cancel()
             let result = await task.result
-            guard case .failure(let error) = result else { Issue.record("the call succeeded"); return }
+            guard case .failure(let error) = result else {
+                Issue.record("the call succeeded")
+                return
+            }
             #expect(SwitchyardError.wrapping(error).kind == .cancelled)
             #expect(server.flakyArrivals(key: "cancel").count == 1)
         }

@@ -9,8 +9,10 @@ import Testing
 @Suite("Conformance suite catches broken transports", .timeLimit(.minutes(2)))
 struct SuiteSelfTests {
     /// Wraps curl and breaks one behaviour.
-    static func broken(_ name: String, _ alter: @escaping @Sendable (Response) -> Response = { $0 },
-                       onError: @escaping @Sendable (SwitchyardError) throws -> Response = { throw $0 }) -> ConformanceSubject {
+    static func broken(
+        _ name: String, _ alter: @escaping @Sendable (Response) -> Response = { $0 },
+        onError: @escaping @Sendable (SwitchyardError) throws -> Response = { throw $0 }
+    ) -> ConformanceSubject {
         ConformanceSubject(name: name) {
             let curl = CurlTransport()
             return ClosureTransport { request, context in
@@ -38,11 +40,13 @@ struct SuiteSelfTests {
     }
 
     @Test func swallowedErrorsFailTheFailureChecks() async throws {
-        let subject = Self.broken("swallowing", { response in
-            var response = response
-            if let body = response.body { response.body = HTTPBody(EndsQuietly(body: body)) }
-            return response
-        }, onError: { _ in Response(status: .ok) })
+        let subject = Self.broken(
+            "swallowing",
+            { response in
+                var response = response
+                if let body = response.body { response.body = HTTPBody(EndsQuietly(body: body)) }
+                return response
+            }, onError: { _ in Response(status: .ok) })
         try await expectFailure("truncated-content-length", on: subject)
         try await expectFailure("connection-refused", on: subject)
     }

@@ -28,18 +28,18 @@ struct URLSessionConformanceTests {
         "latin1-header":
             "FoundationNetworking's header parser refuses a header value that is not UTF-8 ('Failed writing header')",
         "empty-location":
-            "FoundationNetworking refuses a 3xx whose Location is empty before the delegate sees the response",
+            "FoundationNetworking refuses a 3xx whose Location is empty before the delegate sees the response"
     ]
     /// Checks that would kill the test process: FoundationNetworking traps on these bytes from the network.
     static let crashing = [
         "chunked-trailers":
-            "FoundationNetworking traps ('Transfer completed, but there's no response', NativeProtocol.swift) when libcurl hands it trailer fields after a chunked body: corelibs parses them as the start of a new response head. YardHostileServerTests pins it in a child process",
+            "FoundationNetworking traps ('Transfer completed, but there's no response', NativeProtocol.swift) when libcurl hands it trailer fields after a chunked body: corelibs parses them as the start of a new response head. YardHostileServerTests pins it in a child process"
     ]
     static let intermittent = [
         "response-too-large-declared":
             "FoundationNetworking's libcurl keeps reading while the refusal travels through the delegate queue; a fast 16 MiB body can end first, leaving an idle keep-alive connection instead of a closed one",
         "response-too-large-streamed":
-            "without back-pressure FoundationNetworking may read the rest of a fast body before the cancellation reaches the socket, leaving the connection open",
+            "without back-pressure FoundationNetworking may read the rest of a fast body before the cancellation reaches the socket, leaving the connection open"
     ]
     #else
     static let limitations: [String: String] = [:]

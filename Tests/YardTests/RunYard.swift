@@ -1,5 +1,6 @@
 import CSpawn
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,8 @@ import Glibc
 ///
 /// - Parameter environment: Variables set for the child on top of this process's (through `/usr/bin/env`).
 func runYard(_ arguments: [String], environment: [String: String] = [:]) async throws
-    -> (status: Int32, stdout: String, stderr: String) {
+    -> (status: Int32, stdout: String, stderr: String)
+{
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread { continuation.resume(with: Result { try runYardBlocking(arguments, environment: environment) }) }
         thread.start()
@@ -24,14 +26,17 @@ func runYard(_ arguments: [String], environment: [String: String] = [:]) async t
 }
 
 private func runYardBlocking(_ arguments: [String], environment: [String: String])
-    throws -> (status: Int32, stdout: String, stderr: String) {
+    throws -> (status: Int32, stdout: String, stderr: String)
+{
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("yard").path
-    let child = environment.isEmpty
+    let child =
+        environment.isEmpty
         ? try SpawnedProcess(executable: executable, arguments: arguments)
-        : try SpawnedProcess(executable: "/usr/bin/env",
-                             arguments: environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-                                 + [executable] + arguments)
+        : try SpawnedProcess(
+            executable: "/usr/bin/env",
+            arguments: environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                + [executable] + arguments)
     let (stdout, stderr) = try child.readOutput()
     let status = try child.wait()
     return (status, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
@@ -49,7 +54,7 @@ private struct SpawnedProcess {
 
     init(executable: String, arguments: [String]) throws {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         var stdout: Int32 = -1
         var stderr: Int32 = -1

@@ -11,13 +11,16 @@ struct YardBenchTests {
         #expect(run.status == 0, "\(run.stderr)")
         let results = try #require(try jsonObject(run.stdout)["results"] as? [[String: Any]])
         #expect(results.count == 3 * 2 * 2)
-        let keys: Set<String> = ["transport", "chain", "concurrency", "payload", "requests", "errors", "rps", "p50_ms",
-                                 "p90_ms", "p99_ms", "max_ms", "cpu_ms_per_1k", "peak_rss_mb", "threads"]
+        let keys: Set<String> = [
+            "transport", "chain", "concurrency", "payload", "requests", "errors", "rps", "p50_ms",
+            "p90_ms", "p99_ms", "max_ms", "cpu_ms_per_1k", "peak_rss_mb", "threads"
+        ]
         for result in results {
             #expect(Set(result.keys) == keys)
             #expect(result["errors"] as? Int == 0)
             #expect(result["requests"] as? Int == 50)
-            let p50 = try #require(result["p50_ms"] as? Double), p99 = try #require(result["p99_ms"] as? Double)
+            let p50 = try #require(result["p50_ms"] as? Double)
+            let p99 = try #require(result["p99_ms"] as? Double)
             #expect(p50 <= p99)
         }
         #expect(Set(results.compactMap { $0["transport"] as? String }) == ["curl", "urlsession", "ahc"])
@@ -47,8 +50,10 @@ struct YardBenchTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("yard-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let csv = directory.appendingPathComponent("bench.csv").path, chart = directory.appendingPathComponent("bench.svg").path
-        let run = try await runYard(["bench", "--concurrency", "1,2", "--payload", "small,64k", "--csv", csv, "--chart", chart] + Self.small)
+        let csv = directory.appendingPathComponent("bench.csv").path
+        let chart = directory.appendingPathComponent("bench.svg").path
+        let run = try await runYard(
+            ["bench", "--concurrency", "1,2", "--payload", "small,64k", "--csv", csv, "--chart", chart] + Self.small)
         #expect(run.status == 0)
         #expect(run.stdout.contains("req/s"))
         let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
@@ -72,16 +77,19 @@ struct YardBenchTests {
     }
 
     @Test func soakModeReportsEveryRequestAndPassesOnEveryTransport() async throws {
-        let run = try await runYard(["bench", "--soak", "--requests", "300", "--concurrency", "8", "--warmup", "20",
-                                     "--transport", "all", "--faults", "reset=0.05,truncate=0.05,malformed=0.05,burst=0.02",
-                                     "--fault-seed", "3", "--json"])
+        let run = try await runYard([
+            "bench", "--soak", "--requests", "300", "--concurrency", "8", "--warmup", "20",
+            "--transport", "all", "--faults", "reset=0.05,truncate=0.05,malformed=0.05,burst=0.02",
+            "--fault-seed", "3", "--json"
+        ])
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         let rows = try #require(try jsonObject(run.stdout)["soak"] as? [[String: Any]])
         #expect(rows.map { $0["transport"] as? String } == ["curl", "urlsession", "ahc"])
         for row in rows {
             #expect(row["passed"] as? Bool == true, "\(row)")
             #expect(row["hung"] as? Int == 0 && row["duplicated_posts"] as? Int == 0 && row["corrupted"] as? Int == 0)
-            let completed = try #require(row["completed"] as? Int), failed = try #require(row["failed"] as? Int)
+            let completed = try #require(row["completed"] as? Int)
+            let failed = try #require(row["failed"] as? Int)
             #expect(completed + failed == 300)
             #expect(failed > 0, "faults were injected: \(row)")
         }

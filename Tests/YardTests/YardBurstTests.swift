@@ -11,8 +11,10 @@ import Testing
         defer { Task { try? await server.shutdown() } }
         let key = "burst-\(transport)"
         let run = Task {
-            try await runYard(["burst", server.url("/gate/\(key)?id=same"), "--count", "20", "--max-per-host", "3",
-                               "--transport", transport, "--json"])
+            try await runYard([
+                "burst", server.url("/gate/\(key)?id=same"), "--count", "20", "--max-per-host", "3",
+                "--transport", transport, "--json"
+            ])
         }
         #expect(await eventually { server.gate(key: key).held == 3 })
         server.release(key: key)
@@ -58,8 +60,10 @@ import Testing
     func theBreakerOpensAfterConsecutiveFailuresAndTheRestFailFast(transport: String) async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let result = try await runYard(["burst", server.url("/status/503"), "--count", "10", "--concurrency", "1",
-                                        "--breaker-failures", "2", "--transport", transport, "--json"])
+        let result = try await runYard([
+            "burst", server.url("/status/503"), "--count", "10", "--concurrency", "1",
+            "--breaker-failures", "2", "--transport", transport, "--json"
+        ])
         #expect(result.status == 1)
         let summary = try jsonObject(result.stdout)
         #expect(summary["ok"] as? Int == 2)

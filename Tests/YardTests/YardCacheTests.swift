@@ -56,8 +56,10 @@ import Testing
         let stale = try await runYard(["request", url, "--json", "--cache", directory, "--cache-policy", "stale-if-error"])
         #expect(stale.status == 0)
         #expect(try Self.cache(stale.stdout)["source"] as? String == "stale")
-        let missing = try await runYard(["request", server.url("/cache/never"), "--json", "--cache", directory,
-                                         "--cache-policy", "cache-only"])
+        let missing = try await runYard([
+            "request", server.url("/cache/never"), "--json", "--cache", directory,
+            "--cache-policy", "cache-only"
+        ])
         #expect(missing.status == 1)
         let error = try #require(try jsonObject(missing.stdout)["error"] as? [String: Any])
         #expect(error["kind"] as? String == "cacheMiss")

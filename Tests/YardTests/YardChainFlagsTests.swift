@@ -13,8 +13,9 @@ struct YardChainFlagsTests {
     @Test func retriesAreCountedAndEachIsAnEvent() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let json = try jsonObject(try await runYard(
-            ["request", server.url("/flaky/yard/2?status=503"), "--retries", "3", "--json"]).stdout)
+        let json = try jsonObject(
+            try await runYard(
+                ["request", server.url("/flaky/yard/2?status=503"), "--retries", "3", "--json"]).stdout)
         #expect(json["status"] as? Int == 200)
         #expect(json["attempts"] as? Int == 3)
         #expect(Self.kinds(json) == ["started", "retrying", "retrying", "succeeded"])
@@ -36,8 +37,9 @@ struct YardChainFlagsTests {
         let returned = try jsonObject(try await runYard(["request", server.url("/redirect/2"), "--json"]).stdout)
         #expect(returned["status"] as? Int == 302)
         #expect(returned["redirects"] as? Int == 0)
-        let followed = try jsonObject(try await runYard(
-            ["request", server.url("/redirect/2"), "--max-redirects", "5", "--json"]).stdout)
+        let followed = try jsonObject(
+            try await runYard(
+                ["request", server.url("/redirect/2"), "--max-redirects", "5", "--json"]).stdout)
         #expect(followed["status"] as? Int == 200)
         #expect(followed["redirects"] as? Int == 2)
         #expect(followed["attempts"] as? Int == 3)
@@ -77,8 +79,10 @@ struct YardHARTests {
         defer { Task { try? await server.shutdown() } }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("yard-\(UUID().uuidString).har").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try await runYard(["request", server.url("/flaky/har/1"), "--retries", "2", "--har", path,
-                               "-H", "Authorization: Bearer har-secret"])
+        let run = try await runYard([
+            "request", server.url("/flaky/har/1"), "--retries", "2", "--har", path,
+            "-H", "Authorization: Bearer har-secret"
+        ])
         #expect(run.status == 0)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(!text.contains("har-secret"))

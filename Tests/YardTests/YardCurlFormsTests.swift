@@ -10,9 +10,11 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("yard-data-binary-\(UUID().uuidString)")
         try Data("line one\r\nline two\n".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let run = try await runYard(["request", server.url("/echo/body"), "--request", "PUT",
-                                     "--header", "Content-Type: text/plain", "--data-binary", "@" + file.path,
-                                     "--max-time", "30", "--compressed", "--verbose"])
+        let run = try await runYard([
+            "request", server.url("/echo/body"), "--request", "PUT",
+            "--header", "Content-Type: text/plain", "--data-binary", "@" + file.path,
+            "--max-time", "30", "--compressed", "--verbose"
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("line one\r\nline two\n"))  // byte for byte, CR LF kept
         #expect(!run.stderr.isEmpty)  // --verbose draws the waterfall
@@ -30,8 +32,11 @@ import Testing
         let followed = try jsonObject(try await runYard(["request", server.url("/redirect/3"), "-L", "--json"]).stdout)
         #expect(followed["status"] as? Int == 200)
         #expect(followed["redirects"] as? Int == 3)
-        let limited = try jsonObject(try await runYard(["request", server.url("/redirect/3"), "--location",
-                                                        "--max-redirects", "1", "--json"]).stdout)
+        let limited = try jsonObject(
+            try await runYard([
+                "request", server.url("/redirect/3"), "--location",
+                "--max-redirects", "1", "--json"
+            ]).stdout)
         let error = try #require(limited["error"] as? [String: Any])
         #expect(error["kind"] as? String == "tooManyRedirects")
     }
@@ -39,8 +44,10 @@ import Testing
     @Test func printCurlShowsTheRequestWithSecretsMaskedAndSendsNothing() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try await runYard(["request", server.url("/echo?token=s3cr3t-value&page=2"), "-X", "POST",
-                                     "-H", "Authorization: Bearer abcdef123456", "-d", "{\"id\":1}", "--print-curl"])
+        let run = try await runYard([
+            "request", server.url("/echo?token=s3cr3t-value&page=2"), "-X", "POST",
+            "-H", "Authorization: Bearer abcdef123456", "-d", "{\"id\":1}", "--print-curl"
+        ])
         #expect(run.status == 0)
         let line = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(line.hasPrefix("curl -X 'POST' 'http://127.0.0.1:\(server.port)/echo?token=<redacted>&page=2'"), "\(line)")

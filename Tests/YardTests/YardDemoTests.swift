@@ -19,14 +19,20 @@ struct YardDemoTests {
             #expect(tour.contains("✗ timeout"))
             #expect(tour.contains("/flaky/{key}/{failures}"))
             #expect(tour.contains("backoff"))
-            #expect(tour.contains("the server saw them in this order: userInitiated-1, userInitiated-2, utility-1, utility-2, background-1, background-2"))
-            #expect(tour.contains("100 identical GETs with coalescing: the server was hit 1 time(s); 100 callers read the whole 64 KiB body"))
+            #expect(
+                tour.contains(
+                    "the server saw them in this order: userInitiated-1, userInitiated-2, utility-1, utility-2, background-1, background-2")
+            )
+            #expect(
+                tour.contains("100 identical GETs with coalescing: the server was hit 1 time(s); 100 callers read the whole 64 KiB body"))
             #expect(tour.contains("three 503s: 503, 503, 503; breaker for 127.0.0.1:"))
             #expect(tour.contains("the next request: circuitOpen, the server saw 0 new request(s)"))
             #expect(tour.contains("a probe: 200; breaker: closed"))
             #expect(tour.contains("events published: circuitOpened, circuitClosed"))
             #expect(tour.contains("most requests in progress at the server at once: 2"))
-            #expect(tour.contains("3 exchanges ended: cancelled, cancelled, cancelled; server saw their connections close: yes; the other request: 200"))
+            #expect(
+                tour.contains(
+                    "3 exchanges ended: cancelled, cancelled, cancelled; server saw their connections close: yes; the other request: 200"))
         }
     }
 }

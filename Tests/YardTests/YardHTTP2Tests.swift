@@ -12,8 +12,10 @@ import Testing
         let tls = LoopbackServer.TLS(identity: certificates.server, applicationProtocols: ["h2", "http/1.1"])
         let server = try await LoopbackServer.start(.init(tls: tls))
         defer { Task { try? await server.shutdown() } }
-        let common = ["request", server.url("/small"), "--json", "--transport", transport,
-                      "--cacert", certificates.ca.certificateFile]
+        let common = [
+            "request", server.url("/small"), "--json", "--transport", transport,
+            "--cacert", certificates.ca.certificateFile
+        ]
         for (flags, expected) in [([String](), "2"), (["--http2"], "2"), (["--http1.1"], "1.1")] {
             let run = try await runYard(common + flags)
             #expect(run.status == 0, "\(flags) \(run.stdout) \(run.stderr)")

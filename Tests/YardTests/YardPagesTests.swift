@@ -12,14 +12,17 @@ import Testing
     @Test(arguments: [
         ("flag", ["--has-next-path", "data.has_next"]),
         ("total", ["--total-path", "data.total"]),
-        ("short", []),
+        ("short", [])
     ])
     func walksAGrowingListWithEveryHasNextStyle(style: String, flags: [String]) async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try await runYard(["pages", server.url("/pages/\(style)?style=\(style)&insert=2"),
-                                     "--items-path", "data.items", "--id-path", "id",
-                                     "--size-param", "size", "--size", "10"] + flags)
+        let run = try await runYard(
+            [
+                "pages", server.url("/pages/\(style)?style=\(style)&insert=2"),
+                "--items-path", "data.items", "--id-path", "id",
+                "--size-param", "size", "--size", "10"
+            ] + flags)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try lines(run.stdout)
         try #require(lines.count == 13)
@@ -41,8 +44,10 @@ import Testing
     @Test func aFailedPageIsAskedForAgainAndLoaded() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try await runYard(["pages", server.url("/pages/fail?total=30&fail=3"), "--items-path", "data.items",
-                                     "--id-path", "id", "--has-next-path", "data.has_next", "--transport", "ahc"])
+        let run = try await runYard([
+            "pages", server.url("/pages/fail?total=30&fail=3"), "--items-path", "data.items",
+            "--id-path", "id", "--has-next-path", "data.has_next", "--transport", "ahc"
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try lines(run.stdout)
         #expect(lines.map { $0["page"] as? Int } == [1, 2, 3, 3, nil])
@@ -58,8 +63,10 @@ import Testing
     @Test func aWrongItemsPathGivesUpAfterTheRetriesWithExitOne() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try await runYard(["pages", server.url("/pages/wrong"), "--items-path", "data.list", "--id-path", "id",
-                                     "--retry-failed-page", "1", "--transport", "urlsession"])
+        let run = try await runYard([
+            "pages", server.url("/pages/wrong"), "--items-path", "data.list", "--id-path", "id",
+            "--retry-failed-page", "1", "--transport", "urlsession"
+        ])
         #expect(run.status == 1)
         let lines = try lines(run.stdout)
         #expect(lines.count == 3)
@@ -86,9 +93,11 @@ import Testing
     @Test func theQueryIsKeptAndTheFirstPageAndMaxPagesAreHonoured() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try await runYard(["pages", server.url("/pages/zero?first=0&total=50"), "--items-path", "data.items",
-                                     "--id-path", "id", "--has-next-path", "data.has_next", "--first-page", "0",
-                                     "--page-param", "page", "--max-pages", "3", "-H", "X-Trace: yes"])
+        let run = try await runYard([
+            "pages", server.url("/pages/zero?first=0&total=50"), "--items-path", "data.items",
+            "--id-path", "id", "--has-next-path", "data.has_next", "--first-page", "0",
+            "--page-param", "page", "--max-pages", "3", "-H", "X-Trace: yes"
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(server.pageRequests(key: "zero") == [0, 1, 2])
         let lines = try lines(run.stdout)
@@ -101,11 +110,12 @@ import Testing
         ["--size-param", "size"],
         ["-H", "no colon"],
         ["--items-path", "data[", "--size", "0"],
-        ["--retry-failed-page", "-1"],
+        ["--retry-failed-page", "-1"]
     ])
     func badUsageExitsSixtyFour(extra: [String]) async throws {
-        let run = try await runYard(["pages", "http://127.0.0.1:9/x", "--items-path", "data.items", "--id-path", "id"]
-            + extra)
+        let run = try await runYard(
+            ["pages", "http://127.0.0.1:9/x", "--items-path", "data.items", "--id-path", "id"]
+                + extra)
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
     }

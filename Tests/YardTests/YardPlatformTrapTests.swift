@@ -10,10 +10,14 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct YardPlatformTrapTests {
     static let traps: [(transport: String, path: String, upstream: String)] = [
-        ("urlsession", "/malformed/trailers",
-         "FoundationNetworking NativeProtocol.swift: 'Transfer completed, but there's no response' after chunked trailers"),
-        ("ahc", "/malformed/status-099",
-         "AsyncHTTPClient HTTPRequestStateMachine: preconditionFailure on a body after a status below 100"),
+        (
+            "urlsession", "/malformed/trailers",
+            "FoundationNetworking NativeProtocol.swift: 'Transfer completed, but there's no response' after chunked trailers"
+        ),
+        (
+            "ahc", "/malformed/status-099",
+            "AsyncHTTPClient HTTPRequestStateMachine: preconditionFailure on a body after a status below 100"
+        )
     ]
 
     @Test(arguments: 0..<traps.count)
@@ -22,7 +26,9 @@ struct YardPlatformTrapTests {
         let server = try await LoopbackServer.start()
         let run = try await runYard(["request", server.url(trap.path), "--transport", trap.transport, "--json"])
         try await server.shutdown()
-        #expect(run.status > 128, """
+        #expect(
+            run.status > 128,
+            """
             yard survived \(trap.path) on \(trap.transport) (exit \(run.status)): \(trap.upstream) seems fixed; \
             remove the crashing limitation and the README note. Output: \(run.stdout.prefix(300))
             """)

@@ -3,8 +3,10 @@ import SwitchyardTestServer
 import Testing
 
 /// Every proxy variable curl reads, emptied, so the parent's environment cannot leak into a test.
-private let noProxyVariables = ["http_proxy": "", "https_proxy": "", "HTTPS_PROXY": "", "all_proxy": "",
-                                "ALL_PROXY": "", "no_proxy": "", "NO_PROXY": ""]
+private let noProxyVariables = [
+    "http_proxy": "", "https_proxy": "", "HTTPS_PROXY": "", "all_proxy": "",
+    "ALL_PROXY": "", "no_proxy": "", "NO_PROXY": ""
+]
 
 private func environment(_ variables: [String: String]) -> [String: String] {
     noProxyVariables.merging(variables) { $1 }
@@ -14,9 +16,15 @@ private func environment(_ variables: [String: String]) -> [String: String] {
     @Test func proxyFlagSendsThroughTheProxy() async throws {
         let server = try await LoopbackServer.start()
         let proxy = try await LoopbackProxy.start(requiringCredentials: ("alice", "s3cret"))
-        defer { Task { try? await server.shutdown(); try? await proxy.shutdown() } }
-        let run = try await runYard(["request", server.url("/small"), "--json", "--proxy", proxy.url(user: "alice", password: "s3cret")],
-                                    environment: environment([:]))
+        defer {
+            Task {
+                try? await server.shutdown()
+                try? await proxy.shutdown()
+            }
+        }
+        let run = try await runYard(
+            ["request", server.url("/small"), "--json", "--proxy", proxy.url(user: "alice", password: "s3cret")],
+            environment: environment([:]))
         #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
         let json = try jsonObject(run.stdout)
         #expect(json["status"] as? Int == 200)
@@ -27,9 +35,17 @@ private func environment(_ variables: [String: String]) -> [String: String] {
     @Test func wrongProxyCredentialsFailWithoutPrintingThem() async throws {
         let server = try await LoopbackServer.start()
         let proxy = try await LoopbackProxy.start(requiringCredentials: ("alice", "s3cret"))
-        defer { Task { try? await server.shutdown(); try? await proxy.shutdown() } }
-        let run = try await runYard(["request", server.url("/small"), "--json", "-v", "--proxy",
-                                     proxy.url(user: "alice", password: "Wr0ng-PASS")], environment: environment([:]))
+        defer {
+            Task {
+                try? await server.shutdown()
+                try? await proxy.shutdown()
+            }
+        }
+        let run = try await runYard(
+            [
+                "request", server.url("/small"), "--json", "-v", "--proxy",
+                proxy.url(user: "alice", password: "Wr0ng-PASS")
+            ], environment: environment([:]))
         #expect(run.status == 1)
         let json = try jsonObject(run.stdout)
         let error = try #require(json["error"] as? [String: Any])
@@ -43,9 +59,15 @@ private func environment(_ variables: [String: String]) -> [String: String] {
     func theProxyEnvironmentIsReadByDefault(transport: String) async throws {
         let server = try await LoopbackServer.start()
         let proxy = try await LoopbackProxy.start()
-        defer { Task { try? await server.shutdown(); try? await proxy.shutdown() } }
-        let run = try await runYard(["request", server.url("/small"), "--json", "--transport", transport],
-                                    environment: environment(["http_proxy": proxy.url]))
+        defer {
+            Task {
+                try? await server.shutdown()
+                try? await proxy.shutdown()
+            }
+        }
+        let run = try await runYard(
+            ["request", server.url("/small"), "--json", "--transport", transport],
+            environment: environment(["http_proxy": proxy.url]))
         #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
         #expect(proxy.traffic.passedThrough == 1)
         #expect(server.requestCount(path: "/small") == 1)
@@ -54,15 +76,23 @@ private func environment(_ variables: [String: String]) -> [String: String] {
     @Test func upperCaseHTTPProxyIsIgnoredAndNoproxyBypasses() async throws {
         let server = try await LoopbackServer.start()
         let proxy = try await LoopbackProxy.start()
-        defer { Task { try? await server.shutdown(); try? await proxy.shutdown() } }
-        let upper = try await runYard(["request", server.url("/small"), "--json"],
-                                      environment: environment(["HTTP_PROXY": proxy.url]))
+        defer {
+            Task {
+                try? await server.shutdown()
+                try? await proxy.shutdown()
+            }
+        }
+        let upper = try await runYard(
+            ["request", server.url("/small"), "--json"],
+            environment: environment(["HTTP_PROXY": proxy.url]))
         #expect(upper.status == 0)
-        let bypassed = try await runYard(["request", server.url("/small"), "--json", "--noproxy", "127.0.0.1"],
-                                         environment: environment(["http_proxy": proxy.url]))
+        let bypassed = try await runYard(
+            ["request", server.url("/small"), "--json", "--noproxy", "127.0.0.1"],
+            environment: environment(["http_proxy": proxy.url]))
         #expect(bypassed.status == 0)
-        let direct = try await runYard(["request", server.url("/small"), "--json", "--proxy", ""],
-                                       environment: environment(["http_proxy": proxy.url]))
+        let direct = try await runYard(
+            ["request", server.url("/small"), "--json", "--proxy", ""],
+            environment: environment(["http_proxy": proxy.url]))
         #expect(direct.status == 0)
         #expect(server.requestCount(path: "/small") == 3)
         #expect(proxy.traffic == ProxyTraffic(), "the proxy saw nothing")

@@ -16,8 +16,11 @@ func jsonObject(_ text: String) throws -> [String: Any] {
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 1)
         let json = try jsonObject(run.stdout)
-        #expect(Set(json.keys) == ["ok", "transport", "status", "http_version", "headers", "body_bytes", "body_sha256",
-                                   "resumed_from", "attempts", "redirects", "timings_ms", "cache", "events", "error"])
+        #expect(
+            Set(json.keys) == [
+                "ok", "transport", "status", "http_version", "headers", "body_bytes", "body_sha256",
+                "resumed_from", "attempts", "redirects", "timings_ms", "cache", "events", "error"
+            ])
         #expect(json["http_version"] as? String == "1.1")
         #expect(json["cache"] is NSNull)
         #expect(json["ok"] as? Bool == true)
@@ -94,8 +97,10 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     func maxBodyBytesIsEnforcedWhateverTheFraming(framing: String) async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try await runYard(["request", server.url("/bytes/5000000?framing=\(framing)"),
-                               "--max-body-bytes", "100000", "--json"])
+        let run = try await runYard([
+            "request", server.url("/bytes/5000000?framing=\(framing)"),
+            "--max-body-bytes", "100000", "--json"
+        ])
         #expect(run.status == 1)
         let json = try jsonObject(run.stdout)
         let error = try #require(json["error"] as? [String: Any])

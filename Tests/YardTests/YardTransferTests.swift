@@ -21,8 +21,10 @@ import Testing
         }
         let count = 5_000_000
         // The server stops at 2,000,000 bytes; once they are on disk it drops the connection.
-        async let interrupted = runYard(["request", server.url("/bytes/\(count)?stall_at=2000000&tag=yard"),
-                                         "--output", path, "--json"])
+        async let interrupted = runYard([
+            "request", server.url("/bytes/\(count)?stall_at=2000000&tag=yard"),
+            "--output", path, "--json"
+        ])
         var waited = 0
         while size(of: path + ".part") != 2_000_000, waited < 60_000 {
             try await Task.sleep(for: .milliseconds(10))
@@ -83,8 +85,10 @@ import Testing
         let path = temporaryPath("Grüße") + ".txt"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data(repeating: 0x61, count: 300_000).write(to: URL(fileURLWithPath: path))
-        let run = try await runYard(["request", server.url("/upload/multipart"), "-F", "title=Ferien",
-                                     "-F", "doc=@\(path);type=text/plain"])
+        let run = try await runYard([
+            "request", server.url("/upload/multipart"), "-F", "title=Ferien",
+            "-F", "doc=@\(path);type=text/plain"
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let body = try #require(run.stdout.components(separatedBy: "\n\n").dropFirst().first)
         let parts = try #require(try jsonObject(body)["parts"] as? [[String: Any]])

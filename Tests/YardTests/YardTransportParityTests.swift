@@ -36,7 +36,7 @@ struct YardTransportParityTests {
         ["/gzip/double"], ["/gzip/bomb?bytes=10485760", "--max-body-bytes", "1000000"],
         ["/malformed/content-length-last-wins"], ["/malformed/content-length-list"],
         ["/malformed/content-length-huge"], ["/malformed/switching-protocols"], ["/malformed/bare-lf"],
-        ["/headers/giant?bytes=200000"],
+        ["/headers/giant?bytes=200000"]
     ]
 
     /// The parts of the JSON contract that must not depend on the transport.

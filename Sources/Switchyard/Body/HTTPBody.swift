@@ -77,10 +77,11 @@ public final class HTTPBody: Sendable {
         length: Length = .unknown,
         replayability: Replayability = .singleUse
     ) where Chunks.Element == ArraySlice<UInt8> {
-        self.init(producing: {
-            let box = IteratorBox(sequence.makeAsyncIterator())
-            return { try await box.next() }
-        }, length: length, replayability: replayability)
+        self.init(
+            producing: {
+                let box = IteratorBox(sequence.makeAsyncIterator())
+                return { try await box.next() }
+            }, length: length, replayability: replayability)
     }
 
     /// Creates a streamed body whose iterations each pull from a new producer.
@@ -137,8 +138,9 @@ extension HTTPBody: AsyncSequence {
 
         init(_ body: HTTPBody) {
             guard body.beginIteration() else {
-                refusal = .invalidRequest("This body is a single-use stream and was already sent once;"
-                    + " it cannot be sent again (retry or redirect). Use a replayable body to allow that.")
+                refusal = .invalidRequest(
+                    "This body is a single-use stream and was already sent once;"
+                        + " it cannot be sent again (retry or redirect). Use a replayable body to allow that.")
                 return
             }
             switch body.storage {

@@ -36,10 +36,11 @@ final class AssembledChain: Sendable {
             let link = Pipeline.unwrapped($0)
             return link is RetryInterceptor || link is RedirectInterceptor
         }
-        self.links = interceptors.enumerated().map { index, interceptor in
-            let position: ChainPosition = lastRepeating.map { index > $0 } == true ? .attempt : .call
-            return ChainLink(name: Pipeline.name(of: interceptor), position: position, origin: .app)
-        } + [ChainLink(name: String(describing: type(of: transport)), position: .attempt, origin: .transport)]
+        self.links =
+            interceptors.enumerated().map { index, interceptor in
+                let position: ChainPosition = lastRepeating.map { index > $0 } == true ? .attempt : .call
+                return ChainLink(name: Pipeline.name(of: interceptor), position: position, origin: .app)
+            } + [ChainLink(name: String(describing: type(of: transport)), position: .attempt, origin: .transport)]
     }
 
     /// The chain a configuration describes.
@@ -61,8 +62,9 @@ final class AssembledChain: Sendable {
 
     /// A new exchange's context for this chain.
     func makeContext(for request: Request) -> ExchangeContext {
-        ExchangeContext(options: request.options, startedAt: .now, eventBus: events, observers: observers,
-                        profiledLinks: pipeline.profiledLinks)
+        ExchangeContext(
+            options: request.options, startedAt: .now, eventBus: events, observers: observers,
+            profiledLinks: pipeline.profiledLinks)
     }
 
     /// This chain's configuration with its plugins changed by `change`; a chain of bare
@@ -75,8 +77,9 @@ final class AssembledChain: Sendable {
         switch source {
         case .configuration(let existing): configuration = existing
         case .interceptors(let interceptors):
-            configuration = ClientConfiguration(events: events, redirects: nil, retry: nil, retryBudget: nil,
-                                                callInterceptors: interceptors)
+            configuration = ClientConfiguration(
+                events: events, redirects: nil, retry: nil, retryBudget: nil,
+                callInterceptors: interceptors)
         }
         try change(&configuration.plugins)
         return configuration

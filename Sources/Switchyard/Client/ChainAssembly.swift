@@ -46,8 +46,9 @@ struct ChainAssembly {
             append(ConnectivityInterceptor(source: connectivity), .call, .builtIn)
         }
         if let retry = configuration.retry {
-            append(RetryInterceptor(policy: retry, budget: configuration.retryBudget, connectivity: configuration.connectivity),
-                   .call, .builtIn)
+            append(
+                RetryInterceptor(policy: retry, budget: configuration.retryBudget, connectivity: configuration.connectivity),
+                .call, .builtIn)
         }
         if let breaker = configuration.circuitBreaker { append(CircuitBreakerInterceptor(breaker: breaker), .attempt, .builtIn) }
         for plugin in attemptPlugins { append(plugin) }
@@ -73,8 +74,10 @@ struct ChainAssembly {
         let headers: [any Interceptor] = plugin.headerRules.isEmpty ? [] : [HeadersInterceptor(groups: [plugin.headerGroup])]
         for interceptor in headers + plugin.interceptors {
             interceptors.append(plugin.scope == .all ? interceptor : ScopedInterceptor(scope: plugin.scope, interceptor))
-            links.append(ChainLink(name: Pipeline.name(of: interceptor), position: plugin.position,
-                                   origin: .plugin(plugin.name), scope: plugin.scope))
+            links.append(
+                ChainLink(
+                    name: Pipeline.name(of: interceptor), position: plugin.position,
+                    origin: .plugin(plugin.name), scope: plugin.scope))
         }
     }
 

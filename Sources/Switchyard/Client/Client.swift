@@ -148,7 +148,9 @@ public struct Client: Sendable {
     }
 
     /// Runs the chain and reads the whole body.
-    private func buffer(_ request: Request, chain: AssembledChain, context: ExchangeContext) async throws(SwitchyardError) -> BufferedResponse {
+    private func buffer(_ request: Request, chain: AssembledChain, context: ExchangeContext) async throws(SwitchyardError)
+        -> BufferedResponse
+    {
         let response = try await run(request, chain: chain, context: context)
         let limit = request.options.maxResponseBytes ?? Self.defaultMaxBufferedResponseBytes
         do {

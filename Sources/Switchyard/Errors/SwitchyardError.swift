@@ -100,7 +100,7 @@ public struct SwitchyardError: Error, CustomStringConvertible {
         public static let allCases: [Self] = [
             .invalidRequest, .cancelled, .timeout, .connectionFailed, .tls, .protocolViolation,
             .responseTooLarge, .tooManyRedirects, .httpStatus, .decoding, .transport, .coalescedReaderTooSlow,
-            .circuitOpen,
+            .circuitOpen
         ]
     }
 
@@ -168,8 +168,10 @@ extension SwitchyardError {
     /// The exchange's deadline expired.
     public static func timedOut(_ detail: String = "") -> Self {
         let suffix = detail.isEmpty ? "" : " \(detail)"
-        return Self(.timeout, "The request did not complete before its deadline.\(suffix)"
-            + " Raise the timeout if the server is known to be slow.")
+        return Self(
+            .timeout,
+            "The request did not complete before its deadline.\(suffix)"
+                + " Raise the timeout if the server is known to be slow.")
     }
 
     /// No connection could be established or kept.
@@ -195,8 +197,10 @@ extension SwitchyardError {
 
     /// The response body grew past `limit` bytes.
     public static func responseTooLarge(limit: Int64) -> Self {
-        Self(.responseTooLarge, "The response body exceeded the limit of \(limit) bytes; the rest was not read."
-            + " Raise the limit, or stream the body instead of buffering it.")
+        Self(
+            .responseTooLarge,
+            "The response body exceeded the limit of \(limit) bytes; the rest was not read."
+                + " Raise the limit, or stream the body instead of buffering it.")
     }
 
     /// The TLS handshake or certificate verification failed.
@@ -221,10 +225,12 @@ extension SwitchyardError {
 
     /// A caller of a coalesced exchange fell more than `limit` unread bytes behind.
     public static func coalescedReaderTooSlow(limit: Int) -> Self {
-        Self(.coalescedReaderTooSlow, "This response was shared with identical requests in flight, and this reader"
-            + " fell more than \(limit) unread bytes behind the fastest one, so its copy of the body was abandoned"
-            + " (the others continue). Read the body as it arrives, raise CoalescingPolicy.maxBufferedBytesPerCaller,"
-            + " or send this request with options.coalescing = .never.")
+        Self(
+            .coalescedReaderTooSlow,
+            "This response was shared with identical requests in flight, and this reader"
+                + " fell more than \(limit) unread bytes behind the fastest one, so its copy of the body was abandoned"
+                + " (the others continue). Read the body as it arrives, raise CoalescingPolicy.maxBufferedBytesPerCaller,"
+                + " or send this request with options.coalescing = .never.")
     }
 
     /// Any other transport failure.
@@ -238,11 +244,14 @@ extension SwitchyardError {
     ///   - retryAfter: How long until the breaker lets a probe request through; zero when it is
     ///     half-open and its probes are already in flight.
     public static func circuitOpen(host: String, retryAfter: Duration) -> Self {
-        let when = retryAfter <= .zero
+        let when =
+            retryAfter <= .zero
             ? "It is testing the host with probe requests now; try again shortly."
             : "It lets a probe request through in \(CircuitBreaker.describe(retryAfter))."
-        return Self(.circuitOpen, "The circuit breaker for \(host) is open after repeated failures;"
-            + " the request was not sent. \(when)")
+        return Self(
+            .circuitOpen,
+            "The circuit breaker for \(host) is open after repeated failures;"
+                + " the request was not sent. \(when)")
     }
 }
 

@@ -109,8 +109,9 @@ extension ExchangeContext {
     public func publish(_ kind: @autoclosure () -> ExchangeEvent.Kind, request: Request, popUp: @autoclosure () -> PopUp? = nil) {
         let bus = eventBus.flatMap { $0.hasListeners ? $0 : nil }
         guard bus != nil || !observers.isEmpty else { return }
-        var event = ExchangeEvent(kind: kind(), exchangeID: id, request: request.head, tags: request.options.tags,
-                                  attempt: attempt, popUp: popUp())
+        var event = ExchangeEvent(
+            kind: kind(), exchangeID: id, request: request.head, tags: request.options.tags,
+            attempt: attempt, popUp: popUp())
         event.userInfo = request.options.userInfo
         if case .succeeded = event.kind { event.provenance = provenance }
         event.coalescedWith = coalescedWith

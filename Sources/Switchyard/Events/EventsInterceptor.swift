@@ -55,8 +55,10 @@ public struct EventsInterceptor: Interceptor {
         if error.kind == .cancelled {
             context.publish(.cancelled, request: request)
         } else {
-            context.publish(.failed(error), request: request, popUp: request.options.isSilent
-                ? nil : popUps.popUp(for: error, request: request).map { coalescer.coalesce($0) })
+            context.publish(
+                .failed(error), request: request,
+                popUp: request.options.isSilent
+                    ? nil : popUps.popUp(for: error, request: request).map { coalescer.coalesce($0) })
         }
     }
 }

@@ -88,7 +88,7 @@ public struct PopUpMessages: Sendable {
             .httpStatus: "The server could not complete the request.",
             .circuitOpen: "The service is temporarily unavailable. Please try again later.",
             .invalidRequest: fallback,
-            .transport: fallback,
+            .transport: fallback
         ],
         statuses: [
             401: "Please sign in again.",
@@ -99,7 +99,7 @@ public struct PopUpMessages: Sendable {
             500: "The server had a problem. Please try again later.",
             502: "The service is temporarily unavailable. Please try again later.",
             503: "The service is temporarily unavailable. Please try again later.",
-            504: "The server is taking too long to answer. Please try again.",
+            504: "The server is taking too long to answer. Please try again."
         ],
         silentKinds: [.invalidRequest, .cancelled],
         shownStatuses: [401, 403, 408, 429])

@@ -1,5 +1,5 @@
-public import HTTPTypes
 import Foundation
+public import HTTPTypes
 
 /// Entry points for the fuzzers in `Fuzz/`: the code of this module that turns bytes from the
 /// network into values, each callable with arbitrary input. Not API: `@_spi(Fuzzing)` only.
@@ -14,8 +14,9 @@ public enum CoreFuzzEntryPoints {
     /// for each redirect status.
     public static func redirectLocation(_ location: String) {
         guard let value = HTTPField(name: .location, value: location).value as String? else { return }
-        let request = HTTPRequest(method: .post, scheme: "https", authority: "api.example.com:8443",
-                                  path: "/a/b/c?q=1", headerFields: [.authorization: "Bearer x", .contentType: "a/b"])
+        let request = HTTPRequest(
+            method: .post, scheme: "https", authority: "api.example.com:8443",
+            path: "/a/b/c?q=1", headerFields: [.authorization: "Bearer x", .contentType: "a/b"])
         for status in [301, 302, 303, 307, 308] {
             let response = HTTPResponse(status: .init(code: status), headerFields: [.location: value])
             _ = RedirectStep(response: response, request: request, strippedHeaders: [.authorization])

@@ -71,8 +71,9 @@ public final class Pipeline: Sendable {
                 return try await interceptor.intercept(
                     request, context: context, next: Next(pipeline: self, index: index + 1, context: context))
             } catch {
-                throw .sealing(error, request: request.head, attempt: context.attempt,
-                               thrownBy: error is SwitchyardError ? nil : Self.name(of: interceptor))
+                throw .sealing(
+                    error, request: request.head, attempt: context.attempt,
+                    thrownBy: error is SwitchyardError ? nil : Self.name(of: interceptor))
             }
         }
         try context.checkLiveness()

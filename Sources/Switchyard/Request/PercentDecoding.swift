@@ -9,7 +9,8 @@ extension StringProtocol {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = Self.hexValue(bytes[index + 1]), let low = Self.hexValue(bytes[index + 2]) {
+                let high = Self.hexValue(bytes[index + 1]), let low = Self.hexValue(bytes[index + 2])
+            {
                 decoded.append(high << 4 | low)
                 index += 3
             } else {

@@ -62,8 +62,9 @@ public struct Request: Sendable {
         options: RequestOptions = RequestOptions()
     ) throws(SwitchyardError) {
         guard let parsed = URL(string: url), parsed.host != nil else {
-            throw .invalidRequest("'\(QueryRedaction.standard.redact(url))' is not an absolute URL;"
-                + " write it as http://host/path or https://host/path.")
+            throw .invalidRequest(
+                "'\(QueryRedaction.standard.redact(url))' is not an absolute URL;"
+                    + " write it as http://host/path or https://host/path.")
         }
         var fields = HTTPFields()
         for (name, value) in headers {
@@ -94,8 +95,9 @@ extension HTTPField {
             throw .invalidRequest("'\(name)' is not a valid header name: use letters, digits and !#$%&'*+-.^_`|~ only.")
         }
         guard HTTPField.isValidValue(value) else {
-            throw .invalidRequest("The value of header '\(name)' contains CR, LF, NUL or another control character;"
-                + " such values could inject headers and are never sent.")
+            throw .invalidRequest(
+                "The value of header '\(name)' contains CR, LF, NUL or another control character;"
+                    + " such values could inject headers and are never sent.")
         }
         return HTTPField(name: fieldName, value: value)
     }

@@ -75,9 +75,9 @@ public struct RequestOptions: Sendable, Hashable {
     /// - Returns: The effective deadline.
     public func effectiveDeadline(from start: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         switch (deadline, timeout) {
-        case let (deadline?, timeout?): return min(deadline, start.advanced(by: timeout))
-        case let (deadline?, nil): return deadline
-        case let (nil, timeout?): return start.advanced(by: timeout)
+        case (let deadline?, let timeout?): return min(deadline, start.advanced(by: timeout))
+        case (let deadline?, nil): return deadline
+        case (nil, let timeout?): return start.advanced(by: timeout)
         case (nil, nil): return nil
         }
     }

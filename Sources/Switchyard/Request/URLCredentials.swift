@@ -15,7 +15,7 @@ struct URLCredentials {
     /// The credentials of `url`, or `nil` when it has no user information.
     init?(_ url: URL) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              components.percentEncodedUser != nil || components.percentEncodedPassword != nil
+            components.percentEncodedUser != nil || components.percentEncodedPassword != nil
         else { return nil }
         user = components.percentEncodedUser?.percentDecodedBytes ?? []
         password = components.percentEncodedPassword?.percentDecodedBytes ?? []

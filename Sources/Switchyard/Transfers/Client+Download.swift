@@ -10,8 +10,10 @@ extension Client {
     ///   - destination: The final path; bytes go to `destination + ".part"` until complete.
     ///   - configuration: Resume and verification settings.
     /// - Returns: The download, not yet started.
-    public func download(_ request: Request, to destination: String,
-                         configuration: Download.Configuration = Download.Configuration()) -> Download {
+    public func download(
+        _ request: Request, to destination: String,
+        configuration: Download.Configuration = Download.Configuration()
+    ) -> Download {
         Download(client: self, request: request, destination: destination, configuration: configuration)
     }
 }

@@ -208,8 +208,10 @@ public final class Download: Sendable {
 
     private func perform(resuming: Bool) async -> Result<DownloadResult, SwitchyardError> {
         let file = PartialFile(destination: destination)
-        let exchange = DownloadExchange(client: client, request: request, file: file, reporter: reporter,
-                                        checksum: configuration.checksum) { head, context in
+        let exchange = DownloadExchange(
+            client: client, request: request, file: file, reporter: reporter,
+            checksum: configuration.checksum
+        ) { head, context in
             self.store.withLock { $0.lastResponse = (head, context) }
         }
         var resuming = resuming

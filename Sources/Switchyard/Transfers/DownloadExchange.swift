@@ -55,8 +55,9 @@ struct DownloadExchange {
             total = head.headerFields[.contentLength].flatMap { Int64($0) }
             try file.storeValidator(Self.validator(of: head))
         default:
-            throw .httpStatus("The server answered \(head.status.code) \(head.status.reasonPhrase) to a download request.",
-                              response: head)
+            throw .httpStatus(
+                "The server answered \(head.status.code) \(head.status.reasonPhrase) to a download request.",
+                response: head)
         }
 
         let output = try FileDescriptor.writing(file.partPath, truncating: start == 0)
@@ -86,8 +87,10 @@ struct DownloadExchange {
             }
         }
         try file.commit()
-        return .completed(DownloadResult(path: file.destination, byteCount: received,
-                                         resumedFrom: start > 0 ? start : nil, head: head))
+        return .completed(
+            DownloadResult(
+                path: file.destination, byteCount: received,
+                resumedFrom: start > 0 ? start : nil, head: head))
     }
 
     /// The response's strong `ETag`, else its `Last-Modified`: what `If-Range` may carry

@@ -16,27 +16,28 @@ extension HTTPBody {
         guard let size = FileDescriptor.size(of: path) else {
             throw .invalidRequest("Cannot read '\(path)': no such file, or not readable.")
         }
-        return HTTPBody(producing: {
-            var file: FileDescriptor?
-            var sent: Int64 = 0
-            var done = false
-            return {
-                guard !done else { return nil }
-                if file == nil { file = try FileDescriptor.reading(path) }
-                guard let reader = file else { return nil }
-                let bytes = try reader.read()
-                sent += Int64(bytes.count)
-                if bytes.isEmpty || sent > size {
-                    done = true
-                    reader.close()
-                    guard sent == size else {
-                        throw SwitchyardError.invalidRequest(
-                            "'\(path)' changed size while it was being sent (\(size) bytes announced, \(sent) read).")
+        return HTTPBody(
+            producing: {
+                var file: FileDescriptor?
+                var sent: Int64 = 0
+                var done = false
+                return {
+                    guard !done else { return nil }
+                    if file == nil { file = try FileDescriptor.reading(path) }
+                    guard let reader = file else { return nil }
+                    let bytes = try reader.read()
+                    sent += Int64(bytes.count)
+                    if bytes.isEmpty || sent > size {
+                        done = true
+                        reader.close()
+                        guard sent == size else {
+                            throw SwitchyardError.invalidRequest(
+                                "'\(path)' changed size while it was being sent (\(size) bytes announced, \(sent) read).")
+                        }
+                        return nil
                     }
-                    return nil
+                    return bytes[...]
                 }
-                return bytes[...]
-            }
-        }, length: .known(size), replayability: .replayable)
+            }, length: .known(size), replayability: .replayable)
     }
 }

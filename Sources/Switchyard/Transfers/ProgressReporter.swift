@@ -103,8 +103,10 @@ final class ProgressReporter: Sendable {
             guard !state.finished else { return }
             state.finished = true
             let rate = Self.rate(bytes: state.completed - state.startBytes, over: (state.startedAt ?? now).duration(to: now))
-            continuation.yield(TransferProgress(completedBytes: state.completed, expectedBytes: state.expected,
-                                                bytesPerSecond: rate, isFinal: true))
+            continuation.yield(
+                TransferProgress(
+                    completedBytes: state.completed, expectedBytes: state.expected,
+                    bytesPerSecond: rate, isFinal: true))
         }
         continuation.finish()
     }

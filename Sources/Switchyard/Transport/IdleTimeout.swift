@@ -14,8 +14,10 @@ public enum IdleTimeout {
     ///   - host: The server.
     ///   - limit: The idle timeout that expired.
     public static func error(host: String, limit: Duration) -> SwitchyardError {
-        SwitchyardError(.timeout, "\(host) sent nothing for \(limit) (the transport's idle timeout); the exchange was"
-            + " abandoned. Raise idleTimeout if the server is known to think that long.")
+        SwitchyardError(
+            .timeout,
+            "\(host) sent nothing for \(limit) (the transport's idle timeout); the exchange was"
+                + " abandoned. Raise idleTimeout if the server is known to think that long.")
     }
 
     /// Whole seconds, rounded up, at least 1 (for APIs that take seconds).

@@ -31,8 +31,9 @@ public enum ResponseHeadRules {
             throw TransportFailure.statusOutOfRange(host: host, code: code)
         }
         guard code != 101 else {
-            throw .protocolViolation("\(host) answered 101 Switching Protocols, but the request asked for no protocol"
-                + " upgrade and Switchyard does not hand connections over; the response was refused.")
+            throw .protocolViolation(
+                "\(host) answered 101 Switching Protocols, but the request asked for no protocol"
+                    + " upgrade and Switchyard does not hand connections over; the response was refused.")
         }
         return try declaredLength(head.headerFields, host: host)
     }
@@ -49,14 +50,16 @@ public enum ResponseHeadRules {
 
     /// The error for a head over ``maxHeadBytes``.
     public static func headTooLarge(host: String) -> SwitchyardError {
-        .protocolViolation("\(host) sent a response head larger than \(maxHeadBytes / 1024) KiB, the limit for"
-            + " every transport; the response was refused.")
+        .protocolViolation(
+            "\(host) sent a response head larger than \(maxHeadBytes / 1024) KiB, the limit for"
+                + " every transport; the response was refused.")
     }
 
     /// The error for more than ``maxInterimResponses`` interim responses.
     public static func tooManyInterimResponses(host: String) -> SwitchyardError {
-        .protocolViolation("\(host) sent more than \(maxInterimResponses) interim (1xx) responses before a final one;"
-            + " the exchange was abandoned.")
+        .protocolViolation(
+            "\(host) sent more than \(maxInterimResponses) interim (1xx) responses before a final one;"
+                + " the exchange was abandoned.")
     }
 
     /// The single `Content-Length` of `fields`, `nil` if there is none.
@@ -71,8 +74,9 @@ public enum ResponseHeadRules {
             func item() throws(SwitchyardError) {
                 guard digits > 0 else { throw invalidLength(field.value, host: host) }
                 if let length, length != value {
-                    throw .protocolViolation("\(host) sent conflicting Content-Length values (\(length) and \(value));"
-                        + " the body's end is ambiguous (a request-smuggling pattern), so it was refused.")
+                    throw .protocolViolation(
+                        "\(host) sent conflicting Content-Length values (\(length) and \(value));"
+                            + " the body's end is ambiguous (a request-smuggling pattern), so it was refused.")
                 }
                 length = value
                 value = 0
@@ -102,7 +106,8 @@ public enum ResponseHeadRules {
     }
 
     private static func invalidLength(_ value: String, host: String) -> SwitchyardError {
-        .protocolViolation("\(host) sent an invalid Content-Length '\(value.prefix(40))': not a decimal number that"
-            + " fits in 63 bits. The body's end cannot be known, so it was refused.")
+        .protocolViolation(
+            "\(host) sent an invalid Content-Length '\(value.prefix(40))': not a decimal number that"
+                + " fits in 63 bits. The body's end cannot be known, so it was refused.")
     }
 }

@@ -135,8 +135,8 @@ public final class CallHandle<Value: Sendable>: Sendable {
     }
 
     private func finish(_ final: CallState<Value>) {
-        let (waiters, observers): ([CheckedContinuation<CallState<Value>, Never>], [AsyncStream<CallState<Value>>.Continuation])
-            = store.withLock { store in
+        let (waiters, observers): ([CheckedContinuation<CallState<Value>, Never>], [AsyncStream<CallState<Value>>.Continuation]) =
+            store.withLock { store in
                 guard !store.state.isFinal else { return ([], []) }
                 store.state = final
                 store.task = nil

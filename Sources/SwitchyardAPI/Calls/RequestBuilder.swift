@@ -46,7 +46,8 @@ struct RequestBuilder<Value: Sendable> {
             }
             let name = String(path[path.index(after: open)..<close])
             guard let value = endpoint.pathParameters[name] else {
-                throw .invalidRequest("The path parameter '\(name)' of '\(endpoint.path)' has no value; set it with .parameter(\"\(name)\", …).")
+                throw .invalidRequest(
+                    "The path parameter '\(name)' of '\(endpoint.path)' has no value; set it with .parameter(\"\(name)\", …).")
             }
             result += path[..<open] + PercentEncoding.encode(value)
             path = String(path[path.index(after: close)...])

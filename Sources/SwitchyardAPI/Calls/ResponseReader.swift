@@ -10,9 +10,10 @@ struct ResponseReader<Value: Sendable> {
     func read(_ response: BufferedResponse, request: Request) throws(SwitchyardError) -> CallState<Value> {
         let status = response.head.status
         let provenance = response.context.provenance
-        let info = ResponseInfo(request: request.head, head: response.head, context: response.context,
-                                source: ResponseSource(provenance.source), age: provenance.age,
-                                bodySize: response.body.count, userInfo: request.options.userInfo)
+        let info = ResponseInfo(
+            request: request.head, head: response.head, context: response.context,
+            source: ResponseSource(provenance.source), age: provenance.age,
+            bodySize: response.body.count, userInfo: request.options.userInfo)
         guard endpoint.successStatuses.contains(status.code) else {
             response.context.recordDecoding(nil)
             var error = SwitchyardError.httpStatus(
@@ -29,7 +30,8 @@ struct ResponseReader<Value: Sendable> {
         let contentType = response.head.headerFields[.contentType]
         guard endpoint.accepts.accepts(contentType) else {
             response.context.recordDecoding(nil)
-            var error = SwitchyardError(.unexpectedContentType,
+            var error = SwitchyardError(
+                .unexpectedContentType,
                 "Expected \(endpoint.accepts) from \(request.head.method) \(endpoint.path), got \(contentType ?? "no content type")"
                     + " (status \(status.code), \(response.body.count) bytes): probably an error page, not the API's answer.")
             error.request = request.head

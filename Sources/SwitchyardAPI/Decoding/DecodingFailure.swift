@@ -68,10 +68,11 @@ enum DecodingFailure {
     }
 
     static func jsonPath(_ codingPath: [any CodingKey]) -> JSONPath {
-        JSONPath(segments: codingPath.map { key in
-            if let index = key.intValue { return .index(index) }
-            return .key(key.stringValue)
-        })
+        JSONPath(
+            segments: codingPath.map { key in
+                if let index = key.intValue { return .index(index) }
+                return .key(key.stringValue)
+            })
     }
 
     /// `a string`, `a number`, `a boolean`, `an array`, `an object`.

@@ -55,7 +55,7 @@ public struct JSONDecoding: Sendable {
 
 /// What one decoding pass reads: an optional envelope, and the value's path.
 struct DecodingPlan: Sendable {
-    static let userInfoKey = CodingUserInfoKey(rawValue: "switchyard.decodingPlan")!   // a constant, valid key
+    static let userInfoKey = CodingUserInfoKey(rawValue: "switchyard.decodingPlan")!  // a constant, valid key
 
     var path: JSONPath
     var envelope: Envelope?
@@ -80,7 +80,8 @@ struct DecodedRoot<T: Decodable>: Decodable {
             return
         }
         // `null` at the path is no value; a `[*]` path always collects an array.
-        value = plan.path.hasWildcard
+        value =
+            plan.path.hasWildcard
             ? try PathDecoding.decode(T.self, at: plan.path.segments[...], from: decoder)
             : try PathDecoding.decode(T?.self, at: plan.path.segments[...], from: decoder)
     }

@@ -39,7 +39,8 @@ public struct JSONField<Model>: Sendable {
     /// Whether an absent or null value is an error (`false`: the default is used).
     public let isRequired: Bool
     /// Decodes the value at the key in `path`'s last key step (the steps after it are `rest`).
-    @usableFromInline let decode: @Sendable (inout Model, KeyedDecodingContainer<AnyCodingKey>, AnyCodingKey, ArraySlice<JSONPath.Segment>) throws -> Void
+    @usableFromInline let decode:
+        @Sendable (inout Model, KeyedDecodingContainer<AnyCodingKey>, AnyCodingKey, ArraySlice<JSONPath.Segment>) throws -> Void
     /// Decodes the value at the whole `path` from the model's decoder (paths that start with an index).
     @usableFromInline let decodeFromRoot: @Sendable (inout Model, any Decoder) throws -> Void
     /// Sets the property to its default when the value is absent or null.
@@ -57,7 +58,8 @@ public struct JSONField<Model>: Sendable {
     ///   - path: Where its value sits, from the model's JSON object.
     /// - Returns: The field.
     @inlinable
-    public static func field<Value: Decodable & Sendable>(_ keyPath: any WritableKeyPath<Model, Value> & Sendable, _ path: JSONPath) -> Self {
+    public static func field<Value: Decodable & Sendable>(_ keyPath: any WritableKeyPath<Model, Value> & Sendable, _ path: JSONPath) -> Self
+    {
         // An optional property is not required: its fallback is `nil`.
         let none = (Value.self as? any OptionalProtocol.Type)?.nilValue as? Value
         return Self(path: path, keyPath: keyPath, isRequired: none == nil, fallback: none)
@@ -128,11 +130,13 @@ public struct JSONField<Model>: Sendable {
         // Each cast below converts a value to the type it already has (`Value` is `String`), or
         // wraps it in that type's optional (`Value` is `String?`).
         if Value.self == String.self {
-            return try (required ? container.decode(String.self, forKey: key) : container.decodeIfPresent(String.self, forKey: key)) as! Value?
+            return try (required ? container.decode(String.self, forKey: key) : container.decodeIfPresent(String.self, forKey: key))
+                as! Value?
         }
         if Value.self == String?.self { return try container.decodeIfPresent(String.self, forKey: key).map { $0 as! Value } }
         if Value.self == Double.self {
-            return try (required ? container.decode(Double.self, forKey: key) : container.decodeIfPresent(Double.self, forKey: key)) as! Value?
+            return try (required ? container.decode(Double.self, forKey: key) : container.decodeIfPresent(Double.self, forKey: key))
+                as! Value?
         }
         if Value.self == Double?.self { return try container.decodeIfPresent(Double.self, forKey: key).map { $0 as! Value } }
         if Value.self == Int.self {

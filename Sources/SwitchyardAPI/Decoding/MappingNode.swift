@@ -17,8 +17,9 @@ final class MappingNode<Model>: Sendable {
     let allFields: [JSONField<Model>]
 
     convenience init(_ fields: [JSONField<Model>]) {
-        self.init(fields.filter { Self.leadingKeys($0.path) > 0 }, depth: 0,
-                  rootFields: fields.filter { Self.leadingKeys($0.path) == 0 })
+        self.init(
+            fields.filter { Self.leadingKeys($0.path) > 0 }, depth: 0,
+            rootFields: fields.filter { Self.leadingKeys($0.path) == 0 })
     }
 
     private init(_ fields: [JSONField<Model>], depth: Int, rootFields: [JSONField<Model>]) {
@@ -28,7 +29,7 @@ final class MappingNode<Model>: Sendable {
         var groups: [(key: String, fields: [JSONField<Model>])] = []
         for field in fields {
             let segments = field.path.segments
-            guard case .key(let key) = segments[depth] else { continue }   // leading keys only
+            guard case .key(let key) = segments[depth] else { continue }  // leading keys only
             if Self.leadingKeys(field.path) == depth + 1 {
                 leaves.append(Leaf(key: AnyCodingKey(key), rest: segments[(depth + 1)...], field: field))
             } else if let index = groups.firstIndex(where: { $0.key == key }) {

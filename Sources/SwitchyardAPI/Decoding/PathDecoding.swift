@@ -50,11 +50,13 @@ enum PathDecoding {
             return try decodeElement(type, then: path.dropFirst(), in: &container)
         case .each?:
             guard let arrayType = type as? any DecodableArray.Type else {
-                throw DecodingError.typeMismatch(type, DecodingError.Context(
-                    codingPath: container.codingPath,
-                    debugDescription: "A [*] step needs an array type, not \(type)."))
+                throw DecodingError.typeMismatch(
+                    type,
+                    DecodingError.Context(
+                        codingPath: container.codingPath,
+                        debugDescription: "A [*] step needs an array type, not \(type)."))
             }
-            return try decodeEach(arrayType, then: path.dropFirst(), in: &container) as! T   // the type was checked above
+            return try decodeEach(arrayType, then: path.dropFirst(), in: &container) as! T  // the type was checked above
         default:
             return try decodeElement(type, then: path, in: &container)
         }
@@ -87,8 +89,10 @@ enum PathDecoding {
     }
 
     private static func outOfRange(_ index: Int, in container: any UnkeyedDecodingContainer) -> DecodingError {
-        .valueNotFound(Any.self, DecodingError.Context(
-            codingPath: container.codingPath + [AnyCodingKey(index: index)],
-            debugDescription: "The array has only \(container.count ?? 0) elements."))
+        .valueNotFound(
+            Any.self,
+            DecodingError.Context(
+                codingPath: container.codingPath + [AnyCodingKey(index: index)],
+                debugDescription: "The array has only \(container.count ?? 0) elements."))
     }
 }

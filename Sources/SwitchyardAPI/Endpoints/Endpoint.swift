@@ -67,8 +67,10 @@ public struct Endpoint<Value: Sendable>: Sendable {
     ///   - path: The path with `{name}` placeholders.
     ///   - keyPath: Where the model sits in the JSON (`""`: the whole document).
     ///   - decoding: The `JSONDecoder` settings.
-    public init(_ method: HTTPRequest.Method = .get, _ path: String, at keyPath: JSONPath = JSONPath(segments: []),
-                decoding: JSONDecoding = .standard) where Value: Decodable {
+    public init(
+        _ method: HTTPRequest.Method = .get, _ path: String, at keyPath: JSONPath = JSONPath(segments: []),
+        decoding: JSONDecoding = .standard
+    ) where Value: Decodable {
         self.init(method, path, decoding: .json(at: keyPath, using: decoding))
     }
 

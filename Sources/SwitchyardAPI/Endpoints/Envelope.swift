@@ -41,7 +41,7 @@ public struct Envelope: Sendable, Hashable {
     /// The failure the envelope reports, or `nil` for success (or no code).
     func failure(in decoder: any Decoder) throws -> APIFailure? {
         guard let code = try? PathDecoding.decode(JSONValue.self, at: codePath.segments[...], from: decoder),
-              code != .null, !successCodes.contains(code)
+            code != .null, !successCodes.contains(code)
         else { return nil }
         let message = try? PathDecoding.decode(JSONValue.self, at: messagePath.segments[...], from: decoder)
         let text: String?

@@ -106,7 +106,10 @@ private struct JSONPathParser {
     mutating func parse() throws(JSONPathSyntaxError) -> [JSONPath.Segment] {
         var segments: [JSONPath.Segment] = []
         if characters == ["$"] || characters.isEmpty { return [] }
-        if characters.first == "$" { position = 1; if peek == "." { position += 1 } }
+        if characters.first == "$" {
+            position = 1
+            if peek == "." { position += 1 }
+        }
         var expectKey = peek != "["
         while position < characters.count {
             if expectKey {
@@ -142,7 +145,7 @@ private struct JSONPathParser {
     }
 
     mutating func bracket() throws(JSONPathSyntaxError) -> JSONPath.Segment {
-        position += 1   // [
+        position += 1  // [
         guard let first = peek else { throw failure("unclosed '['") }
         let segment: JSONPath.Segment
         if first == "*" {
@@ -154,7 +157,11 @@ private struct JSONPathParser {
             while true {
                 guard let character = peek else { throw failure("unclosed quoted key") }
                 position += 1
-                if character == "\\", let escaped = peek { key.append(escaped); position += 1; continue }
+                if character == "\\", let escaped = peek {
+                    key.append(escaped)
+                    position += 1
+                    continue
+                }
                 if character == "\"" { break }
                 key.append(character)
             }

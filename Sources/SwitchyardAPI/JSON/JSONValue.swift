@@ -108,7 +108,8 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         case .string(let value): return Self.quoted(value)
         case .array(let elements): return "[" + elements.map(\.description).joined(separator: ",") + "]"
         case .object(let members):
-            return "{" + members.sorted { $0.key < $1.key }
+            return "{"
+                + members.sorted { $0.key < $1.key }
                 .map { Self.quoted($0.key) + ":" + $0.value.description }.joined(separator: ",") + "}"
         }
     }

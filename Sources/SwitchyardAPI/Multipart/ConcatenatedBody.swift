@@ -15,8 +15,9 @@ struct ConcatenatedBody: AsyncSequence, Sendable {
             if case .known(let count) = piece.length, let sum = total { total = sum + count } else { total = nil }
         }
         let replayable = pieces.allSatisfy { $0.replayability == .replayable }
-        return HTTPBody(ConcatenatedBody(pieces: pieces), length: total.map { .known($0) } ?? .unknown,
-                        replayability: replayable ? .replayable : .singleUse)
+        return HTTPBody(
+            ConcatenatedBody(pieces: pieces), length: total.map { .known($0) } ?? .unknown,
+            replayability: replayable ? .replayable : .singleUse)
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {

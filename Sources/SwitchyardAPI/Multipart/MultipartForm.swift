@@ -110,8 +110,8 @@ public struct MultipartForm: Sendable {
         case .field(let name, _):
             lines += "Content-Disposition: form-data; name=\"\(Self.quoted(name))\"\r\n"
         case .file(let name, let filename, let contentType, _),
-             .fileAtPath(let name, let filename, let contentType, _),
-             .stream(let name, let filename, let contentType, _):
+            .fileAtPath(let name, let filename, let contentType, _),
+            .stream(let name, let filename, let contentType, _):
             lines += "Content-Disposition: form-data; name=\"\(Self.quoted(name))\"; filename=\"\(Self.quoted(filename))\"\r\n"
             lines += "Content-Type: \(Self.headerSafe(contentType))\r\n"
         }

@@ -40,9 +40,10 @@ struct PageRoot<Item: Decodable & Sendable>: Decodable {
             }
         }
         let items = try PathDecoding.decode([Item]?.self, at: layout.items.segments[...], from: decoder) ?? []
-        page = Page(items: items, hasNext: try optional(Bool.self, at: layout.hasNext),
-                    total: try optional(Int.self, at: layout.total),
-                    nextCursor: try optional(String.self, at: layout.nextCursor),
-                    pageSize: try optional(Int.self, at: layout.pageSize))
+        page = Page(
+            items: items, hasNext: try optional(Bool.self, at: layout.hasNext),
+            total: try optional(Int.self, at: layout.total),
+            nextCursor: try optional(String.self, at: layout.nextCursor),
+            pageSize: try optional(Int.self, at: layout.pageSize))
     }
 }

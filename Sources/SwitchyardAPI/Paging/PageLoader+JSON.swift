@@ -8,7 +8,8 @@ extension PageLoader where Source == JSONPageSource, ID == JSONValue {
     public init(source: JSONPageSource, firstPage: Int = 1, pageSize: Int? = nil) {
         let implied = source.layout.hasNextRule
         let rule: HasNextRule = implied == .shortPage() ? .shortPage(size: pageSize) : implied
-        self.init(source: source, identity: { [source] item in source.identity(of: item) }, rule: rule,
-                  firstPage: firstPage, pageSize: pageSize)
+        self.init(
+            source: source, identity: { [source] item in source.identity(of: item) }, rule: rule,
+            firstPage: firstPage, pageSize: pageSize)
     }
 }

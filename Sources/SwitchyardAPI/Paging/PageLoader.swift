@@ -235,7 +235,8 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     private func makeRequest(index: Int) -> PageRequest {
         let size = window.serverPageSize ?? pageSize
         // Without a known size, only the page after the highest one has a known offset.
-        let offset = size.map { max(0, index - firstPage) * $0 }
+        let offset =
+            size.map { max(0, index - firstPage) * $0 }
             ?? (index == (window.pages?.upperBound ?? firstPage - 1) + 1 ? window.endOffset : 0)
         return PageRequest(index: index, offset: offset, cursor: window.cursor(for: index), size: pageSize)
     }

@@ -51,8 +51,9 @@ public struct SampleResponse: Sendable {
     ///   - delay: The wait before answering.
     /// - Returns: The sample.
     public static func json(_ text: String, status: Int = 200, delay: Duration = .zero) -> Self {
-        Self(.response(status: status, headers: [("Content-Type", "application/json")], body: .inline(Array(text.utf8))),
-             delay: delay)
+        Self(
+            .response(status: status, headers: [("Content-Type", "application/json")], body: .inline(Array(text.utf8))),
+            delay: delay)
     }
 
     /// A JSON response read from a file when served (e.g. a bundle resource's path).
@@ -73,8 +74,10 @@ public struct SampleResponse: Sendable {
     ///   - bundle: The bundle holding it.
     ///   - delay: The wait before answering.
     /// - Returns: The sample; a missing resource fails the call with a message naming it.
-    public static func resource(_ name: String, withExtension fileExtension: String = "json", in bundle: Bundle,
-                                delay: Duration = .zero) -> Self {
+    public static func resource(
+        _ name: String, withExtension fileExtension: String = "json", in bundle: Bundle,
+        delay: Duration = .zero
+    ) -> Self {
         let path = bundle.path(forResource: name, ofType: fileExtension) ?? "\(bundle.bundlePath)/\(name).\(fileExtension)"
         return jsonFile(path, delay: delay)
     }

@@ -61,12 +61,13 @@ public final class SampleTransport: Transport {
         let number = counter.wrappingAdd(1, ordering: .relaxed).newValue
         let path = Self.segments(request.head.path ?? "/")
         guard let index = routes.firstIndex(where: { $0.method == request.head.method && Self.matches($0.template, path) }),
-              !routes[index].samples.isEmpty
+            !routes[index].samples.isEmpty
         else {
             try await wait(delay, context: context)
             let name = request.head.path ?? "/"
-            return Response(status: .notFound, headerFields: [.contentType: "application/json"],
-                            body: Array(#"{"error": "no sample for \#(request.head.method) \#(JSONValue.quoted(name).dropFirst().dropLast())"}"#.utf8))
+            return Response(
+                status: .notFound, headerFields: [.contentType: "application/json"],
+                body: Array(#"{"error": "no sample for \#(request.head.method) \#(JSONValue.quoted(name).dropFirst().dropLast())"}"#.utf8))
         }
         let turn = calls.withLock { counts in
             defer { counts[index, default: 0] += 1 }
@@ -87,7 +88,10 @@ public final class SampleTransport: Transport {
             let bytes = try Self.bytes(of: body)
             let head = HTTPResponse(status: HTTPResponse.Status(code: status), headerFields: fields)
             let elapsed = context.attemptStartedAt.duration(to: .now)
-            context.recordTimings { $0.firstByte = elapsed; $0.total = elapsed }
+            context.recordTimings {
+                $0.firstByte = elapsed
+                $0.total = elapsed
+            }
             return Response(head, body: ResponseHeadRules.hasBody(method: request.head.method, status: head.status) ? HTTPBody(bytes) : nil)
         }
     }
@@ -121,9 +125,10 @@ public final class SampleTransport: Transport {
     }
 
     static func matches(_ template: [Substring], _ path: [Substring]) -> Bool {
-        template.count == path.count && zip(template, path).allSatisfy { pattern, segment in
-            (pattern.first == "{" && pattern.last == "}") || pattern == segment
-        }
+        template.count == path.count
+            && zip(template, path).allSatisfy { pattern, segment in
+                (pattern.first == "{" && pattern.last == "}") || pattern == segment
+            }
     }
 }
 

@@ -84,8 +84,10 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     ///   - burst: Probability that a request starts a burst of `503`s.
     ///   - burstLength: `503`s per burst.
     ///   - seed: The seed of the decisions.
-    public init(resetBeforeResponse: Double = 0, resetMidBody: Double = 0, stall: Double = 0, truncate: Double = 0,
-                malformed: Double = 0, burst: Double = 0, burstLength: Int = 8, seed: UInt64 = 1) {
+    public init(
+        resetBeforeResponse: Double = 0, resetMidBody: Double = 0, stall: Double = 0, truncate: Double = 0,
+        malformed: Double = 0, burst: Double = 0, burstLength: Int = 8, seed: UInt64 = 1
+    ) {
         self.resetBeforeResponse = resetBeforeResponse
         self.resetMidBody = resetMidBody
         self.stall = stall
@@ -102,8 +104,10 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     /// The plan in the syntax ``init(spec:seed:)`` reads, with the seed, e.g.
     /// `reset-before=0.005,reset-mid=0.005,stall=0.005,truncate=0.01,malformed=0.005,burst=0.01,burst-length=8 seed=42`.
     public var description: String {
-        let rates = [("reset-before", resetBeforeResponse), ("reset-mid", resetMidBody), ("stall", stall),
-                     ("truncate", truncate), ("malformed", malformed), ("burst", burst)]
+        let rates = [
+            ("reset-before", resetBeforeResponse), ("reset-mid", resetMidBody), ("stall", stall),
+            ("truncate", truncate), ("malformed", malformed), ("burst", burst)
+        ]
         return rates.map { "\($0.0)=\($0.1)" }.joined(separator: ",") + ",burst-length=\(burstLength) seed=\(seed)"
     }
 

@@ -47,11 +47,13 @@ enum SoakRoute {
         if request.target.value("fault") == "reset" { return .reset(bytesBeforeReset: nil) }
         var bytes = [UInt8](repeating: 0, count: size)
         SoakBody.fill(&bytes, id: id)
-        var head = ResponseHead(status: 200, headers: [
-            ("Content-Type", "application/octet-stream"),
-            (SoakBody.digestHeader, SoakBody.digest(of: bytes)),
-            (SoakBody.arrivalHeader, String(arrival)),
-        ])
+        var head = ResponseHead(
+            status: 200,
+            headers: [
+                ("Content-Type", "application/octet-stream"),
+                (SoakBody.digestHeader, SoakBody.digest(of: bytes)),
+                (SoakBody.arrivalHeader, String(arrival))
+            ])
         if request.head.method != .GET, request.head.method != .HEAD {
             head.add(SoakBody.requestDigestHeader, request.bodyDigest())
         }

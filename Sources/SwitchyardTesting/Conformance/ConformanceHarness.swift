@@ -1,6 +1,6 @@
+public import HTTPTypes
 public import Switchyard
 public import SwitchyardTestServer
-public import HTTPTypes
 
 /// What one conformance check works with: its own loopback server, the transport under test
 /// and a `Client` around it, plus expectations that throw ``ConformanceFailure``.

@@ -1,5 +1,5 @@
-public import Switchyard
 import Crypto
+public import Switchyard
 
 /// The deterministic byte pattern of the loopback server (`byte i = i % 251`), generated on the
 /// fly so uploads of any size take no memory, and hashed so downloads can be checked as they stream.

@@ -31,8 +31,10 @@ public enum CompressionBombProbe {
     ///   - limit: `RequestOptions.maxResponseBytes` for the request.
     /// - Returns: The outcome.
     /// - Throws: Errors that are not `SwitchyardError`s.
-    public static func run(client: Client, server: LoopbackServer, decodedBytes: Int = 1 << 30,
-                           limit: Int64 = 10_000_000) async throws -> Outcome {
+    public static func run(
+        client: Client, server: LoopbackServer, decodedBytes: Int = 1 << 30,
+        limit: Int64 = 10_000_000
+    ) async throws -> Outcome {
         var options = RequestOptions()
         options.maxResponseBytes = limit
         let url = server.url("/gzip/bomb?bytes=\(decodedBytes)")

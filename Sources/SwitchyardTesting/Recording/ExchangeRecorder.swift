@@ -74,8 +74,9 @@ final class ExchangeRecorder: Sendable {
         }
         return RecordedExchange(
             sequence: sequence,
-            request: RecordedRequest(request, body: requestBody, redacting: redacted,
-                                     redactingQuery: store.queryRedaction),
+            request: RecordedRequest(
+                request, body: requestBody, redacting: redacted,
+                redactingQuery: store.queryRedaction),
             response: response,
             outcome: outcome,
             error: error.map(RecordedError.init)

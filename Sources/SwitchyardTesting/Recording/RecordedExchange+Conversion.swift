@@ -14,8 +14,9 @@ extension RecordedBody {
         if let text = String(validating: array, as: UTF8.self) {
             self.init(encoding: .utf8, content: text, byteCount: array.count, complete: complete)
         } else {
-            self.init(encoding: .base64, content: Data(array).base64EncodedString(), byteCount: array.count,
-                      complete: complete)
+            self.init(
+                encoding: .base64, content: Data(array).base64EncodedString(), byteCount: array.count,
+                complete: complete)
         }
     }
 
@@ -28,8 +29,10 @@ extension RecordedBody {
             return Array(content.utf8)
         case .base64:
             guard let data = Data(base64Encoded: content) else {
-                throw SwitchyardError(.decoding, "A recorded body says it is base64 but is not valid base64;"
-                    + " re-record the exchange or fix the file by hand.")
+                throw SwitchyardError(
+                    .decoding,
+                    "A recorded body says it is base64 but is not valid base64;"
+                        + " re-record the exchange or fix the file by hand.")
             }
             return Array(data)
         }
@@ -117,8 +120,9 @@ extension RecordedResponse {
         guard (100...999).contains(status) else {
             throw SwitchyardError(.decoding, "A recorded response has status \(status); a status has three digits.")
         }
-        return HTTPResponse(status: HTTPResponse.Status(code: status, reasonPhrase: reason),
-                            headerFields: RecordedHeader.httpFields(headers))
+        return HTTPResponse(
+            status: HTTPResponse.Status(code: status, reasonPhrase: reason),
+            headerFields: RecordedHeader.httpFields(headers))
     }
 }
 

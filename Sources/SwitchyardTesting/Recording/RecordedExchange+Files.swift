@@ -26,8 +26,9 @@ extension RecordedExchange {
                 let data = try Data(contentsOf: url)
                 loaded.append((name, try JSONDecoder().decode(RecordedExchange.self, from: data)))
             } catch {
-                throw SwitchyardError(.decoding, "\(url.path) is not a recorded exchange: \(error)",
-                                      underlyingError: error)
+                throw SwitchyardError(
+                    .decoding, "\(url.path) is not a recorded exchange: \(error)",
+                    underlyingError: error)
             }
         }
         loaded.sort { ($0.exchange.sequence, $0.name) < ($1.exchange.sequence, $1.name) }

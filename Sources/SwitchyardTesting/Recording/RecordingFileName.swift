@@ -24,8 +24,10 @@ enum RecordingFileName {
     private static func sanitize(_ text: some StringProtocol) -> String {
         var result = ""
         for scalar in text.unicodeScalars.prefix(maxPathLength) {
-            let keep = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                || scalar == "-")
+            let keep =
+                scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || scalar == "-")
             result.unicodeScalars.append(keep ? scalar : "_")
         }
         return result.isEmpty ? "_" : result

@@ -51,8 +51,9 @@ final class RecordingStore: Sendable {
             data.append(UInt8(ascii: "\n"))
             try data.write(to: url, options: .atomic)
         } catch {
-            throw .transportFailed("Could not write the recorded exchange \(url.path): \(error)",
-                                   underlyingError: error)
+            throw .transportFailed(
+                "Could not write the recorded exchange \(url.path): \(error)",
+                underlyingError: error)
         }
         state.withLock { $0.files.append(url) }
     }

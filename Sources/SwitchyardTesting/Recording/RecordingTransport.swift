@@ -43,7 +43,7 @@ public final class RecordingTransport: Transport {
         /// Header names whose values are never written: `Authorization`, `Proxy-Authorization`,
         /// `Cookie`, `Set-Cookie`.
         public static let defaultRedactedHeaderNames: Set<HTTPField.Name> = [
-            .authorization, .proxyAuthorization, .cookie, .setCookie,
+            .authorization, .proxyAuthorization, .cookie, .setCookie
         ]
 
         /// Header names whose values are written as `<redacted>`, in requests and responses.

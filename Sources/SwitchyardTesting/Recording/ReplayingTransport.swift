@@ -1,6 +1,6 @@
 public import Foundation
-public import Switchyard
 import HTTPTypes
+public import Switchyard
 import Synchronization
 
 /// A transport that serves exchanges saved by ``RecordingTransport``, without a network.
@@ -55,8 +55,9 @@ public final class ReplayingTransport: Transport {
     /// - Throws: `SwitchyardError.Kind.invalidRequest` or `SwitchyardError.Kind.decoding` when the
     ///   directory or one of its files cannot be read.
     public convenience init(directory: URL, whenExhausted: ExhaustionPolicy = .repeatLast) throws(SwitchyardError) {
-        try self.init(exchanges: RecordedExchange.loadAll(from: directory), whenExhausted: whenExhausted,
-                      source: directory.path)
+        try self.init(
+            exchanges: RecordedExchange.loadAll(from: directory), whenExhausted: whenExhausted,
+            source: directory.path)
     }
 
     /// Creates a transport serving `exchanges`, e.g. built in code or loaded with ``RecordedExchange/loadAll(from:)``.
@@ -70,9 +71,10 @@ public final class ReplayingTransport: Transport {
     private init(exchanges: [RecordedExchange], whenExhausted: ExhaustionPolicy, source: String) {
         self.exchanges = exchanges
         self.byTarget = Dictionary(grouping: exchanges, by: \.request.target)
-        self.recordedRedaction = QueryRedaction(parameterNames: exchanges.flatMap { exchange in
-            QueryRedaction.queryItems(of: exchange.request.path).filter { $0.value == QueryRedaction.mask }.map { String($0.name) }
-        })
+        self.recordedRedaction = QueryRedaction(
+            parameterNames: exchanges.flatMap { exchange in
+                QueryRedaction.queryItems(of: exchange.request.path).filter { $0.value == QueryRedaction.mask }.map { String($0.name) }
+            })
         self.exhaustion = whenExhausted
         self.source = source
     }
@@ -93,7 +95,8 @@ public final class ReplayingTransport: Transport {
     ///   or `SwitchyardError.Kind.timeout` when the exchange is already cancelled or past its deadline.
     public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         let exact = "\(request.head.method.rawValue) \(request.head.path ?? "/")"
-        let target = byTarget[exact] != nil
+        let target =
+            byTarget[exact] != nil
             ? exact : "\(request.head.method.rawValue) \(recordedRedaction.redact(request.head.path ?? "/"))"
         try context.checkLiveness()
         let index = state.withLock { state in
@@ -103,8 +106,9 @@ public final class ReplayingTransport: Transport {
         }
         guard let matches = byTarget[target], let last = matches.last else { throw unmatchedError(target) }
         if index >= matches.count, exhaustion == .fail {
-            throw SwitchyardError.invalidRequest("All \(matches.count) recorded exchange(s) for \(target) in"
-                + " \(source) were already served; record more, or replay with whenExhausted: .repeatLast.")
+            throw SwitchyardError.invalidRequest(
+                "All \(matches.count) recorded exchange(s) for \(target) in"
+                    + " \(source) were already served; record more, or replay with whenExhausted: .repeatLast.")
         }
         let response = try Self.response(for: index < matches.count ? matches[index] : last, request: request)
         let elapsed = context.startedAt.duration(to: .now)
@@ -135,8 +139,9 @@ public final class ReplayingTransport: Transport {
             let error = exchange.error?.switchyardError ?? .transportFailed("The recorded body failed.")
             return Response(head, body: .endingInError(bytes, error: error))
         case .abandoned:
-            let error = SwitchyardError.invalidRequest("Exchange \(exchange.sequence) (\(exchange.request.target))"
-                + " was recorded while its reader stopped after \(bytes.count) bytes; the rest was never recorded.")
+            let error = SwitchyardError.invalidRequest(
+                "Exchange \(exchange.sequence) (\(exchange.request.target))"
+                    + " was recorded while its reader stopped after \(bytes.count) bytes; the rest was never recorded.")
             return Response(head, body: .endingInError(bytes, error: error))
         }
     }

@@ -148,8 +148,9 @@ public final class RoutedStubTransport: Transport {
 
     private static func unmatchedError(_ head: HTTPRequest, routes: [StubRoute]) -> SwitchyardError {
         let table = routes.isEmpty ? " (none)" : routes.map { "\n  \($0)" }.joined()
-        return .invalidRequest("No stub route matches \(head.method.rawValue) \(head.path ?? "/")."
-            + " Add one with on(.\(head.method.rawValue.lowercased()), \"\(head.path ?? "/")\", reply: ...)."
-            + " Routes:\(table)")
+        return .invalidRequest(
+            "No stub route matches \(head.method.rawValue) \(head.path ?? "/")."
+                + " Add one with on(.\(head.method.rawValue.lowercased()), \"\(head.path ?? "/")\", reply: ...)."
+                + " Routes:\(table)")
     }
 }

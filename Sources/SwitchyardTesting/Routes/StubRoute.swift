@@ -34,7 +34,8 @@ public final class StubRoute: Sendable, CustomStringConvertible {
     public init(_ method: HTTPRequest.Method?, _ pattern: StubPathPattern, replies: [StubReply]) {
         self.method = method
         self.pattern = pattern
-        self.replies = replies.isEmpty
+        self.replies =
+            replies.isEmpty
             ? [.text("The stub route \(pattern) has no replies.", status: .internalServerError)]
             : replies
     }

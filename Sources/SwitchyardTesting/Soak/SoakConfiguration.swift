@@ -11,8 +11,9 @@ public import SwitchyardTestServer
 public struct SoakConfiguration: Sendable {
     /// The faults of `yard bench --soak` when none are given:
     /// `reset=0.01,stall=0.005,truncate=0.01,malformed=0.005,burst=0.01` (about 4 % of the requests).
-    public static let defaultFaults = FaultPlan(resetBeforeResponse: 0.005, resetMidBody: 0.005, stall: 0.005,
-                                                truncate: 0.01, malformed: 0.005, burst: 0.01, seed: 1)
+    public static let defaultFaults = FaultPlan(
+        resetBeforeResponse: 0.005, resetMidBody: 0.005, stall: 0.005,
+        truncate: 0.01, malformed: 0.005, burst: 0.01, seed: 1)
 
     /// Logical requests to send (retries not counted). Default 100,000.
     public var requests: Int
@@ -46,8 +47,10 @@ public struct SoakConfiguration: Sendable {
     ///   - faults: The faults the server injects.
     ///   - deadline: Each request's deadline.
     ///   - grace: How long past its deadline a request may take to end.
-    public init(requests: Int = 100_000, concurrency: Int = 64, faults: FaultPlan = SoakConfiguration.defaultFaults,
-                deadline: Duration = .seconds(5), grace: Duration = .seconds(10)) {
+    public init(
+        requests: Int = 100_000, concurrency: Int = 64, faults: FaultPlan = SoakConfiguration.defaultFaults,
+        deadline: Duration = .seconds(5), grace: Duration = .seconds(10)
+    ) {
         self.requests = requests
         self.concurrency = concurrency
         self.faults = faults

@@ -77,20 +77,35 @@ public struct SoakReport: Sendable {
             ("faults", configuration.faults.description),
             ("deadline / grace", "\(configuration.deadline) / \(configuration.grace)"),
             ("duration", "\(duration)"),
-            ("completed", "\(completed) (verified 200: \(verified)"
-                + completedByStatus.sorted { $0.key < $1.key }.filter { $0.key != 200 }.map { ", \($0.key): \($0.value)" }.joined() + ")"),
-            ("failed", "\(failed)" + (failedByKind.isEmpty ? "" : " (" + failedByKind.sorted { $0.key < $1.key }
-                .map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")),
+            (
+                "completed",
+                "\(completed) (verified 200: \(verified)"
+                    + completedByStatus.sorted { $0.key < $1.key }.filter { $0.key != 200 }.map { ", \($0.key): \($0.value)" }.joined()
+                    + ")"
+            ),
+            (
+                "failed",
+                "\(failed)"
+                    + (failedByKind.isEmpty
+                        ? ""
+                        : " ("
+                            + failedByKind.sorted { $0.key < $1.key }
+                            .map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
+            ),
             ("hung", "\(hung)"),
             ("duplicated POSTs", "\(duplicatedPosts)"),
             ("corrupted bodies", "\(corrupted)"),
             ("repeated GETs (retries)", "\(repeatedGets)"),
             ("late arrivals", "\(lateArrivals)"),
-            ("injected faults", injectedFaults.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
+            ("injected faults", injectedFaults.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         ]
         if let memory {
-            rows.append(("RSS start / middle / end", "\(Self.mebibytes(memory.start)) / \(Self.mebibytes(memory.middle)) / "
-                + "\(Self.mebibytes(memory.end)) (drift \(String(format: "%.1f", memory.drift * 100)) %)"))
+            rows.append(
+                (
+                    "RSS start / middle / end",
+                    "\(Self.mebibytes(memory.start)) / \(Self.mebibytes(memory.middle)) / "
+                        + "\(Self.mebibytes(memory.end)) (drift \(String(format: "%.1f", memory.drift * 100)) %)"
+                ))
         }
         if let baseline, let afterShutdown {
             rows.append(("fds baseline → after shutdown", "\(baseline.openFileDescriptors) → \(afterShutdown.openFileDescriptors)"))

@@ -1,7 +1,7 @@
-public import Switchyard
 import HTTPTypes
-import Synchronization
+public import Switchyard
 import SwitchyardTestServer
+import Synchronization
 
 /// A soak under faults: many requests through the default chain (``ClientConfiguration/init()``,
 /// retries included) against the embedded server in its fault-injection mode, each checked — the
@@ -93,7 +93,8 @@ public struct SoakRun: Sendable {
             let waitUntil = ContinuousClock.now.advanced(by: .seconds(10))
             var after = SoakProcessFigures.now()
             while after.openFileDescriptors > baseline.openFileDescriptors || after.threads > baseline.threads,
-                ContinuousClock.now < waitUntil {
+                ContinuousClock.now < waitUntil
+            {
                 try? await Task.sleep(for: .milliseconds(100))
                 after = SoakProcessFigures.now()
             }
@@ -126,8 +127,10 @@ public struct SoakRun: Sendable {
     // MARK: - Driving
 
     /// Sends `count` requests with ids `{prefix}-{index}`, `concurrency` at a time.
-    private func drive(client: Client, server: LoopbackServer, prefix: String, count: Int, tally: Tally,
-                       memory: MemorySamples?) async {
+    private func drive(
+        client: Client, server: LoopbackServer, prefix: String, count: Int, tally: Tally,
+        memory: MemorySamples?
+    ) async {
         let next = Counter()
         let checkpoints = (start: max(1, count / 10), middle: max(1, count / 2))
         await withTaskGroup(of: Void.self) { group in
@@ -193,8 +196,10 @@ public struct SoakRun: Sendable {
 
     private static let checkedFields = [SoakBody.digestHeader, SoakBody.requestDigestHeader]
 
-    private static func exchange(client: Client, url: String, isPost: Bool, body: [UInt8], streamed: Bool,
-                                 deadline: Duration) async -> Outcome {
+    private static func exchange(
+        client: Client, url: String, isPost: Bool, body: [UInt8], streamed: Bool,
+        deadline: Duration
+    ) async -> Outcome {
         do {
             var options = RequestOptions()
             options.timeout = deadline

@@ -16,8 +16,9 @@ enum BenchChain: String, CaseIterable, ExpressibleByArgument {
         case .bare:
             return Client(transport: transport, interceptors: extraInterceptors)
         case .default:
-            return try Client(transport: transport,
-                              configuration: .benchmarkingBuiltIns(callInterceptors: extraInterceptors))
+            return try Client(
+                transport: transport,
+                configuration: .benchmarkingBuiltIns(callInterceptors: extraInterceptors))
         }
     }
 }

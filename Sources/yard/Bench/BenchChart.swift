@@ -26,18 +26,22 @@ enum BenchChart {
         let throughput = Self.roundScale(results.map(\.run.requestsPerSecond).max() ?? 1)
         let latency = Self.roundScale(results.map { Double($0.run.microseconds(at: 99)) / 1_000 }.max() ?? 1)
         svg += axes(x: panel.left, label: "requests/s", scale: throughput, levels: levels)
-        svg += axes(x: panel.left * 2 + panel.width + 40, label: "latency ms (p50 solid, p99 dashed)", scale: latency,
-                    levels: levels)
+        svg += axes(
+            x: panel.left * 2 + panel.width + 40, label: "latency ms (p50 solid, p99 dashed)", scale: latency,
+            levels: levels)
         for (index, name) in order.enumerated() {
             let color = palette[index % palette.count]
             let points = (series[name] ?? []).sorted { $0.concurrency < $1.concurrency }
-            svg += line(points.map { ($0.concurrency, $0.run.requestsPerSecond) }, x: panel.left, maximum: throughput.top,
-                        levels: levels, color: color, dashed: false)
+            svg += line(
+                points.map { ($0.concurrency, $0.run.requestsPerSecond) }, x: panel.left, maximum: throughput.top,
+                levels: levels, color: color, dashed: false)
             let right = panel.left * 2 + panel.width + 40
-            svg += line(points.map { ($0.concurrency, Double($0.run.microseconds(at: 50)) / 1_000) }, x: right,
-                        maximum: latency.top, levels: levels, color: color, dashed: false)
-            svg += line(points.map { ($0.concurrency, Double($0.run.microseconds(at: 99)) / 1_000) }, x: right,
-                        maximum: latency.top, levels: levels, color: color, dashed: true)
+            svg += line(
+                points.map { ($0.concurrency, Double($0.run.microseconds(at: 50)) / 1_000) }, x: right,
+                maximum: latency.top, levels: levels, color: color, dashed: false)
+            svg += line(
+                points.map { ($0.concurrency, Double($0.run.microseconds(at: 99)) / 1_000) }, x: right,
+                maximum: latency.top, levels: levels, color: color, dashed: true)
             let legendY = panel.top + panel.height + 50 + Double(index) * 18
             svg += "<rect x=\"\(panel.left)\" y=\"\(legendY - 10)\" width=\"14\" height=\"10\" fill=\"\(color)\"/>"
             svg += "<text x=\"\(panel.left + 20)\" y=\"\(legendY)\">\(escape(name))</text>\n"
@@ -71,7 +75,8 @@ enum BenchChart {
 
     private static func axes(x left: Double, label: String, scale: (top: Double, steps: Int), levels: [Int]) -> String {
         let maximum = scale.top
-        var text = "<rect x=\"\(left)\" y=\"\(panel.top)\" width=\"\(panel.width)\" height=\"\(panel.height)\" fill=\"none\" stroke=\"#999\"/>\n"
+        var text =
+            "<rect x=\"\(left)\" y=\"\(panel.top)\" width=\"\(panel.width)\" height=\"\(panel.height)\" fill=\"none\" stroke=\"#999\"/>\n"
         text += "<text x=\"\(left)\" y=\"\(panel.top - 8)\" font-weight=\"bold\">\(escape(label))</text>\n"
         for step in 0...scale.steps {
             let value = maximum * Double(step) / Double(scale.steps)
@@ -86,11 +91,14 @@ enum BenchChart {
         return text
     }
 
-    private static func line(_ points: [(Int, Double)], x left: Double, maximum: Double, levels: [Int], color: String,
-                             dashed: Bool) -> String {
+    private static func line(
+        _ points: [(Int, Double)], x left: Double, maximum: Double, levels: [Int], color: String,
+        dashed: Bool
+    ) -> String {
         let coordinates = points.map { "\(xPosition($0.0, levels: levels, left: left)),\(yPosition($0.1, maximum: maximum))" }
         let dash = dashed ? " stroke-dasharray=\"6 4\"" : ""
-        var text = "<polyline points=\"\(coordinates.joined(separator: " "))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash)/>\n"
+        var text =
+            "<polyline points=\"\(coordinates.joined(separator: " "))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash)/>\n"
         for coordinate in coordinates {
             let parts = coordinate.split(separator: ",")
             text += "<circle cx=\"\(parts[0])\" cy=\"\(parts[1])\" r=\"3\" fill=\"\(color)\"/>"
@@ -116,7 +124,7 @@ enum BenchChart {
     }
 }
 
-private extension Double {
+extension Double {
     /// ⌊log₁₀(self)⌋ for a positive value.
-    var log10Floor: Double { Foundation.log10(self).rounded(.down) }
+    fileprivate var log10Floor: Double { Foundation.log10(self).rounded(.down) }
 }

@@ -51,8 +51,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Extra pass-through interceptors in front of the chain (the cost of a hop).")
     var interceptors = 0
 
-    @Flag(name: .customLong("task-per-request"),
-          help: "Start a task per request (the anchors' Swift clients' loop) instead of long-lived workers.")
+    @Flag(
+        name: .customLong("task-per-request"),
+        help: "Start a task per request (the anchors' Swift clients' loop) instead of long-lived workers.")
     var taskPerRequest = false
 
     @Flag(name: .customLong("result-line"), help: "Print only the anchors' RESULT line per cell.")
@@ -73,18 +74,23 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("in-flight"), help: "Scale mode: requests held in flight, comma-separated.")
     var inFlight = CommaSeparated<PositiveCount>([100, 1_000, 10_000].map(PositiveCount.init))
 
-    @Option(name: .customLong("curl-busy-poll-us"),
-            help: "curl: the event loop's busy-poll window in microseconds (CurlTransport.Configuration.busyPollDuration).")
+    @Option(
+        name: .customLong("curl-busy-poll-us"),
+        help: "curl: the event loop's busy-poll window in microseconds (CurlTransport.Configuration.busyPollDuration).")
     var curlBusyPollMicroseconds: Int?
 
-    @Option(name: .customLong("curl-busy-poll-max-in-flight"),
-            help: "curl: busy-poll only while at most this many transfers are in flight (busyPollMaxInFlight).")
+    @Option(
+        name: .customLong("curl-busy-poll-max-in-flight"),
+        help: "curl: busy-poll only while at most this many transfers are in flight (busyPollMaxInFlight).")
     var curlBusyPollMaxInFlight: Int?
 
     @Option(name: .customLong("delay-ms"), help: "Scale mode: how long the slow endpoint waits.")
     var delayMilliseconds = 2_000
 
-    @Flag(help: "Soak mode: --requests GETs and POSTs through the default chain against the embedded server injecting faults; exits 1 if any hung, was duplicated or corrupted.")
+    @Flag(
+        help:
+            "Soak mode: --requests GETs and POSTs through the default chain against the embedded server injecting faults; exits 1 if any hung, was duplicated or corrupted."
+    )
     var soak = false
 
     @Option(help: "Soak mode: the faults, \(FaultPlan.specSyntax) (default \(SoakCommandRun.defaultSpec)).")
@@ -96,7 +102,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("deadline-seconds"), help: "Soak mode: each request's deadline.")
     var deadlineSeconds = 5.0
 
-    @Option(name: .customLong("grace-seconds"), help: "Soak mode: how long past its deadline a request may take to end before it counts as hung.")
+    @Option(
+        name: .customLong("grace-seconds"),
+        help: "Soak mode: how long past its deadline a request may take to end before it counts as hung.")
     var graceSeconds = 10.0
 
     func validate() throws {
@@ -108,7 +116,9 @@ struct BenchCommand: AsyncParsableCommand {
         if let curlBusyPollMicroseconds, curlBusyPollMicroseconds < 0 { throw ValidationError("--curl-busy-poll-us must not be negative.") }
         if soak {
             _ = try SoakCommandRun.plan(faults, seed: faultSeed)
-            guard deadlineSeconds > 0, graceSeconds > 0 else { throw ValidationError("--deadline-seconds and --grace-seconds must be positive.") }
+            guard deadlineSeconds > 0, graceSeconds > 0 else {
+                throw ValidationError("--deadline-seconds and --grace-seconds must be positive.")
+            }
             guard (concurrency?.values.count ?? 1) == 1 else { throw ValidationError("--soak runs one --concurrency level.") }
         }
         if let curlBusyPollMaxInFlight, curlBusyPollMaxInFlight < 0 {
@@ -119,10 +129,11 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         ProcessStats.raiseOpenFileLimit()
         if soak {
-            var configuration = SoakConfiguration(requests: requests ?? 100_000, concurrency: concurrency?.values.first?.value ?? 64,
-                                                  faults: try SoakCommandRun.plan(faults, seed: faultSeed),
-                                                  deadline: .milliseconds(Int64(deadlineSeconds * 1_000)),
-                                                  grace: .milliseconds(Int64(graceSeconds * 1_000)))
+            var configuration = SoakConfiguration(
+                requests: requests ?? 100_000, concurrency: concurrency?.values.first?.value ?? 64,
+                faults: try SoakCommandRun.plan(faults, seed: faultSeed),
+                deadline: .milliseconds(Int64(deadlineSeconds * 1_000)),
+                grace: .milliseconds(Int64(graceSeconds * 1_000)))
             configuration.warmupRequests = min(warmup * 2, configuration.requests)
             try await SoakCommandRun(transports: transport.values, configuration: configuration, json: json).run()
             return
@@ -130,14 +141,17 @@ struct BenchCommand: AsyncParsableCommand {
         let server = url == nil ? try await LoopbackServer.start() : nil
         defer { if let server { Task { try? await server.shutdown() } } }
         if scale {
-            try await ScaleRun(transports: transport.values, levels: inFlight.values.map(\.value), delayMilliseconds: delayMilliseconds,
-                               server: server, url: url, json: json).run()
+            try await ScaleRun(
+                transports: transport.values, levels: inFlight.values.map(\.value), delayMilliseconds: delayMilliseconds,
+                server: server, url: url, json: json
+            ).run()
             return
         }
         var results: [BenchResult] = []
         let cells = try matrix(server: server)
         for (index, cell) in cells.enumerated() {
-            progress("[\(index + 1)/\(cells.count)] \(cell.transport.rawValue) \(cell.chain.rawValue) c=\(cell.concurrency) \(cell.payload)")
+            progress(
+                "[\(index + 1)/\(cells.count)] \(cell.transport.rawValue) \(cell.chain.rawValue) c=\(cell.concurrency) \(cell.payload)")
             let result = try await measure(cell)
             results.append(result)
             if resultLine { print(result.resultLine) }
@@ -169,7 +183,8 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     private func matrix(server: LoopbackServer?) throws -> [Cell] {
-        let payloads: [(String, String)] = try url.map { [(Self.path(of: $0), $0)] }
+        let payloads: [(String, String)] =
+            try url.map { [(Self.path(of: $0), $0)] }
             ?? payload.values.map { name in
                 let path = try Self.path(forPayload: name)
                 return (name, server?.url(path) ?? path)
@@ -200,29 +215,36 @@ struct BenchCommand: AsyncParsableCommand {
             }
             let cap = Duration.milliseconds(Int64(maxSeconds * 1_000))
             if warmup > 0 {
-                _ = await LoadLoop(concurrency: cell.concurrency, total: warmup, maxDuration: cap,
-                                   taskPerRequest: taskPerRequest).run(operation)
+                _ = await LoadLoop(
+                    concurrency: cell.concurrency, total: warmup, maxDuration: cap,
+                    taskPerRequest: taskPerRequest
+                ).run(operation)
             }
             let total = duration == nil ? requests ?? 10_000 : Int.max
             let limit = duration.map { min(cap, .milliseconds(Int64($0 * 1_000))) } ?? cap
             let threads = ThreadSampler()
             let cpuBefore = ProcessStats.cpuTime
             let switchesBefore = ProcessStats.contextSwitches
-            let run = await LoadLoop(concurrency: cell.concurrency, total: total, maxDuration: limit,
-                                     taskPerRequest: taskPerRequest).run(operation)
+            let run = await LoadLoop(
+                concurrency: cell.concurrency, total: total, maxDuration: limit,
+                taskPerRequest: taskPerRequest
+            ).run(operation)
             let cpu = ProcessStats.cpuTime - cpuBefore
             let switches = ProcessStats.contextSwitches - switchesBefore
-            return BenchResult(transport: cell.transport.rawValue, chain: cell.chain.rawValue, concurrency: cell.concurrency,
-                               payload: cell.payload, url: cell.url, run: run, cpu: cpu, contextSwitches: switches,
-                               peakResidentBytes: ProcessStats.peakResidentBytes, threads: threads.stop())
+            return BenchResult(
+                transport: cell.transport.rawValue, chain: cell.chain.rawValue, concurrency: cell.concurrency,
+                payload: cell.payload, url: cell.url, run: run, cpu: cpu, contextSwitches: switches,
+                peakResidentBytes: ProcessStats.peakResidentBytes, threads: threads.stop())
         }
     }
 
     // MARK: - Options
 
     /// A fresh transport of `choice`, with the curl event loop's tuning options applied.
-    private func withTransport<Result>(_ choice: TransportChoice,
-                                       _ body: (any Transport) async throws -> Result) async throws -> Result {
+    private func withTransport<Result>(
+        _ choice: TransportChoice,
+        _ body: (any Transport) async throws -> Result
+    ) async throws -> Result {
         guard choice == .curl, curlBusyPollMicroseconds != nil || curlBusyPollMaxInFlight != nil else {
             return try await choice.withTransport(body)
         }

@@ -41,7 +41,7 @@ struct BenchResult {
             ("p50_ms", .double(ms(50))), ("p90_ms", .double(ms(90))), ("p99_ms", .double(ms(99))),
             ("max_ms", .double(Double(run.succeeded == 0 ? 0 : run.latencies.max) / 1_000)),
             ("cpu_ms_per_1k", .double(cpuMillisecondsPer1000)),
-            ("peak_rss_mb", .double(Double(peakResidentBytes) / 1_048_576)), ("threads", .int(Int64(threads))),
+            ("peak_rss_mb", .double(Double(peakResidentBytes) / 1_048_576)), ("threads", .int(Int64(threads)))
         ])
     }
 
@@ -56,15 +56,19 @@ struct BenchResult {
             + String(format: "cpu_us=%.1f csw=%.2f", cpuMicrosecondsPerRequest, contextSwitchesPerRequest)
     }
 
-    static let columns = ["transport", "chain", "c", "payload", "requests", "errors", "req/s", "p50 ms", "p90 ms",
-                          "p99 ms", "max ms", "cpu ms/1k", "peak RSS MiB", "threads"]
+    static let columns = [
+        "transport", "chain", "c", "payload", "requests", "errors", "req/s", "p50 ms", "p90 ms",
+        "p99 ms", "max ms", "cpu ms/1k", "peak RSS MiB", "threads"
+    ]
 
     var cells: [String] {
-        [transport, chain, "\(concurrency)", payload, "\(run.succeeded + run.errors)", "\(run.errors)",
-         String(format: "%.0f", run.requestsPerSecond), String(format: "%.3f", ms(50)), String(format: "%.3f", ms(90)),
-         String(format: "%.3f", ms(99)), String(format: "%.3f", Double(run.succeeded == 0 ? 0 : run.latencies.max) / 1_000),
-         String(format: "%.0f", cpuMillisecondsPer1000), String(format: "%.1f", Double(peakResidentBytes) / 1_048_576),
-         "\(threads)"]
+        [
+            transport, chain, "\(concurrency)", payload, "\(run.succeeded + run.errors)", "\(run.errors)",
+            String(format: "%.0f", run.requestsPerSecond), String(format: "%.3f", ms(50)), String(format: "%.3f", ms(90)),
+            String(format: "%.3f", ms(99)), String(format: "%.3f", Double(run.succeeded == 0 ? 0 : run.latencies.max) / 1_000),
+            String(format: "%.0f", cpuMillisecondsPer1000), String(format: "%.1f", Double(peakResidentBytes) / 1_048_576),
+            "\(threads)"
+        ]
     }
 
     /// An aligned table of results.

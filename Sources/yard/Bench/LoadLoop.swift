@@ -15,8 +15,9 @@ struct LoadLoop {
     /// What a run measured.
     struct Result {
         /// Latencies of successful operations, in microseconds.
-        var latencies = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000,
-                                          numberOfSignificantValueDigits: .three)
+        var latencies = Histogram<UInt64>(
+            lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000,
+            numberOfSignificantValueDigits: .three)
         var bytes = 0
         var errors = 0
         var elapsed: Duration = .zero

@@ -20,16 +20,19 @@ struct ScaleRun {
             for level in levels {
                 FileHandle.standardError.write(Data("\r\u{1B}[K\(transport.rawValue): \(level) in flight …".utf8))
                 let result = try await transport.withTransport { try await measure(Client(transport: $0), level: level, url: target) }
-                rows.append(.object([
-                    ("transport", .string(transport.rawValue)), ("in_flight", .int(Int64(level))),
-                    ("completed", .int(Int64(result.completed))), ("errors", .int(Int64(result.errors))),
-                    ("elapsed_s", .double(result.elapsed.milliseconds / 1_000)),
-                    ("kib_per_request", .double(result.bytesPerRequest / 1_024)), ("threads", .int(Int64(result.threads))),
-                    ("first_error", result.firstError.map { .string($0) } ?? .null),
-                ]))
-                table.append([transport.rawValue, "\(level)", "\(result.completed)", "\(result.errors)",
-                              String(format: "%.1f", result.elapsed.milliseconds / 1_000),
-                              String(format: "%.1f", result.bytesPerRequest / 1_024), "\(result.threads)"])
+                rows.append(
+                    .object([
+                        ("transport", .string(transport.rawValue)), ("in_flight", .int(Int64(level))),
+                        ("completed", .int(Int64(result.completed))), ("errors", .int(Int64(result.errors))),
+                        ("elapsed_s", .double(result.elapsed.milliseconds / 1_000)),
+                        ("kib_per_request", .double(result.bytesPerRequest / 1_024)), ("threads", .int(Int64(result.threads))),
+                        ("first_error", result.firstError.map { .string($0) } ?? .null)
+                    ]))
+                table.append([
+                    transport.rawValue, "\(level)", "\(result.completed)", "\(result.errors)",
+                    String(format: "%.1f", result.elapsed.milliseconds / 1_000),
+                    String(format: "%.1f", result.bytesPerRequest / 1_024), "\(result.threads)"
+                ])
             }
         }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
@@ -38,10 +41,11 @@ struct ScaleRun {
         } else {
             let widths = table[0].indices.map { column in table.map { $0[column].count }.max() ?? 0 }
             for row in table {
-                print(row.enumerated().map { column, cell in
-                    let padding = String(repeating: " ", count: widths[column] - cell.count)
-                    return column == 0 ? cell + padding : padding + cell
-                }.joined(separator: "  "))
+                print(
+                    row.enumerated().map { column, cell in
+                        let padding = String(repeating: " ", count: widths[column] - cell.count)
+                        return column == 0 ? cell + padding : padding + cell
+                    }.joined(separator: "  "))
             }
         }
     }

@@ -46,8 +46,10 @@ struct SoakCommandRun {
         }
         func figures(_ value: SoakProcessFigures?) -> JSONValue {
             guard let value else { return .null }
-            return .object([("fds", .int(Int64(value.openFileDescriptors))), ("threads", .int(Int64(value.threads))),
-                            ("rss_bytes", .int(Int64(value.residentBytes)))])
+            return .object([
+                ("fds", .int(Int64(value.openFileDescriptors))), ("threads", .int(Int64(value.threads))),
+                ("rss_bytes", .int(Int64(value.residentBytes)))
+            ])
         }
         let configuration = report.configuration
         func int(_ value: Int) -> JSONValue { .int(Int64(value)) }

@@ -34,10 +34,10 @@ struct Item: Decodable, Sendable {
 func apiCalls(baseURL: String) async throws -> (Echo, String) {
     // doc:api-call
     let api = try APIClient(client: Client(transport: CurlTransport()), baseURL: baseURL)
-    let order = try await api.value(Shop.order(42))          // throws a SwitchyardError
-    print(order.uri)                                         // /echo/orders/42?expand=items
+    let order = try await api.value(Shop.order(42))  // throws a SwitchyardError
+    print(order.uri)  // /echo/orders/42?expand=items
 
-    let handle = api.call(Shop.order(43))                    // started; handle.cancel() from anywhere
+    let handle = api.call(Shop.order(43))  // started; handle.cancel() from anywhere
     switch await handle.result() {
     case .succeeded(let response): print(response.value.uri, response.info.head.status)
     case .noData: print("nothing to show")
@@ -51,14 +51,15 @@ func apiCalls(baseURL: String) async throws -> (Echo, String) {
 func apiPagedList(api: APIClient) async -> [Item] {
     // doc:api-pages
     let layout = JSONPageLayout(items: "data.items", id: "id", hasNext: "data.has_next", sizeParameter: "size")
-    let loader = PageLoader(source: EndpointPageSource<Item>(api: api, path: "/pages/articles", layout: layout),
-                            identity: { $0.id }, rule: layout.hasNextRule, pageSize: 20)
+    let loader = PageLoader(
+        source: EndpointPageSource<Item>(api: api, path: "/pages/articles", layout: layout),
+        identity: { $0.id }, rule: layout.hasNextRule, pageSize: 20)
     _ = await loader.loadFirst()
-    while await loader.hasNext {                             // "load more" at the end of the list
-        let result = await loader.loadNext()                 // one load at a time; a failed page rolls back
+    while await loader.hasNext {  // "load more" at the end of the list
+        let result = await loader.loadNext()  // one load at a time; a failed page rolls back
         if result.error != nil { break }
     }
-    let items = await loader.items                           // de-duplicated, in order
+    let items = await loader.items  // de-duplicated, in order
     // end
     return items
 }

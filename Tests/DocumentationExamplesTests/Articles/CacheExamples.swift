@@ -11,11 +11,11 @@ import Testing
 
 func cachingClient() throws -> (Client, HTTPCache) {
     // doc:cache-setup
-    let cache = HTTPCache(store: MemoryCacheStore())          // or DiskCacheStore(directory:) to survive launches
+    let cache = HTTPCache(store: MemoryCacheStore())  // or DiskCacheStore(directory:) to survive launches
     var configuration = ClientConfiguration()
     configuration.plugins = [CachePlugin.make(cache: cache)]
     let client = try Client(transport: CurlTransport(), configuration: configuration)
-    cache.partition = "user-42"                              // on sign-in: each user their own entries
+    cache.partition = "user-42"  // on sign-in: each user their own entries
     // end
     return (client, cache)
 }
@@ -23,9 +23,9 @@ func cachingClient() throws -> (Client, HTTPCache) {
 func cachedFeed(client: Client, url: String) async throws -> (text: String, offline: Bool) {
     // doc:cache-stale-if-error
     var request = try Request(url: url)
-    request.options.cachePolicy = .staleIfError              // the stored copy when the network fails
+    request.options.cachePolicy = .staleIfError  // the stored copy when the network fails
     let response = try await client.send(request)
-    let provenance = response.context.provenance             // network, cache, revalidated or stale, and its age
+    let provenance = response.context.provenance  // network, cache, revalidated or stale, and its age
     let offline = provenance.source == .stale
     // end
     return (response.text, offline)
@@ -39,7 +39,7 @@ func cacheOnly(client: Client, url: String) async throws -> String? {
         return try await client.send(request).text
     } catch {
         guard error.kind == .cacheMiss else { throw error }
-        return nil                                           // nothing stored: show a placeholder
+        return nil  // nothing stored: show a placeholder
     }
     // end
 }
@@ -48,7 +48,7 @@ func cacheThenNetwork(client: Client, url: String) async throws -> [String] {
     // doc:cache-then-network
     var shown: [String] = []
     for try await response in client.cacheThenNetwork(try Request(url: url)) {
-        shown.append(response.text)                          // the stored copy first (if any), then the network's
+        shown.append(response.text)  // the stored copy first (if any), then the network's
     }
     // end
     return shown
@@ -56,7 +56,7 @@ func cacheThenNetwork(client: Client, url: String) async throws -> [String] {
 
 func signOut(cache: HTTPCache) {
     // doc:cache-sign-out
-    cache.removeAll(partition: "user-42")                    // on sign-out
+    cache.removeAll(partition: "user-42")  // on sign-out
     // end
 }
 

@@ -17,9 +17,9 @@ func gettingStartedFirstRequest() async throws {
 
 func gettingStartedConfiguredClient() throws -> Client {
     // doc:configured-client
-    var configuration = ClientConfiguration()              // events, redirects and retry are on
-    configuration.validation = StatusValidation(accepted: 200..<300)   // other statuses throw .httpStatus
-    configuration.maxResponseBytes = 5 << 20               // 5 MiB, counted while the body streams
+    var configuration = ClientConfiguration()  // events, redirects and retry are on
+    configuration.validation = StatusValidation(accepted: 200..<300)  // other statuses throw .httpStatus
+    configuration.maxResponseBytes = 5 << 20  // 5 MiB, counted while the body streams
     let client = try Client(transport: CurlTransport(), configuration: configuration)
     // end
     return client
@@ -27,10 +27,11 @@ func gettingStartedConfiguredClient() throws -> Client {
 
 func gettingStartedPost(client: Client, baseURL: String) async throws -> String {
     // doc:post
-    var request = try Request(method: .post, url: baseURL + "/echo/body",
-                              headers: ["Content-Type": "application/json"],
-                              body: HTTPBody(Array(#"{"text": "hello"}"#.utf8)))
-    request.options.timeout = .seconds(60)                 // one deadline for the whole call, retries included
+    var request = try Request(
+        method: .post, url: baseURL + "/echo/body",
+        headers: ["Content-Type": "application/json"],
+        body: HTTPBody(Array(#"{"text": "hello"}"#.utf8)))
+    request.options.timeout = .seconds(60)  // one deadline for the whole call, retries included
     let response = try await client.send(request)
     // end
     return response.text
@@ -42,7 +43,7 @@ func gettingStartedErrors(client: Client, baseURL: String) async throws -> Strin
         let response = try await client.send(try Request(url: baseURL + "/status/404"))
         return response.text
     } catch {
-        switch error.kind {                                // error is a SwitchyardError
+        switch error.kind {  // error is a SwitchyardError
         case .httpStatus: return "refused: \(error.message)"
         case .timeout, .connectionFailed: return "offline? \(error.message)"
         default: return "failed: \(error.message)"
@@ -55,7 +56,7 @@ func gettingStartedStream(client: Client, baseURL: String) async throws -> Int {
     // doc:stream
     let streamed = try await client.stream(try Request(url: baseURL + "/bytes/1000000"))
     var received = 0
-    for try await chunk in streamed.body {                 // chunks as they arrive, with back-pressure
+    for try await chunk in streamed.body {  // chunks as they arrive, with back-pressure
         received += chunk.count
     }
     // end

@@ -23,7 +23,7 @@ struct MaintenanceInterceptor: Interceptor {
     let isDown: @Sendable () -> Bool
 
     func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
-        guard !isDown() else {                              // answer without calling next: no I/O at all
+        guard !isDown() else {  // answer without calling next: no I/O at all
             return Response(status: .serviceUnavailable, body: Array("down for maintenance\n".utf8))
         }
         return try await next(request)
@@ -41,7 +41,7 @@ func interceptorTiming() -> ClosureInterceptor {
             return response
         } catch {
             print(request.head.path ?? "/", "failed:", error, ContinuousClock.now - start)
-            throw error                                     // or return a response instead
+            throw error  // or return a response instead
         }
     }
     // end
@@ -51,10 +51,10 @@ func interceptorTiming() -> ClosureInterceptor {
 func interceptorPlacement(timing: ClosureInterceptor) throws -> Client {
     // doc:placement
     var configuration = ClientConfiguration()
-    configuration.callInterceptors = [APIVersionInterceptor(version: "2026-01")]   // once per call
-    configuration.attemptInterceptors = [timing]            // once per attempt: every retry, every redirect hop
+    configuration.callInterceptors = [APIVersionInterceptor(version: "2026-01")]  // once per call
+    configuration.attemptInterceptors = [timing]  // once per attempt: every retry, every redirect hop
     let client = try Client(transport: CurlTransport(), configuration: configuration)
-    for link in client.chain { print(link) }                // the whole chain, in order
+    for link in client.chain { print(link) }  // the whole chain, in order
     // end
     return client
 }
@@ -72,8 +72,12 @@ func interceptorPlacement(timing: ClosureInterceptor) throws -> Client {
     }
 
     @Test func theMaintenanceInterceptorAnswersItself() async throws {
-        let client = Client(transport: ClosureTransport { _, _ in Issue.record("reached the transport"); return Response(status: .ok) },
-                            interceptors: [MaintenanceInterceptor(isDown: { true }), interceptorTiming()])
+        let client = Client(
+            transport: ClosureTransport { _, _ in
+                Issue.record("reached the transport")
+                return Response(status: .ok)
+            },
+            interceptors: [MaintenanceInterceptor(isDown: { true }), interceptorTiming()])
         let response = try await client.send(try Request(url: "https://api.example.com/"))
         #expect(response.head.status == .serviceUnavailable)
     }

@@ -1,11 +1,12 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardURLSession
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -49,13 +50,15 @@ final class ProfileService: Sendable {
 
 func migratedClient(tokens: TokenStore) throws -> Client {
     // doc:after-client
-    var configuration = ClientConfiguration()                 // retry, redirects and events come with it
+    var configuration = ClientConfiguration()  // retry, redirects and events come with it
     configuration.validation = StatusValidation(accepted: 200..<300)
     configuration.headers = [
-        HeaderRules(owner: "app", rules: [
-            .set("X-Client", "shop/5.2"),
-            .set("Authorization") { _, _ in "Bearer \(await tokens.current())" },
-        ]),
+        HeaderRules(
+            owner: "app",
+            rules: [
+                .set("X-Client", "shop/5.2"),
+                .set("Authorization") { _, _ in "Bearer \(await tokens.current())" }
+            ])
     ]
     let client = try Client(transport: URLSessionTransport(wrapping: .shared), configuration: configuration)
     // end
@@ -81,8 +84,8 @@ final class MigratedProfileService: Sendable {
 
     func profile(id: Int) async throws -> Profile {
         var request = try Request(url: "\(baseURL)/echo/users/\(id)")
-        request.options.timeout = .seconds(60)                 // the whole call, retries included
-        let response = try await client.send(request)           // a non-2xx status throws .httpStatus
+        request.options.timeout = .seconds(60)  // the whole call, retries included
+        let response = try await client.send(request)  // a non-2xx status throws .httpStatus
         return try JSONDecoder().decode(Profile.self, from: Data(response.body))
     }
 }
@@ -95,8 +98,10 @@ final class MigratedProfileService: Sendable {
             let before = try await ProfileService(baseURL: try #require(URL(string: server.baseURL)), tokens: tokens).profile(id: 7)
             let client = try migratedClient(tokens: tokens)
             let after = try await MigratedProfileService(baseURL: server.baseURL, client: client).profile(id: 7)
-            let overCurl = try await MigratedProfileService(baseURL: server.baseURL,
-                                                            client: swappedClient(configuration: ClientConfiguration())).profile(id: 7)
+            let overCurl = try await MigratedProfileService(
+                baseURL: server.baseURL,
+                client: swappedClient(configuration: ClientConfiguration())
+            ).profile(id: 7)
             #expect(before.uri == "/echo/users/7" && after.uri == before.uri && overCurl.uri == before.uri)
         }
     }

@@ -14,7 +14,11 @@ final class SearchHealth: Sendable {
     func record(_ event: ExchangeEvent) {
         switch event.kind {
         case .succeeded: counts.withLock { $0.calls += 1 }
-        case .failed: counts.withLock { $0.calls += 1; $0.failures += 1 }
+        case .failed:
+            counts.withLock {
+                $0.calls += 1
+                $0.failures += 1
+            }
         default: break
         }
     }
@@ -40,11 +44,11 @@ func searchPlugin(health: SearchHealth) -> Plugin {
     let search = Plugin(
         name: "search",
         scope: scope,
-        position: .attempt,                                 // once per attempt: sees every retry
-        placement: .inOrder,                                // or .after("signing"): inside a registered plugin
+        position: .attempt,  // once per attempt: sees every retry
+        placement: .inOrder,  // or .after("signing"): inside a registered plugin
         headerRules: [
             .set("X-Team", "search"),
-            .set("X-Search-Session") { _, context in "s-\(context.id)" },
+            .set("X-Search-Session") { _, context in "s-\(context.id)" }
         ],
         interceptors: [attemptHeader],
         observers: [{ event in health.record(event) }]
@@ -55,8 +59,8 @@ func searchPlugin(health: SearchHealth) -> Plugin {
 
 func registerSearch(on client: Client, health: SearchHealth) throws {
     // doc:plugin-register
-    try client.register(searchPlugin(health: health))       // on a running client: the next call sees it
-    for conflict in client.headerConflicts { print(conflict) }   // two departments setting one field
+    try client.register(searchPlugin(health: health))  // on a running client: the next call sees it
+    for conflict in client.headerConflicts { print(conflict) }  // two departments setting one field
     // end
 }
 

@@ -10,7 +10,7 @@ import Testing
 func timingClient() throws -> (Client, TimingStats) {
     // doc:timing-setup
     let stats = TimingStats()
-    stats.register(template: "/bytes/{n}")                    // one row for every /bytes/… path
+    stats.register(template: "/bytes/{n}")  // one row for every /bytes/… path
     var configuration = ClientConfiguration()
     configuration.timingStats = stats
     let client = try Client(transport: CurlTransport(), configuration: configuration)
@@ -21,12 +21,12 @@ func timingClient() throws -> (Client, TimingStats) {
 func timingReport(stats: TimingStats) -> String {
     // doc:timing-report
     let snapshot = stats.snapshot()
-    print(snapshot.table)                                    // per endpoint: count, errors, p50/p90/p99/max per phase
+    print(snapshot.table)  // per endpoint: count, errors, p50/p90/p99/max per phase
     for endpoint in snapshot.endpoints {
         let call = endpoint.phases.first { $0.name == "call" }
-        print(endpoint.method, endpoint.path, endpoint.count, call?.p99 ?? 0)   // microseconds
+        print(endpoint.method, endpoint.path, endpoint.count, call?.p99 ?? 0)  // microseconds
     }
-    let json = snapshot.json()                               // the same figures, for a dashboard or a file
+    let json = snapshot.json()  // the same figures, for a dashboard or a file
     // end
     return json
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardTesting
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -21,7 +22,7 @@ func legacyTransport(session: URLSession) -> ClosureTransport {
         urlRequest.httpMethod = request.head.method.rawValue
         for field in request.head.headerFields { urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName) }
         if let body = request.body { urlRequest.httpBody = Data(try await body.collect(upTo: 16 << 20)) }
-        let (data, urlResponse) = try await session.data(for: urlRequest)   // the stack you already have
+        let (data, urlResponse) = try await session.data(for: urlRequest)  // the stack you already have
         guard let http = urlResponse as? HTTPURLResponse else { throw SwitchyardError.protocolViolation("not HTTP") }
         var fields = HTTPFields()
         for case (let name as String, let value as String) in http.allHeaderFields {

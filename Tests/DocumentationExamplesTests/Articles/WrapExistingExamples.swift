@@ -1,12 +1,13 @@
-import HTTPTypes
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardURLSession
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,7 +16,7 @@ import FoundationNetworking
 
 func wrapURLSession(appSession: URLSession) throws -> Client {
     // doc:wrap-urlsession
-    let transport = URLSessionTransport(wrapping: appSession)   // its configuration's headers, proxy, timeouts apply
+    let transport = URLSessionTransport(wrapping: appSession)  // its configuration's headers, proxy, timeouts apply
     let client = try Client(transport: transport, configuration: ClientConfiguration())
     // end
     return client
@@ -24,11 +25,11 @@ func wrapURLSession(appSession: URLSession) throws -> Client {
 func wrapAsyncHTTPClient(baseURL: String) async throws -> String {
     // doc:wrap-ahc
     var httpConfiguration = AsyncHTTPClientTransport.Configuration().httpClientConfiguration
-    httpConfiguration.redirectConfiguration = .disallow        // the chain follows redirects, not AsyncHTTPClient
+    httpConfiguration.redirectConfiguration = .disallow  // the chain follows redirects, not AsyncHTTPClient
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
     let client = try Client(transport: AsyncHTTPClientTransport(wrapping: httpClient), configuration: ClientConfiguration())
     let response = try await client.send(try Request(url: baseURL + "/redirect/2"))
-    try await httpClient.shutdown()                            // the app owns it: the transport never shuts it down
+    try await httpClient.shutdown()  // the app owns it: the transport never shuts it down
     // end
     return response.text
 }

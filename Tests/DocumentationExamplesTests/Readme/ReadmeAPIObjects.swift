@@ -6,7 +6,10 @@ import Testing
 // README.md, "API objects and lists": the sample endpoint runs (no server needed), the mapped
 // model and the paged list compile.
 func readmeSampleEndpoint() async throws {
-    struct User: Decodable, Sendable { var id: String; var name: String }
+    struct User: Decodable, Sendable {
+        var id: String
+        var name: String
+    }
 
     let profile = Endpoint<User>(.get, "/users/{id}", at: "data")
         .parameter("id", 42)
@@ -16,8 +19,8 @@ func readmeSampleEndpoint() async throws {
     let api = try APIClient(client: Client(transport: SampleTransport(serving: [profile])), baseURL: "https://api.example.com")
     switch await api.call(profile).result() {
     case .succeeded(let response): print(response.value.name, response.info.decodingTime ?? .zero)
-    case .noData: print("empty")                      // 204, empty body, null or [] at the key path
-    case .failed(let error): print(error.message)     // "data.name: expected a string, found null"
+    case .noData: print("empty")  // 204, empty body, null or [] at the key path
+    case .failed(let error): print(error.message)  // "data.name: expected a string, found null"
     default: break
     }
 }
@@ -29,7 +32,7 @@ struct Novel: JSONMapped {
     static let jsonMapping = JSONMapping<Novel>(
         .field(\.title, "info.book.title"),
         .field(\.authors, "info.book.authors[*].name"),
-        .field(\.subtitle, "info.book.subtitle"))   // optional: absent or null → nil
+        .field(\.subtitle, "info.book.subtitle"))  // optional: absent or null → nil
 }
 
 struct Post: Decodable, Sendable {
@@ -40,9 +43,10 @@ struct Post: Decodable, Sendable {
 @MainActor
 func readmePagedList(api: APIClient) -> PageListModel<EndpointPageSource<Post>, Int> {
     let layout = JSONPageLayout(items: "data.items", id: "id", hasNext: "data.has_next", sizeParameter: "size")
-    let loader = PageLoader(source: EndpointPageSource<Post>(api: api, path: "/feed", layout: layout),
-                            identity: { $0.id }, rule: layout.hasNextRule, pageSize: 20)
-    let list = PageListModel(loader: loader)   // @Observable; await list.loader.loadNext() at the end of the list
+    let loader = PageLoader(
+        source: EndpointPageSource<Post>(api: api, path: "/feed", layout: layout),
+        identity: { $0.id }, rule: layout.hasNextRule, pageSize: 20)
+    let list = PageListModel(loader: loader)  // @Observable; await list.loader.loadNext() at the end of the list
     return list
 }
 

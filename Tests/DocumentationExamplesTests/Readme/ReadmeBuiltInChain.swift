@@ -7,25 +7,29 @@ import Testing
 // README.md, "The built-in chain and plugins": built and its chain checked (no request is sent);
 // `secret` and `showBanner` are in StandIns.swift.
 func readmeBuiltInChain() throws -> Client {
-    var configuration = ClientConfiguration()                     // events, redirects, retry on
-    configuration.retry?.maxAttempts = 4                          // 408/429/5xx, connection failures
-    configuration.validation = StatusValidation(accepted: 200..<300)   // others throw .httpStatus
-    configuration.maxResponseBytes = 10 << 20                     // enforced while streaming
-    configuration.headers = [                                     // each department, its own endpoints
+    var configuration = ClientConfiguration()  // events, redirects, retry on
+    configuration.retry?.maxAttempts = 4  // 408/429/5xx, connection failures
+    configuration.validation = StatusValidation(accepted: 200..<300)  // others throw .httpStatus
+    configuration.maxResponseBytes = 10 << 20  // enforced while streaming
+    configuration.headers = [  // each department, its own endpoints
         HeaderRules(owner: "app", rules: [.set("X-Client", "shop/5.2")]),
-        HeaderRules(owner: "search", scope: RequestScope(pathPrefixes: ["/search"]),
-                    rules: [.set("X-Team", "search"), .set("X-Request-ID") { _, context in "req-\(context.id)" }]),
+        HeaderRules(
+            owner: "search", scope: RequestScope(pathPrefixes: ["/search"]),
+            rules: [.set("X-Team", "search"), .set("X-Request-ID") { _, context in "req-\(context.id)" }])
     ]
-    configuration.logging = LoggingConfiguration(logger: Logger(label: "shop.network"),
-                                                 redactedQueryParameters: ["token"])
+    configuration.logging = LoggingConfiguration(
+        logger: Logger(label: "shop.network"),
+        redactedQueryParameters: ["token"])
     let stats = TimingStats()
     stats.register(template: "/users/{id}")
-    configuration.timingStats = stats                             // print(stats.snapshot().table)
-    configuration.popUps.add(RequestScope(pathPrefixes: ["/payments"]),
-                             PopUpMessages(statuses: [503: "Payments are paused. You were not charged."]))
+    configuration.timingStats = stats  // print(stats.snapshot().table)
+    configuration.popUps.add(
+        RequestScope(pathPrefixes: ["/payments"]),
+        PopUpMessages(statuses: [503: "Payments are paused. You were not charged."]))
     configuration.plugins = [
-        SigningPlugin.make(scope: RequestScope(hosts: ["pay.example.com"]),
-                           signer: RequestSigner(keyID: "payments-2026", secret: Array(secret.utf8))),
+        SigningPlugin.make(
+            scope: RequestScope(hosts: ["pay.example.com"]),
+            signer: RequestSigner(keyID: "payments-2026", secret: Array(secret.utf8)))
     ]
     let client = try Client(transport: CurlTransport(), configuration: configuration)
 

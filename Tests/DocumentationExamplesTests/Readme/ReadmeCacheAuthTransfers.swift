@@ -8,16 +8,16 @@ import SwitchyardCurl
 func readmeCache(cachesPath: String, userID: String) async throws {
     let cache = HTTPCache(store: try DiskCacheStore(directory: cachesPath + "/http"))
     let client = try Client(transport: CurlTransport(), configuration: ClientConfiguration(plugins: [CachePlugin.make(cache: cache)]))
-    cache.partition = userID                        // on sign-in; cache.removeAll(partition:) on sign-out
+    cache.partition = userID  // on sign-in; cache.removeAll(partition:) on sign-out
 
     var request = try Request(url: "https://api.example.com/feed")
-    request.options.cachePolicy = .staleIfError     // the stored copy when the network fails
+    request.options.cachePolicy = .staleIfError  // the stored copy when the network fails
     let response = try await client.send(request)
     if response.context.provenance.source == .stale { showBanner(age: response.context.provenance.age) }
 }
 
 func readmeTokenRefresh(session: ExampleSession) throws -> Client {
-    let auth = AuthPlugin(scope: RequestScope(hosts: ["api.example.com"]), provider: session)   // session: CredentialProvider
+    let auth = AuthPlugin(scope: RequestScope(hosts: ["api.example.com"]), provider: session)  // session: CredentialProvider
     let client = try Client(transport: CurlTransport(), configuration: ClientConfiguration(plugins: [auth.plugin]))
     return client
 }
@@ -25,7 +25,7 @@ func readmeTokenRefresh(session: ExampleSession) throws -> Client {
 func readmeDownload(client: Client, bar: ProgressBar) async throws {
     let download = client.download(try Request(url: "https://example.com/big.iso"), to: "big.iso")
     Task { @MainActor in for await update in download.progress { bar.fraction = update.fractionCompleted ?? 0 } }
-    download.start()                                  // download.pause() / download.resume()
+    download.start()  // download.pause() / download.resume()
     let result = try await download.result()
     _ = result
 }

@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTesting
@@ -9,8 +9,8 @@ func readmeStubsRecordingsReplays() throws {
     // A route table: build the screen before the endpoint exists, or make an endpoint fail on purpose.
     let api = RoutedStubTransport()
     api.on(.get, "/users/*", reply: .text(#"{"id": 42, "name": "Ada"}"#))
-    let feed = api.on(.get, "/feed", replies: [.status(.serviceUnavailable), .text("[]")])   // flaky, then fine
-    api.on("/slow/**", reply: .text("done").delayed(by: .seconds(3)))                       // honours deadlines
+    let feed = api.on(.get, "/feed", replies: [.status(.serviceUnavailable), .text("[]")])  // flaky, then fine
+    api.on("/slow/**", reply: .text("done").delayed(by: .seconds(3)))  // honours deadlines
     let client = Client(transport: api)
     // feed.callCount tells how often the screen asked.
 

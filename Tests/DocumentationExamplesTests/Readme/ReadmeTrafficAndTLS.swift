@@ -16,15 +16,16 @@ func readmeTrafficControl(spinner: Spinner) async throws {
     request.options.tags = ["profile-screen"]
     request.options.priority = .userInitiated
     async let me = client.send(request)
-    client.tracker?.cancel(tagged: "profile-screen")            // the screen went away: everything it started ends
+    client.tracker?.cancel(tagged: "profile-screen")  // the screen went away: everything it started ends
     for await activity in client.tracker!.activityUpdates() { spinner.isHidden = !activity.isActive }
     _ = try await me
 }
 
 func readmeTLSAndProxies() throws -> Client {
     var configuration = CurlTransport.Configuration()
-    configuration.tls = TLSOptions(trustRoots: .systemAnd(certificateFiles: ["corp-ca.pem"]),
-                                   pinnedPublicKeys: [try .init("sha256//AAAA…=")])
+    configuration.tls = TLSOptions(
+        trustRoots: .systemAnd(certificateFiles: ["corp-ca.pem"]),
+        pinnedPublicKeys: [try .init("sha256//AAAA…=")])
     configuration.proxy = try ProxyConfiguration.fromEnvironment()
     let client = Client(transport: CurlTransport(configuration: configuration))
     return client

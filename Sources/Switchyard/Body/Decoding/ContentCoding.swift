@@ -35,8 +35,9 @@ package enum ContentCoding: Sendable, Hashable {
             }
         }
         guard codings.count <= maxLayers else {
-            throw .protocolViolation("The response lists \(codings.count) content codings; at most \(maxLayers) are decoded,"
-                + " so the body was refused rather than delivered still encoded.")
+            throw .protocolViolation(
+                "The response lists \(codings.count) content codings; at most \(maxLayers) are decoded,"
+                    + " so the body was refused rather than delivered still encoded.")
         }
         return codings
     }

@@ -58,9 +58,11 @@ struct DecodedChunks: AsyncSequence, Sendable {
                 }
                 delivered += Int64(piece.count)
                 if let limit, delivered > limit {
-                    throw SwitchyardError(.responseTooLarge, "The response body decodes to more than the limit of \(limit)"
-                        + " bytes (it is compressed; the limit counts decoded bytes); decoding stopped there."
-                        + " Raise maxResponseBytes or stream the body.")
+                    throw SwitchyardError(
+                        .responseTooLarge,
+                        "The response body decodes to more than the limit of \(limit)"
+                            + " bytes (it is compressed; the limit counts decoded bytes); decoding stopped there."
+                            + " Raise maxResponseBytes or stream the body.")
                 }
                 return piece
             } catch {
@@ -95,8 +97,9 @@ struct DecodedChunks: AsyncSequence, Sendable {
                 let encoded = index == 0 ? try await source.next() : try await pull(index - 1)
                 guard let encoded else {
                     guard stage.ended, !stage.inflater.hasInput else {
-                        throw SwitchyardError.protocolViolation("The \(stage.coding.name) body ended before its compressed"
-                            + " stream did: it is truncated, and what was decoded was not delivered as complete.")
+                        throw SwitchyardError.protocolViolation(
+                            "The \(stage.coding.name) body ended before its compressed"
+                                + " stream did: it is truncated, and what was decoded was not delivered as complete.")
                     }
                     return nil
                 }
@@ -108,8 +111,9 @@ struct DecodedChunks: AsyncSequence, Sendable {
         /// Bytes after a finished stream: another gzip member, or a protocol violation.
         private func startNextMember(of stage: Stage, with bytes: ArraySlice<UInt8>) throws(SwitchyardError) {
             guard stage.coding == .gzip, bytes.first == 0x1f else {
-                throw .protocolViolation("The \(stage.coding.name) body has \(bytes.count)+ bytes after the end of its"
-                    + " compressed stream; the response is malformed and was refused.")
+                throw .protocolViolation(
+                    "The \(stage.coding.name) body has \(bytes.count)+ bytes after the end of its"
+                        + " compressed stream; the response is malformed and was refused.")
             }
             stage.inflater.reset()
             stage.inflater.feed(bytes)
@@ -145,8 +149,9 @@ extension Response {
         decoded.head.headerFields[.contentEncoding] = nil
         decoded.head.headerFields[.contentLength] = nil
         if let body {
-            decoded.body = HTTPBody(DecodedChunks(base: body, codings: codings, limit: limit),
-                                    length: .unknown, replayability: body.replayability)
+            decoded.body = HTTPBody(
+                DecodedChunks(base: body, codings: codings, limit: limit),
+                length: .unknown, replayability: body.replayability)
         }
         return decoded
     }

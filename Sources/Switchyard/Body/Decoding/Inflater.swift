@@ -44,7 +44,10 @@ final class Inflater {
 
     /// The bytes after the end of the compressed stream, taken out of the inflater.
     func takeRemainingInput() -> ArraySlice<UInt8> {
-        defer { input = []; inputOffset = 0 }
+        defer {
+            input = []
+            inputOffset = 0
+        }
         return input[inputOffset...]
     }
 
@@ -81,8 +84,9 @@ final class Inflater {
             return try inflate(into: output)
         default:
             let reason = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(result.code)"
-            throw .protocolViolation("The \(coding == .gzip ? "gzip" : "deflate") body is corrupt (\(reason));"
-                + " nothing after the damage was delivered.")
+            throw .protocolViolation(
+                "The \(coding == .gzip ? "gzip" : "deflate") body is corrupt (\(reason));"
+                    + " nothing after the damage was delivered.")
         }
     }
 

@@ -10,10 +10,11 @@ extension HTTPBody {
     ///   - finished: Called at the end of each complete iteration with the plain and compressed sizes.
     /// - Returns: The compressed body.
     func gzipped(level: Int32, finished: @escaping @Sendable (_ plain: Int64, _ compressed: Int64) -> Void) -> HTTPBody {
-        HTTPBody(producing: { [self] in
-            let encoder = GzipEncoder(source: makeAsyncIterator(), level: level, finished: finished)
-            return { try await encoder.next() }
-        }, length: .unknown, replayability: replayability)
+        HTTPBody(
+            producing: { [self] in
+                let encoder = GzipEncoder(source: makeAsyncIterator(), level: level, finished: finished)
+                return { try await encoder.next() }
+            }, length: .unknown, replayability: replayability)
     }
 }
 

@@ -79,7 +79,8 @@ extension Plugin {
         scope: RequestScope, minimumBytes: Int64 = RequestCompressionInterceptor.defaultMinimumBytes,
         level: Int = RequestCompressionInterceptor.defaultLevel, name: String = "requestCompression"
     ) -> Plugin {
-        Plugin(name: name, scope: scope, position: .call,
-               interceptors: [RequestCompressionInterceptor(minimumBytes: minimumBytes, level: level)])
+        Plugin(
+            name: name, scope: scope, position: .call,
+            interceptors: [RequestCompressionInterceptor(minimumBytes: minimumBytes, level: level)])
     }
 }

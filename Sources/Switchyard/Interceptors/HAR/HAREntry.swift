@@ -26,8 +26,11 @@ struct HAREntry: Sendable {
     /// Converts cumulative transport timings into HAR's consecutive phases (-1 when unknown).
     mutating func finish(timings transfer: TransferTimings, elapsed: TimeInterval) {
         func ms(_ duration: Duration?) -> Double? { duration.map(\.milliseconds) }
-        let dns = ms(transfer.dns), connect = ms(transfer.connect), tls = ms(transfer.tls)
-        let firstByte = ms(transfer.firstByte), total = ms(transfer.total) ?? elapsed * 1_000
+        let dns = ms(transfer.dns)
+        let connect = ms(transfer.connect)
+        let tls = ms(transfer.tls)
+        let firstByte = ms(transfer.firstByte)
+        let total = ms(transfer.total) ?? elapsed * 1_000
         let connected = tls ?? connect ?? dns ?? 0
         if let version = transfer.httpVersion { httpVersion = "HTTP/\(version)" }
         timings = [
@@ -36,7 +39,7 @@ struct HAREntry: Sendable {
             "connect": connect.map { $0 - (dns ?? 0) } ?? -1,
             "ssl": tls.map { $0 - (connect ?? 0) } ?? -1,
             "wait": firstByte.map { max(0, $0 - connected) } ?? -1,
-            "receive": firstByte.map { max(0, total - $0) } ?? -1,
+            "receive": firstByte.map { max(0, total - $0) } ?? -1
         ]
         totalMilliseconds = total
     }
@@ -53,7 +56,7 @@ struct HAREntry: Sendable {
             "statusText": self.response?.status.reasonPhrase ?? (error ?? ""),
             "httpVersion": httpVersion, "headers": responseHeaders, "cookies": [] as [Any],
             "content": ["size": responseBodySize, "mimeType": self.response?.headerFields[.contentType] ?? ""] as [String: Any],
-            "redirectURL": redirectURL, "headersSize": -1, "bodySize": responseBodySize,
+            "redirectURL": redirectURL, "headersSize": -1, "bodySize": responseBodySize
         ]
         if let error { response["_error"] = error }
         return [
@@ -61,11 +64,11 @@ struct HAREntry: Sendable {
             "time": totalMilliseconds,
             "request": [
                 "method": request.method.rawValue, "url": url, "httpVersion": httpVersion, "headers": requestHeaders,
-                "queryString": query, "cookies": [] as [Any], "headersSize": -1, "bodySize": requestBodySize,
+                "queryString": query, "cookies": [] as [Any], "headersSize": -1, "bodySize": requestBodySize
             ] as [String: Any],
             "response": response,
             "cache": [:] as [String: Any],
-            "timings": timings,
+            "timings": timings
         ]
     }
 

@@ -48,8 +48,8 @@ public final class HARRecorder: Sendable {
                 "version": "1.2",
                 "creator": ["name": "Switchyard", "version": "1"],
                 "entries": entries.withLock { $0 }.sorted { $0.started < $1.started }
-                    .map { $0.object(redacting: queryRedaction) },
-            ] as [String: Any],
+                    .map { $0.object(redacting: queryRedaction) }
+            ] as [String: Any]
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys]) else {
             return "{}"
@@ -85,8 +85,9 @@ struct HARInterceptor: Interceptor {
 
     func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let started = Date()
-        var entry = HAREntry(started: started, request: request.head, requestHeaders: recorder.headers(request.head.headerFields),
-                             requestBodySize: request.body.flatMap { if case .known(let n) = $0.length { Int(n) } else { nil } } ?? 0)
+        var entry = HAREntry(
+            started: started, request: request.head, requestHeaders: recorder.headers(request.head.headerFields),
+            requestBodySize: request.body.flatMap { if case .known(let n) = $0.length { Int(n) } else { nil } } ?? 0)
         var response: Response
         do {
             response = try await next(request)

@@ -31,8 +31,10 @@ public struct HeaderConflict: Sendable, Hashable, CustomStringConvertible {
                 let fields = Set(earlier.rules.filter { $0.operation != .append }.map(\.canonicalName))
                     .intersection(later.rules.filter { $0.operation != .append }.map(\.canonicalName))
                 for field in fields.sorted() {
-                    conflicts.append(HeaderConflict(field: field, first: earlier.owner, winner: later.owner,
-                                                    scopes: [earlier.scope, later.scope]))
+                    conflicts.append(
+                        HeaderConflict(
+                            field: field, first: earlier.owner, winner: later.owner,
+                            scopes: [earlier.scope, later.scope]))
                 }
             }
         }

@@ -99,8 +99,9 @@ public struct HeaderRule: Sendable {
     ///   a valid field value.
     func apply(to fields: inout HTTPFields, request: Request, context: ExchangeContext, owner: String) async throws {
         guard let fieldName else {
-            throw SwitchyardError.invalidRequest("The header rule of '\(owner)' names '\(name)', which is not a valid"
-                + " header name: use letters, digits and !#$%&'*+-.^_`|~ only.")
+            throw SwitchyardError.invalidRequest(
+                "The header rule of '\(owner)' names '\(name)', which is not a valid"
+                    + " header name: use letters, digits and !#$%&'*+-.^_`|~ only.")
         }
         guard let provider else {
             fields[fieldName] = nil
@@ -118,8 +119,10 @@ public struct HeaderRule: Sendable {
         do {
             value = try await provider(request, context)
         } catch {
-            throw SwitchyardError(.invalidRequest, "The header rule of '\(owner)' for \(name) could not compute"
-                + " its value: \(error)", underlyingError: error)
+            throw SwitchyardError(
+                .invalidRequest,
+                "The header rule of '\(owner)' for \(name) could not compute"
+                    + " its value: \(error)", underlyingError: error)
         }
         let field = try HTTPField.validated(name: name, value: value)
         switch operation {

@@ -47,7 +47,8 @@ extension RequestScope {
     func overlaps(_ other: RequestScope) -> Bool {
         if !tags.isEmpty, !other.tags.isEmpty, tags.isDisjoint(with: other.tags) { return false }
         if !hosts.isEmpty, !other.hosts.isEmpty {
-            let concrete = hosts.filter { !$0.hasPrefix("*.") }, otherConcrete = other.hosts.filter { !$0.hasPrefix("*.") }
+            let concrete = hosts.filter { !$0.hasPrefix("*.") }
+            let otherConcrete = other.hosts.filter { !$0.hasPrefix("*.") }
             let onlyConcrete = concrete.count == hosts.count && otherConcrete.count == other.hosts.count
             if onlyConcrete, concrete.isDisjoint(with: otherConcrete) { return false }
         }

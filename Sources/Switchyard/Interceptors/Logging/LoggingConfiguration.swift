@@ -26,7 +26,7 @@ public struct LoggingConfiguration: Sendable {
         "password", "passwd", "secret", "client_secret",
         "signature", "sig", "auth", "session", "code",
         "x-amz-signature", "x-amz-credential", "x-amz-security-token",
-        "x-goog-signature", "x-goog-credential",
+        "x-goog-signature", "x-goog-credential"
     ]
 
     /// Where lines go; its log level decides how much is logged (info: one line per attempt;

@@ -43,15 +43,18 @@ public struct LoggingInterceptor: Interceptor {
         guard logger.logLevel <= .info else { return try await next(request) }
         // Passed with each line rather than set on the logger: no copy of the handler, and the
         // values are formatted only by a handler that writes them.
-        var metadata: Logger.Metadata = ["exchange": .stringConvertible(context.id),
-                                         "attempt": .stringConvertible(context.attempt)]
+        var metadata: Logger.Metadata = [
+            "exchange": .stringConvertible(context.id),
+            "attempt": .stringConvertible(context.attempt)
+        ]
         if !request.options.tags.isEmpty { metadata["tags"] = "\(request.options.tags.sorted().joined(separator: ","))" }
         var redactor = Redactor(redactedHeaders: configuration.redactedHeaders, queryRedaction: queryRedaction, request: request.head)
         let line = "\(request.head.method) \(redactor.url(of: request.head))"
         let isDebug = logger.logLevel <= .debug
         var request = request
         if logger.logLevel <= .trace {
-            logger.trace("\(CurlCommand.render(request, redactor: redactor, bodyPreviewBytes: configuration.bodyPreviewBytes))", metadata: metadata)
+            logger.trace(
+                "\(CurlCommand.render(request, redactor: redactor, bodyPreviewBytes: configuration.bodyPreviewBytes))", metadata: metadata)
         }
         if isDebug {
             logger.debug("→ \(line) headers: \(Self.render(request.head.headerFields, redactor))", metadata: metadata)
@@ -64,10 +67,14 @@ public struct LoggingInterceptor: Interceptor {
         do {
             response = try await next(request)
         } catch {
-            logger.info("\(line) → \(error.kind.rawValue) after \(Self.milliseconds(since: started)) (attempt \(context.attempt)): \(redactor.masking(error.message))", metadata: metadata)
+            logger.info(
+                "\(line) → \(error.kind.rawValue) after \(Self.milliseconds(since: started)) (attempt \(context.attempt)): \(redactor.masking(error.message))",
+                metadata: metadata)
             throw error
         }
-        logger.info("\(line) → \(response.head.status.code) in \(Self.milliseconds(since: started)) (attempt \(context.attempt))", metadata: metadata)
+        logger.info(
+            "\(line) → \(response.head.status.code) in \(Self.milliseconds(since: started)) (attempt \(context.attempt))",
+            metadata: metadata)
         if isDebug {
             redactor.learnSecrets(from: response.head.headerFields)
             logger.debug("← \(response.head.status.code) headers: \(Self.render(response.head.headerFields, redactor))", metadata: metadata)
@@ -80,7 +87,8 @@ public struct LoggingInterceptor: Interceptor {
 
     private func preview(_ label: String, logger: Logger, metadata: Logger.Metadata, redactor: Redactor) -> BodyPreview {
         BodyPreview(limit: configuration.bodyPreviewBytes) { bytes, total, outcome in
-            logger.debug("\(label) (\(outcome), \(total) bytes): \(redactor.masking(BodyPreview.render(bytes, total: total)))", metadata: metadata)
+            logger.debug(
+                "\(label) (\(outcome), \(total) bytes): \(redactor.masking(BodyPreview.render(bytes, total: total)))", metadata: metadata)
         }
     }
 

@@ -84,8 +84,8 @@ public struct QueryRedaction: Sendable, Hashable {
     private static func removingUserInformation(_ url: String) -> Substring {
         let text = Substring(url)
         guard text.utf8.contains(UInt8(ascii: "@")), let separator = text.firstRange(of: "://"),
-              !text[..<separator.lowerBound].isEmpty,
-              !text[..<separator.lowerBound].contains(where: { "/?#".contains($0) })
+            !text[..<separator.lowerBound].isEmpty,
+            !text[..<separator.lowerBound].contains(where: { "/?#".contains($0) })
         else { return text }
         let authorityStart = separator.upperBound
         let authorityEnd = text[authorityStart...].firstIndex { "/?#".contains($0) } ?? text.endIndex

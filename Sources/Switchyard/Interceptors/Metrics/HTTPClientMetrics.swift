@@ -123,7 +123,8 @@ public final class HTTPClientMetrics: Sendable {
         key.status = 0
         key.errorType = nil
         if let meter = state.withLock({ $0.active[key] }) { return meter }
-        let meter = factory.map { Meter(label: Self.activeRequestsLabel, dimensions: dimensions(key), factory: $0) }
+        let meter =
+            factory.map { Meter(label: Self.activeRequestsLabel, dimensions: dimensions(key), factory: $0) }
             ?? Meter(label: Self.activeRequestsLabel, dimensions: dimensions(key))
         return state.withLock { state in
             if let existing = state.active[key] { return existing }
@@ -140,8 +141,9 @@ public final class HTTPClientMetrics: Sendable {
             factory.map { Recorder(label: label, dimensions: labels, aggregate: true, factory: $0) }
                 ?? Recorder(label: label, dimensions: labels, aggregate: true)
         }
-        let made = Instruments(duration: recorder(Self.durationLabel), requestSize: recorder(Self.requestBodySizeLabel),
-                               responseSize: recorder(Self.responseBodySizeLabel))
+        let made = Instruments(
+            duration: recorder(Self.durationLabel), requestSize: recorder(Self.requestBodySizeLabel),
+            responseSize: recorder(Self.responseBodySizeLabel))
         return state.withLock { state in
             if let existing = state.finished[key] { return existing }
             state.finished[key] = made
@@ -155,7 +157,7 @@ public final class HTTPClientMetrics: Sendable {
         let semantics = HTTPClientSemantics(head)
         var labels: [(String, String)] = [
             ("http.request.method", semantics.method), ("url.scheme", semantics.scheme),
-            ("server.address", semantics.serverAddress),
+            ("server.address", semantics.serverAddress)
         ]
         if let port = semantics.serverPort { labels.append(("server.port", String(port))) }
         if key.status != 0 { labels.append(("http.response.status_code", HTTPClientSemantics.statusText(key.status))) }

@@ -26,7 +26,8 @@ public struct HTTPClientSemantics: Sendable, Hashable {
         let origin = RequestOrigin(head)
         method = Self.method(of: head.method)
         scheme = origin.scheme
-        serverAddress = origin.host.hasPrefix("[") && origin.host.hasSuffix("]")
+        serverAddress =
+            origin.host.hasPrefix("[") && origin.host.hasSuffix("]")
             ? String(origin.host.dropFirst().dropLast()) : origin.host
         serverPort = origin.port
     }

@@ -59,8 +59,9 @@ extension RedirectPolicy {
         var proposed = hop.proposedRequest
         var modified = false
         for hook in hooks where hook.scope.matches(hop.originalRequest) {
-            let current = RedirectHop(originalRequest: hop.originalRequest, request: hop.request, response: hop.response,
-                                      proposedRequest: proposed, number: hop.number)
+            let current = RedirectHop(
+                originalRequest: hop.originalRequest, request: hop.request, response: hop.response,
+                proposedRequest: proposed, number: hop.number)
             switch await hook.decide(current) {
             case .follow: continue
             case .followModified(let request):

@@ -63,8 +63,9 @@ public struct RedirectInterceptor: Interceptor {
         var visited: [String] = []  // the locations so far, built from the first redirect on
         while true {
             let response = try await next(current)
-            guard let step = RedirectStep(
-                response: response.head, request: current.head, strippedHeaders: policy.crossOriginStrippedHeaders)
+            guard
+                let step = RedirectStep(
+                    response: response.head, request: current.head, strippedHeaders: policy.crossOriginStrippedHeaders)
             else { return response }
             if visited.isEmpty { visited.append(request.head.redactedLocation) }
             let location = step.head.redactedLocation
@@ -78,8 +79,9 @@ public struct RedirectInterceptor: Interceptor {
             }
             guard var following = step.request(following: current) else { return response }
             if !policy.hooks.isEmpty {
-                let hop = RedirectHop(originalRequest: request, request: current, response: response.head,
-                                      proposedRequest: following, number: visited.count)
+                let hop = RedirectHop(
+                    originalRequest: request, request: current, response: response.head,
+                    proposedRequest: following, number: visited.count)
                 switch await policy.decide(hop) {
                 case .follow: break
                 case .followModified(let modified):
@@ -115,13 +117,16 @@ public struct RedirectInterceptor: Interceptor {
 
     private func tooManyRedirects(_ chain: [String]) -> SwitchyardError {
         let shown = chain.count <= 12 ? chain : Array(chain.prefix(6)) + ["…"] + Array(chain.suffix(5))
-        return SwitchyardError(.tooManyRedirects, "Stopped after \(policy.maxRedirects) redirects"
-            + " (RedirectPolicy.maxRedirects): \(shown.joined(separator: " → ")). The server may be redirecting"
-            + " in a loop; raise the limit only if the chain is legitimate.")
+        return SwitchyardError(
+            .tooManyRedirects,
+            "Stopped after \(policy.maxRedirects) redirects"
+                + " (RedirectPolicy.maxRedirects): \(shown.joined(separator: " → ")). The server may be redirecting"
+                + " in a loop; raise the limit only if the chain is legitimate.")
     }
 
     private func downgrade(from origin: String, to target: String) -> SwitchyardError {
-        .invalidRequest("Refused to follow a redirect from \(origin) to \(target): it would send the request"
-            + " unencrypted (https → http). Set RedirectPolicy.allowsInsecureRedirects = true to allow it.")
+        .invalidRequest(
+            "Refused to follow a redirect from \(origin) to \(target): it would send the request"
+                + " unencrypted (https → http). Set RedirectPolicy.allowsInsecureRedirects = true to allow it.")
     }
 }

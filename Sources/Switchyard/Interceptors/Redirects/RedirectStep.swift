@@ -18,7 +18,7 @@ struct RedirectStep {
     }
     /// Headers that describe a body; removed when a redirect turns the request into a GET.
     static let bodyHeaders: [HTTPField.Name] = [
-        .contentType, .contentLength, .contentEncoding, .contentLanguage, .contentLocation, .transferEncoding,
+        .contentType, .contentLength, .contentEncoding, .contentLanguage, .contentLocation, .transferEncoding
     ]
 
     /// The redirect's status code.

@@ -86,8 +86,9 @@ public struct RetryInterceptor: Interceptor {
                 // Scoped so that a discarded response (and any transfer behind its body) is
                 // released before the wait, not after it.
                 let outcome = await Self.attempt(request, next: next, number: attempt)
-                guard case .retry(let wait, let why) = policy.decision(
-                    after: outcome, of: request, attempt: attempt, deadline: deadline)
+                guard
+                    case .retry(let wait, let why) = policy.decision(
+                        after: outcome, of: request, attempt: attempt, deadline: deadline)
                 else { return try outcome.get() }
                 if case .failure = outcome, let connectivity, connectivity.status == .offline {
                     // Waiting for the network replaces the back-off: retrying into it would only burn attempts.

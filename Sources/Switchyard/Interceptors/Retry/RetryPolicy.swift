@@ -140,8 +140,8 @@ public struct RetryPolicy: Sendable {
     public func deadline(for context: ExchangeContext) -> ContinuousClock.Instant? {
         let own = maxTotalDuration.map { context.startedAt.advanced(by: $0) }
         switch (context.deadline, own) {
-        case let (exchange?, own?): return min(exchange, own)
-        case let (exchange, own): return exchange ?? own
+        case (let exchange?, let own?): return min(exchange, own)
+        case (let exchange, let own): return exchange ?? own
         }
     }
 }

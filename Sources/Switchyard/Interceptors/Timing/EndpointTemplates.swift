@@ -34,16 +34,17 @@ struct EndpointTemplates: Sendable {
     }
 
     private static func matches(_ template: [Substring], _ segments: [Substring]) -> Bool {
-        template.count == segments.count && zip(template, segments).allSatisfy { pattern, segment in
-            (pattern.hasPrefix("{") && pattern.hasSuffix("}")) || pattern == segment
-        }
+        template.count == segments.count
+            && zip(template, segments).allSatisfy { pattern, segment in
+                (pattern.hasPrefix("{") && pattern.hasSuffix("}")) || pattern == segment
+            }
     }
 
     private static func looksLikeIdentifier(_ segment: Substring) -> Bool {
         if segment.allSatisfy(\.isNumber) { return true }
         let hex = segment.filter { $0 != "-" }
         let isHex = hex.allSatisfy(\.isHexDigit)
-        if isHex, hex.count == 32, segment.count == 36 { return true }   // UUID
+        if isHex, hex.count == 32, segment.count == 36 { return true }  // UUID
         return isHex && hex.count >= 16 && hex.contains(where: \.isNumber)
     }
 }

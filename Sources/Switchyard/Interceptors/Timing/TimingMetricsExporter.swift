@@ -27,13 +27,15 @@ public struct TimingMetricsExporter: Sendable {
         let dimensions = [("method", key.method), ("host", key.host), ("path", key.path)]
         for (phase, duration) in phases {
             let labels = dimensions + [("phase", phase)]
-            let timer = factory.map { Timer(label: Self.timerLabel, dimensions: labels, factory: $0) }
+            let timer =
+                factory.map { Timer(label: Self.timerLabel, dimensions: labels, factory: $0) }
                 ?? Timer(label: Self.timerLabel, dimensions: labels)
             let (seconds, attoseconds) = duration.components
             timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         }
         if failed {
-            let counter = factory.map { Counter(label: Self.errorLabel, dimensions: dimensions, factory: $0) }
+            let counter =
+                factory.map { Counter(label: Self.errorLabel, dimensions: dimensions, factory: $0) }
                 ?? Counter(label: Self.errorLabel, dimensions: dimensions)
             counter.increment()
         }

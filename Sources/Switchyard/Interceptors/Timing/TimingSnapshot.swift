@@ -63,7 +63,7 @@ public struct TimingSnapshot: Sendable, Equatable, Codable {
                 rows.append([
                     index == 0 ? "\(endpoint.method) \(endpoint.host)\(endpoint.path)" : "",
                     phase.name, "\(phase.count)", index == 0 ? "\(endpoint.errors)" : "",
-                    Self.ms(phase.p50), Self.ms(phase.p90), Self.ms(phase.p99), Self.ms(phase.max),
+                    Self.ms(phase.p50), Self.ms(phase.p90), Self.ms(phase.p99), Self.ms(phase.max)
                 ])
             }
         }

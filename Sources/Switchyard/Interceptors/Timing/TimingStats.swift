@@ -39,11 +39,13 @@ public final class TimingStats: Sendable {
         var histograms: [Histogram<UInt64>] = []
 
         mutating func record(_ microseconds: UInt64, phase name: String, hint: Int) {
-            let index = phaseNames.index(of: name, hint: hint) ?? {
-                phaseNames.append(name)
-                histograms.append(TimingStats.emptyHistogram)
-                return phaseNames.count - 1
-            }()
+            let index =
+                phaseNames.index(of: name, hint: hint)
+                ?? {
+                    phaseNames.append(name)
+                    histograms.append(TimingStats.emptyHistogram)
+                    return phaseNames.count - 1
+                }()
             _ = histograms[index].record(microseconds)
         }
 
@@ -192,17 +194,20 @@ public final class TimingStats: Sendable {
         flush()
         let endpoints = state.withLock { $0.endpoints }
         let rows = endpoints.map { key, aggregate in
-            let names = Self.phaseOrder.filter { aggregate.phaseNames.contains($0) }
+            let names =
+                Self.phaseOrder.filter { aggregate.phaseNames.contains($0) }
                 + aggregate.phaseNames.filter { !Self.phaseOrder.contains($0) }.sorted()
             let phases = names.compactMap { name in
                 aggregate.histogram(name).map { histogram in
-                    TimingSnapshot.Phase(name: name, count: Int(histogram.totalCount),
-                                         p50: histogram.valueAtPercentile(50), p90: histogram.valueAtPercentile(90),
-                                         p99: histogram.valueAtPercentile(99), max: histogram.max)
+                    TimingSnapshot.Phase(
+                        name: name, count: Int(histogram.totalCount),
+                        p50: histogram.valueAtPercentile(50), p90: histogram.valueAtPercentile(90),
+                        p99: histogram.valueAtPercentile(99), max: histogram.max)
                 }
             }
-            return TimingSnapshot.Endpoint(method: key.method, host: key.host, path: key.path, count: aggregate.count,
-                                           errors: aggregate.errors, coalesced: aggregate.coalesced, phases: phases)
+            return TimingSnapshot.Endpoint(
+                method: key.method, host: key.host, path: key.path, count: aggregate.count,
+                errors: aggregate.errors, coalesced: aggregate.coalesced, phases: phases)
         }
         return TimingSnapshot(endpoints: rows.sorted { ($0.method, $0.host, $0.path) < ($1.method, $1.host, $1.path) })
     }
@@ -214,9 +219,9 @@ public final class TimingStats: Sendable {
     }
 }
 
-private extension [String] {
+extension [String] {
     /// The index of `name`, trying position `hint` first (one comparison when the order repeats).
-    func index(of name: String, hint: Int) -> Int? {
+    fileprivate func index(of name: String, hint: Int) -> Int? {
         if hint < count, self[hint] == name { return hint }
         return firstIndex(of: name)
     }

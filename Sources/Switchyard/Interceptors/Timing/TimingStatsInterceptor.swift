@@ -86,9 +86,10 @@ final class CallRecorder: BodyTap {
     func finish(failed: Bool) {
         guard !done.exchange(true, ordering: .relaxed) else { return }
         let (stages, interceptors) = context.stageTimings
-        let call = TimingStats.PendingCall(head: request, phases: Self.phases(context, stages: stages),
-                                           interceptors: interceptors, failed: failed,
-                                           coalesced: context.coalescedWith != nil)
+        let call = TimingStats.PendingCall(
+            head: request, phases: Self.phases(context, stages: stages),
+            interceptors: interceptors, failed: failed,
+            coalesced: context.coalescedWith != nil)
         let (stats, exporter, shard) = (stats, exporter, context.id)
         let submit: @Sendable (Duration?) -> Void = { decoding in
             var call = call
@@ -99,12 +100,17 @@ final class CallRecorder: BodyTap {
         if failed || !context.awaitDecoding(submit) { submit(nil) }
     }
 
-    private static func submit(_ call: TimingStats.PendingCall, to stats: TimingStats, exporter: TimingMetricsExporter?,
-                               shard: UInt64) {
+    private static func submit(
+        _ call: TimingStats.PendingCall, to stats: TimingStats, exporter: TimingMetricsExporter?,
+        shard: UInt64
+    ) {
         guard let exporter else { return stats.enqueue(call, shard: shard) }
         let key = stats.record(call)
-        exporter.export(key, phases: call.phases + call.interceptors.sorted { $0.name < $1.name }
-            .map { ("interceptor:\($0.name)", $0.duration) }, failed: call.failed)
+        exporter.export(
+            key,
+            phases: call.phases
+                + call.interceptors.sorted { $0.name < $1.name }
+                .map { ("interceptor:\($0.name)", $0.duration) }, failed: call.failed)
     }
 
     static func phases(_ context: ExchangeContext, stages pipeline: PipelineTimings) -> [(String, Duration)] {

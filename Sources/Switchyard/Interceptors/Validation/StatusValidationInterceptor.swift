@@ -25,8 +25,10 @@ public struct StatusValidationInterceptor: Interceptor {
         let response = try await next(request)
         guard !validation.accepts(response.head.status) else { return response }
         let preview = await Self.preview(of: response.body, upTo: validation.bodyPreviewBytes)
-        var error = SwitchyardError(.httpStatus, "The server answered \(response.head.status.code)"
-            + " \(response.head.status.reasonPhrase)" + (preview.isEmpty ? "." : ": \(preview)"))
+        var error = SwitchyardError(
+            .httpStatus,
+            "The server answered \(response.head.status.code)"
+                + " \(response.head.status.reasonPhrase)" + (preview.isEmpty ? "." : ": \(preview)"))
         error.response = response.head
         error.request = request.head
         error.attempt = context.attempt

@@ -35,8 +35,9 @@ public struct CoalescingInterceptor: Interceptor {
     ///   is cancelled.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard policy.isEligible(request) else { return try await next(request) }
-        let membership = registry.join(CoalescingKey(request.head, additionalFields: policy.additionalKeyFields),
-                                       context: context)
+        let membership = registry.join(
+            CoalescingKey(request.head, additionalFields: policy.additionalKeyFields),
+            context: context)
         let exchange = membership.exchange
         if membership.isLeader {
             exchange.start(request, next: next)

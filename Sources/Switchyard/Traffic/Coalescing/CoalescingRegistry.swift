@@ -26,8 +26,9 @@ final class CoalescingRegistry: Sendable {
             if let existing = exchanges[key], let token = existing.add(context) {
                 return Membership(exchange: existing, token: token)
             }
-            let exchange = SharedExchange(key: key, leader: context, registry: self,
-                                          maxBufferedBytesPerCaller: maxBufferedBytesPerCaller)
+            let exchange = SharedExchange(
+                key: key, leader: context, registry: self,
+                maxBufferedBytesPerCaller: maxBufferedBytesPerCaller)
             exchanges[key] = exchange
             return Membership(exchange: exchange, token: 0)
         }

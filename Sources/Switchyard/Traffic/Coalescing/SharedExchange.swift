@@ -93,8 +93,11 @@ final class SharedExchange: Sendable {
                     shared = body
                     state.phase = .streaming
                     make = { token in
-                        .success(Response(response.head, body: HTTPBody(
-                            CoalescedChunks(exchange: self, token: token), length: body.length, replayability: .singleUse)))
+                        .success(
+                            Response(
+                                response.head,
+                                body: HTTPBody(
+                                    CoalescedChunks(exchange: self, token: token), length: body.length, replayability: .singleUse)))
                     }
                 } else {
                     make = { _ in result }

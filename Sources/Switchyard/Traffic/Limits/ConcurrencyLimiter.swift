@@ -175,7 +175,8 @@ extension ConcurrencyLimiter {
         mutating func grant(maxTotal: Int, maxPerHost: Int) -> [CheckedContinuation<SwitchyardError?, Never>] {
             var granted: [CheckedContinuation<SwitchyardError?, Never>] = []
             while total < maxTotal, let ticket = firstRunnable(maxTotal: maxTotal, maxPerHost: maxPerHost),
-                  var waiter = waiters[ticket] {
+                var waiter = waiters[ticket]
+            {
                 remove(ticket, priority: waiter.priority)
                 admit(waiter.host)
                 if let continuation = waiter.continuation {

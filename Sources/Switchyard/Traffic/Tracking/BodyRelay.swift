@@ -51,7 +51,10 @@ final class BodyRelay: Sendable {
             }
         } onCancel: {
             let writer = state.withLock { state in
-                defer { state.writer = nil; state.chunk = nil }
+                defer {
+                    state.writer = nil
+                    state.chunk = nil
+                }
                 return state.writer
             }
             writer?.resume(returning: false)
@@ -99,11 +102,18 @@ final class BodyRelay: Sendable {
     func abandon() {
         let (reader, writer, action) = state.withLock { state in
             guard !state.abandoned else {
-                return (CheckedContinuation<Delivery, Never>?.none, CheckedContinuation<Bool, Never>?.none,
-                        (@Sendable () -> Void)?.none)
+                return (
+                    CheckedContinuation<Delivery, Never>?.none, CheckedContinuation<Bool, Never>?.none,
+                    (@Sendable () -> Void)?.none
+                )
             }
             state.abandoned = true
-            defer { state.reader = nil; state.writer = nil; state.chunk = nil; state.onAbandon = nil }
+            defer {
+                state.reader = nil
+                state.writer = nil
+                state.chunk = nil
+                state.onAbandon = nil
+            }
             return (state.reader, state.writer, state.onAbandon)
         }
         reader?.resume(returning: .failure(.cancelled))

@@ -59,8 +59,10 @@ public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
         @usableFromInline var ending: State.Ending
         @usableFromInline var headWaiter: UnsafeContinuation<Driver.Head, any Error>?
         @usableFromInline var reader: UnsafeContinuation<ArraySlice<UInt8>?, any Error>?
-        @inlinable init(ending: State.Ending, headWaiter: UnsafeContinuation<Driver.Head, any Error>?,
-                        reader: UnsafeContinuation<ArraySlice<UInt8>?, any Error>?) {
+        @inlinable init(
+            ending: State.Ending, headWaiter: UnsafeContinuation<Driver.Head, any Error>?,
+            reader: UnsafeContinuation<ArraySlice<UInt8>?, any Error>?
+        ) {
             self.ending = ending
             self.headWaiter = headWaiter
             self.reader = reader
@@ -196,8 +198,8 @@ public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
 
     /// Offers a body chunk (any thread, one at a time).
     @inlinable public func offer(_ incoming: Driver.Queue.Incoming) -> Offer {
-        let (offer, reader, ending): (State.ChunkOffer, UnsafeContinuation<ArraySlice<UInt8>?, any Error>?, Waiters?)
-            = state.withLock { locked in
+        let (offer, reader, ending): (State.ChunkOffer, UnsafeContinuation<ArraySlice<UInt8>?, any Error>?, Waiters?) = state.withLock {
+            locked in
             let offer = locked.machine.chunkOffered(incoming)
             switch offer {
             case .resumeReader:
@@ -244,8 +246,9 @@ public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
             locked.headWaiter = nil
             locked.reader = nil
         }
-        return Waiters(ending: ending, headWaiter: ending.resumeHeadWaiter ? locked.headWaiter : nil,
-                       reader: ending.resumeReader ? locked.reader : nil)
+        return Waiters(
+            ending: ending, headWaiter: ending.resumeHeadWaiter ? locked.headWaiter : nil,
+            reader: ending.resumeReader ? locked.reader : nil)
     }
 
     /// Outside the lock: the driver's end work first (a reader resumed with the end may read the

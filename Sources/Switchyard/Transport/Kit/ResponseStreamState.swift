@@ -88,8 +88,10 @@ public struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     /// The end of the exchange: its outcome and the waiters to resume with it.
     public struct Ending {
         /// Creates an ending (the state machine does).
-        @usableFromInline init(outcome: Result<Void, SwitchyardError>, resumeHeadWaiter: Bool, resumeReader: Bool,
-                               unclaimedHead: Head?) {
+        @usableFromInline init(
+            outcome: Result<Void, SwitchyardError>, resumeHeadWaiter: Bool, resumeReader: Bool,
+            unclaimedHead: Head?
+        ) {
             self.outcome = outcome
             self.resumeHeadWaiter = resumeHeadWaiter
             self.resumeReader = resumeReader
@@ -132,8 +134,10 @@ public struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     ///   - lowWaterBytes: Queued bytes at or below which a pull resumes receiving (default: a quarter).
     ///   - overflow: What a full queue does to the next chunk.
     ///   - byteLimit: The most body bytes accepted (`nil`: the I/O enforces its own limit, or none).
-    @inlinable public init(queue: Queue, highWaterBytes: Int, lowWaterBytes: Int? = nil, overflow: Overflow,
-                 byteLimit: Int64? = nil) {
+    @inlinable public init(
+        queue: Queue, highWaterBytes: Int, lowWaterBytes: Int? = nil, overflow: Overflow,
+        byteLimit: Int64? = nil
+    ) {
         self.queue = queue
         self.highWaterBytes = highWaterBytes
         self.lowWaterBytes = lowWaterBytes ?? highWaterBytes / 4
@@ -243,16 +247,20 @@ public struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     ///   - result: `.success` after the last chunk, or the failure.
     ///   - host: The server's name, for the message of a broken rule (evaluated only then).
     /// - Returns: The ending, or `nil` when the exchange had already ended.
-    @inlinable public mutating func finish(_ result: Result<Void, SwitchyardError>,
-                                 host: @autoclosure () -> String) -> Ending? {
+    @inlinable public mutating func finish(
+        _ result: Result<Void, SwitchyardError>,
+        host: @autoclosure () -> String
+    ) -> Ending? {
         guard outcome == nil else { return nil }
         var result = result
         if case .success = result {
             if case .awaiting = head {
                 result = .failure(TransportFailure.noResponseHead(host: host()))
             } else if let declaredBytes, receivedBytes < declaredBytes {
-                result = .failure(TransportFailure.truncatedBody(host: host(), declared: declaredBytes,
-                                                                  received: receivedBytes))
+                result = .failure(
+                    TransportFailure.truncatedBody(
+                        host: host(), declared: declaredBytes,
+                        received: receivedBytes))
             }
         }
         return end(result)
@@ -287,8 +295,9 @@ public struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
         // A parked reader has an empty queue, so it is resumed with the end or the failure.
         let resumeReader = readerParked
         readerParked = false
-        return Ending(outcome: result, resumeHeadWaiter: resumeHeadWaiter, resumeReader: resumeReader,
-                      unclaimedHead: unclaimedHead)
+        return Ending(
+            outcome: result, resumeHeadWaiter: resumeHeadWaiter, resumeReader: resumeReader,
+            unclaimedHead: unclaimedHead)
     }
 }
 

@@ -14,26 +14,34 @@ public enum TransportFailure {
     ///   - declared: The declared length, when the stack tells it.
     ///   - limit: The limit, when the stack tells it.
     ///   - underlyingError: The stack's own error, if any.
-    public static func declaredTooLarge(host: String, declared: Int64?, limit: Int64?,
-                                        underlyingError: (any Error)? = nil) -> SwitchyardError {
+    public static func declaredTooLarge(
+        host: String, declared: Int64?, limit: Int64?,
+        underlyingError: (any Error)? = nil
+    ) -> SwitchyardError {
         let size = declared.map { "a body of \($0) bytes" } ?? "a body"
         let bound = limit.map { "the limit of \($0) bytes" } ?? "the configured limit"
-        return SwitchyardError(.responseTooLarge, "The response from \(host) declares \(size), more than \(bound);"
-            + " nothing was read. Raise maxResponseBytes or stream the body.", underlyingError: underlyingError)
+        return SwitchyardError(
+            .responseTooLarge,
+            "The response from \(host) declares \(size), more than \(bound);"
+                + " nothing was read. Raise maxResponseBytes or stream the body.", underlyingError: underlyingError)
     }
 
     /// ``SwitchyardError/Kind/protocolViolation``: the exchange ended cleanly, but with fewer body bytes
     /// than the head declared.
     public static func truncatedBody(host: String, declared: Int64, received: Int64) -> SwitchyardError {
-        .protocolViolation("\(host) declared \(declared) body bytes but sent \(received) before the exchange ended;"
-            + " the body is truncated and was not delivered as complete.")
+        .protocolViolation(
+            "\(host) declared \(declared) body bytes but sent \(received) before the exchange ended;"
+                + " the body is truncated and was not delivered as complete.")
     }
 
     /// ``SwitchyardError/Kind/protocolViolation``: the connection closed while the body was arriving.
-    public static func closedMidBody(host: String, detail: String? = nil,
-                                     underlyingError: (any Error)? = nil) -> SwitchyardError {
-        .protocolViolation("\(host) closed the connection before the whole body arrived\(parenthesized(detail));"
-            + " the body is truncated and was not delivered as complete.", underlyingError: underlyingError)
+    public static func closedMidBody(
+        host: String, detail: String? = nil,
+        underlyingError: (any Error)? = nil
+    ) -> SwitchyardError {
+        .protocolViolation(
+            "\(host) closed the connection before the whole body arrived\(parenthesized(detail));"
+                + " the body is truncated and was not delivered as complete.", underlyingError: underlyingError)
     }
 
     /// ``SwitchyardError/Kind/protocolViolation``: the exchange ended without a response head.
@@ -52,8 +60,10 @@ public enum TransportFailure {
     }
 
     /// ``SwitchyardError/Kind/protocolViolation``: the chunked framing is broken.
-    public static func malformedChunking(host: String, detail: String,
-                                         underlyingError: (any Error)? = nil) -> SwitchyardError {
+    public static func malformedChunking(
+        host: String, detail: String,
+        underlyingError: (any Error)? = nil
+    ) -> SwitchyardError {
         .protocolViolation("\(host) sent malformed chunked framing: \(detail).", underlyingError: underlyingError)
     }
 
@@ -61,18 +71,24 @@ public enum TransportFailure {
 
     /// ``SwitchyardError/Kind/connectionFailed``: the host name did not resolve. The request was never
     /// sent (``SwitchyardError/requestWasNotProcessed``).
-    public static func unresolvedHost(host: String, detail: String,
-                                      underlyingError: (any Error)? = nil) -> SwitchyardError {
-        .notProcessed("Could not resolve \(host): \(detail). Check the host name and DNS.",
-                      underlyingError: underlyingError)
+    public static func unresolvedHost(
+        host: String, detail: String,
+        underlyingError: (any Error)? = nil
+    ) -> SwitchyardError {
+        .notProcessed(
+            "Could not resolve \(host): \(detail). Check the host name and DNS.",
+            underlyingError: underlyingError)
     }
 
     /// ``SwitchyardError/Kind/connectionFailed``: no connection could be made. The request was never
     /// sent (``SwitchyardError/requestWasNotProcessed``).
-    public static func couldNotConnect(host: String, detail: String,
-                                       underlyingError: (any Error)? = nil) -> SwitchyardError {
-        .notProcessed("Could not connect to \(host): \(detail). Is the server running and reachable?",
-                      underlyingError: underlyingError)
+    public static func couldNotConnect(
+        host: String, detail: String,
+        underlyingError: (any Error)? = nil
+    ) -> SwitchyardError {
+        .notProcessed(
+            "Could not connect to \(host): \(detail). Is the server running and reachable?",
+            underlyingError: underlyingError)
     }
 
     /// ``SwitchyardError/Kind/connectionFailed``: the server refused the HTTP/2 stream (`REFUSED_STREAM`),
@@ -81,10 +97,13 @@ public enum TransportFailure {
     /// - Parameters:
     ///   - host: The server.
     ///   - detail: The stack's description.
-    public static func streamRefused(host: String, detail: String? = nil,
-                                     underlyingError: (any Error)? = nil) -> SwitchyardError {
-        .notProcessed("\(host) refused the HTTP/2 stream before processing the request\(parenthesized(detail))"
-            + " (REFUSED_STREAM, or a GOAWAY that did not include it); it is safe to send again, on a new connection.",
+    public static func streamRefused(
+        host: String, detail: String? = nil,
+        underlyingError: (any Error)? = nil
+    ) -> SwitchyardError {
+        .notProcessed(
+            "\(host) refused the HTTP/2 stream before processing the request\(parenthesized(detail))"
+                + " (REFUSED_STREAM, or a GOAWAY that did not include it); it is safe to send again, on a new connection.",
             underlyingError: underlyingError)
     }
 
@@ -94,32 +113,41 @@ public enum TransportFailure {
     /// - Parameters:
     ///   - host: The server.
     ///   - code: The `RST_STREAM` error code's name, e.g. `INTERNAL_ERROR`.
-    public static func streamReset(host: String, code: String,
-                                   underlyingError: (any Error)? = nil) -> SwitchyardError {
-        .connectionFailed("\(host) reset the HTTP/2 stream (\(code)) before answering; it may have processed the"
-            + " request. Send it again only if repeating it is harmless (an idempotent method or an Idempotency-Key).",
+    public static func streamReset(
+        host: String, code: String,
+        underlyingError: (any Error)? = nil
+    ) -> SwitchyardError {
+        .connectionFailed(
+            "\(host) reset the HTTP/2 stream (\(code)) before answering; it may have processed the"
+                + " request. Send it again only if repeating it is harmless (an idempotent method or an Idempotency-Key).",
             underlyingError: underlyingError)
     }
 
     /// ``SwitchyardError/Kind/connectionFailed``: the server closed the connection before any response.
-    public static func closedWithoutResponse(host: String, detail: String? = nil,
-                                             underlyingError: (any Error)? = nil) -> SwitchyardError {
-        .connectionFailed("\(host) closed the connection without sending a response\(parenthesized(detail)).",
-                          underlyingError: underlyingError)
+    public static func closedWithoutResponse(
+        host: String, detail: String? = nil,
+        underlyingError: (any Error)? = nil
+    ) -> SwitchyardError {
+        .connectionFailed(
+            "\(host) closed the connection without sending a response\(parenthesized(detail)).",
+            underlyingError: underlyingError)
     }
 
     /// ``SwitchyardError/Kind/connectionFailed``: the connection died after a request that is not safe
     /// to repeat was sent and before any response; the server may have processed it, so it was not
     /// sent again (libcurl, for one, would resend it by itself).
     public static func notResentAfterConnectionLoss(host: String, method: String) -> SwitchyardError {
-        .connectionFailed("The connection to \(host) ended after the \(method) request was sent and before any response;"
-                          + " the server may have processed it, so it was not sent again (add an Idempotency-Key"
-                          + " header to make it safe to retry).")
+        .connectionFailed(
+            "The connection to \(host) ended after the \(method) request was sent and before any response;"
+                + " the server may have processed it, so it was not sent again (add an Idempotency-Key"
+                + " header to make it safe to retry).")
     }
 
     /// ``SwitchyardError/Kind/connectionFailed``: the connection broke during the exchange.
-    public static func connectionLost(host: String, detail: String,
-                                      underlyingError: (any Error)? = nil) -> SwitchyardError {
+    public static func connectionLost(
+        host: String, detail: String,
+        underlyingError: (any Error)? = nil
+    ) -> SwitchyardError {
         .connectionFailed("The connection to \(host) failed mid-exchange: \(detail).", underlyingError: underlyingError)
     }
 
@@ -140,17 +168,23 @@ public enum TransportFailure {
     }
 
     /// ``SwitchyardError/Kind/timeout``: the stack's own deadline (set from the exchange's) passed.
-    public static func deadlinePassed(host: String, detail: String? = nil,
-                                      underlyingError: (any Error)? = nil) -> SwitchyardError {
-        SwitchyardError(.timeout, "The request to \(host) did not complete before its deadline\(parenthesized(detail))."
-            + " Raise the timeout if the server is known to be slow.", underlyingError: underlyingError)
+    public static func deadlinePassed(
+        host: String, detail: String? = nil,
+        underlyingError: (any Error)? = nil
+    ) -> SwitchyardError {
+        SwitchyardError(
+            .timeout,
+            "The request to \(host) did not complete before its deadline\(parenthesized(detail))."
+                + " Raise the timeout if the server is known to be slow.", underlyingError: underlyingError)
     }
 
     /// ``SwitchyardError/Kind/transport``: the stack wanted to send a streamed (single-use) request
     /// body a second time, e.g. on a new connection; it was not.
     public static func bodyNotReplayable(host: String, underlyingError: (any Error)? = nil) -> SwitchyardError {
-        SwitchyardError(.transport, "The connection to \(host) had to be re-established, but the streamed request"
-            + " body cannot be sent twice; nothing was duplicated. Use a replayable body to allow that.",
+        SwitchyardError(
+            .transport,
+            "The connection to \(host) had to be re-established, but the streamed request"
+                + " body cannot be sent twice; nothing was duplicated. Use a replayable body to allow that.",
             underlyingError: underlyingError)
     }
 
@@ -182,8 +216,10 @@ public enum TransportFailure {
     ///   - host: The server.
     ///   - detail: The stack's description.
     ///   - underlyingError: The stack's own error, if any.
-    public static func otherFailure(stack: String, host: String, detail: String,
-                                    underlyingError: (any Error)? = nil) -> SwitchyardError {
+    public static func otherFailure(
+        stack: String, host: String, detail: String,
+        underlyingError: (any Error)? = nil
+    ) -> SwitchyardError {
         .transportFailed("\(stack) failed talking to \(host): \(detail).", underlyingError: underlyingError)
     }
 

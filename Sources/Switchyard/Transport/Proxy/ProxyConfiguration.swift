@@ -38,8 +38,10 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible {
     ///   - httpsProxy: The proxy for `https://` requests (`nil`: direct).
     ///   - noProxy: Hosts that go direct.
     ///   - tunnelsHTTP: Whether `http://` requests use `CONNECT` too.
-    public init(httpProxy: ProxyServer?, httpsProxy: ProxyServer?, noProxy: NoProxyList = .none,
-                tunnelsHTTP: Bool = false) {
+    public init(
+        httpProxy: ProxyServer?, httpsProxy: ProxyServer?, noProxy: NoProxyList = .none,
+        tunnelsHTTP: Bool = false
+    ) {
         self.httpProxy = httpProxy
         self.httpsProxy = httpsProxy
         self.noProxy = noProxy
@@ -97,8 +99,10 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible {
 
     /// `http=…, https=…, noproxy=…` with passwords redacted.
     public var description: String {
-        var parts = ["http=\(httpProxy.map(String.init(describing:)) ?? "direct")",
-                     "https=\(httpsProxy.map(String.init(describing:)) ?? "direct")"]
+        var parts = [
+            "http=\(httpProxy.map(String.init(describing:)) ?? "direct")",
+            "https=\(httpsProxy.map(String.init(describing:)) ?? "direct")"
+        ]
         if !noProxy.isEmpty { parts.append("noproxy=\(noProxy)") }
         if tunnelsHTTP { parts.append("tunnelsHTTP") }
         return "ProxyConfiguration(" + parts.joined(separator: ", ") + ")"

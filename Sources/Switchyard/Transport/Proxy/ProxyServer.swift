@@ -42,8 +42,9 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomRe
         if let separator = rest.firstRange(of: "://") {
             let scheme = rest[..<separator.lowerBound].lowercased()
             guard scheme == "http" else {
-                throw .invalidRequest("The proxy URL has the scheme '\(scheme)'; only http:// proxies are supported"
-                    + " (an https:// request still goes through them encrypted, in a CONNECT tunnel).")
+                throw .invalidRequest(
+                    "The proxy URL has the scheme '\(scheme)'; only http:// proxies are supported"
+                        + " (an https:// request still goes through them encrypted, in a CONNECT tunnel).")
             }
             rest = rest[separator.upperBound...]
         }
@@ -57,8 +58,9 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomRe
             let colon = userInfo.firstIndex(of: ":")
             let user = userInfo[..<(colon ?? userInfo.endIndex)]
             let password = colon.map { userInfo[userInfo.index(after: $0)...] } ?? ""
-            credentials = ProxyCredentials(user: String(decoding: user.percentDecodedBytes, as: UTF8.self),
-                                           password: String(decoding: password.percentDecodedBytes, as: UTF8.self))
+            credentials = ProxyCredentials(
+                user: String(decoding: user.percentDecodedBytes, as: UTF8.self),
+                password: String(decoding: password.percentDecodedBytes, as: UTF8.self))
         }
         var host = rest
         var port = Self.defaultPort

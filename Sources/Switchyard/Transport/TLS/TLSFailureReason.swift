@@ -27,21 +27,43 @@ public enum TLSFailureReason: Sendable, Hashable, CaseIterable {
         func has(_ markers: String...) -> Bool { markers.contains(where: text.contains) }
         if has("pinned public key", "pinnedpubkey", "public key pin") { return .pinMismatch }
         if has("expired", "not yet valid", "certificate_expired", "bad date") { return .expired }
-        if has("subject name", "alternative certificate subject", "failedtovalidatehostname",
-               "hostname", "host name") { return .hostMismatch }
-        if has("certificate required", "certificate_required", "alert bad certificate", "bad_certificate",
-               "peer did not return a certificate") {
+        if has(
+            "subject name", "alternative certificate subject", "failedtovalidatehostname",
+            "hostname", "host name")
+        {
+            return .hostMismatch
+        }
+        if has(
+            "certificate required", "certificate_required", "alert bad certificate", "bad_certificate",
+            "peer did not return a certificate")
+        {
             return .clientCertificateRejected
         }
-        if has("unable to set private key", "unable to use client certificate", "could not load pem client",
-               "client certificate", "certproblem") { return .clientCertificateUnusable }
-        if has("error setting certificate file", "error setting certificate verify locations", "cacert",
-               "cafile") { return .trustRootsUnusable }
-        if has("protocol version", "protocol_version", "unsupported protocol", "unsupported_protocol",
-               "wrong version number", "wrong_version_number", "no protocols available") { return .versionMismatch }
-        if has("unable to get local issuer", "self-signed", "self signed", "unknown ca", "unknown_ca",
-               "certificate_verify_failed", "certificate verify failed", "untrusted", "unable to get issuer",
-               "unknown root", "invalid certificate chain", "certificate problem") { return .untrusted }
+        if has(
+            "unable to set private key", "unable to use client certificate", "could not load pem client",
+            "client certificate", "certproblem")
+        {
+            return .clientCertificateUnusable
+        }
+        if has(
+            "error setting certificate file", "error setting certificate verify locations", "cacert",
+            "cafile")
+        {
+            return .trustRootsUnusable
+        }
+        if has(
+            "protocol version", "protocol_version", "unsupported protocol", "unsupported_protocol",
+            "wrong version number", "wrong_version_number", "no protocols available")
+        {
+            return .versionMismatch
+        }
+        if has(
+            "unable to get local issuer", "self-signed", "self signed", "unknown ca", "unknown_ca",
+            "certificate_verify_failed", "certificate verify failed", "untrusted", "unable to get issuer",
+            "unknown root", "invalid certificate chain", "certificate problem")
+        {
+            return .untrusted
+        }
         return nil
     }
 

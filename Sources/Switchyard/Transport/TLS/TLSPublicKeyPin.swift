@@ -20,9 +20,11 @@ extension TLSOptions {
         public init(_ text: String) throws(SwitchyardError) {
             let prefix = "sha256//"
             guard text.hasPrefix(prefix),
-                  let digest = Data(base64Encoded: String(text.dropFirst(prefix.count))), digest.count == 32 else {
-                throw .invalidRequest("'\(text)' is not a public key pin: write it as sha256// followed by the"
-                    + " base64 of the SHA-256 digest of the certificate's SubjectPublicKeyInfo (44 characters).")
+                let digest = Data(base64Encoded: String(text.dropFirst(prefix.count))), digest.count == 32
+            else {
+                throw .invalidRequest(
+                    "'\(text)' is not a public key pin: write it as sha256// followed by the"
+                        + " base64 of the SHA-256 digest of the certificate's SubjectPublicKeyInfo (44 characters).")
             }
             self.sha256 = Array(digest)
         }

@@ -4,7 +4,8 @@ import SwitchyardTestServer
 
 extension TransportConformance {
     static let cancellationChecks: [ConformanceCheck] = [
-        ConformanceCheck("cancel-before-send", .cancellation, "A task cancelled before sending fails with cancelled and sends nothing") { h in
+        ConformanceCheck("cancel-before-send", .cancellation, "A task cancelled before sending fails with cancelled and sends nothing") {
+            h in
             let request = try h.request(.get, "/small")
             let transport = h.transport
             let task = Task {
@@ -15,7 +16,9 @@ extension TransportConformance {
             try await Task.sleep(for: .milliseconds(100))
             try expectEqual(h.server.requestCount(path: "/small"), 0, "requests the server received")
         },
-        ConformanceCheck("cancel-waiting-for-head", .cancellation, "Cancelling while waiting for the head fails with cancelled and closes the connection") { h in
+        ConformanceCheck(
+            "cancel-waiting-for-head", .cancellation, "Cancelling while waiting for the head fails with cancelled and closes the connection"
+        ) { h in
             let request = try h.request(.get, "/stall?tag=head")
             let client = h.client
             let task = Task { _ = try await client.send(request) }
@@ -26,12 +29,15 @@ extension TransportConformance {
             let failedAfter = cancelledAt.duration(to: .now)
             let closedAfter = await h.disconnectLatency(tag: "head", since: cancelledAt)
             try await h.expectDisconnect(tag: "head", after: "cancelling while waiting for the head")
-            h.report(check: "cancel-waiting-for-head", [
-                "cancel_to_error_ms": failedAfter.formattedMilliseconds,
-                "cancel_to_server_close_ms": closedAfter?.formattedMilliseconds ?? "never",
-            ])
+            h.report(
+                check: "cancel-waiting-for-head",
+                [
+                    "cancel_to_error_ms": failedAfter.formattedMilliseconds,
+                    "cancel_to_server_close_ms": closedAfter?.formattedMilliseconds ?? "never"
+                ])
         },
-        ConformanceCheck("cancel-mid-body", .cancellation, "Cancelling mid-body fails the read with cancelled and closes the connection") { h in
+        ConformanceCheck("cancel-mid-body", .cancellation, "Cancelling mid-body fails the read with cancelled and closes the connection") {
+            h in
             let request = try h.request(.get, "/stall-body?tag=body&bytes=4096")
             let client = h.client
             let (started, signal) = AsyncStream<Void>.makeStream()
@@ -50,10 +56,12 @@ extension TransportConformance {
             let failedAfter = cancelledAt.duration(to: .now)
             let closedAfter = await h.disconnectLatency(tag: "body", since: cancelledAt)
             try await h.expectDisconnect(tag: "body", after: "cancelling mid-body")
-            h.report(check: "cancel-mid-body", [
-                "cancel_to_error_ms": failedAfter.formattedMilliseconds,
-                "cancel_to_server_close_ms": closedAfter?.formattedMilliseconds ?? "never",
-            ])
+            h.report(
+                check: "cancel-mid-body",
+                [
+                    "cancel_to_error_ms": failedAfter.formattedMilliseconds,
+                    "cancel_to_server_close_ms": closedAfter?.formattedMilliseconds ?? "never"
+                ])
         },
         ConformanceCheck("dropped-body", .cancellation, "Dropping an unread body closes the connection") { h in
             do {
@@ -62,16 +70,19 @@ extension TransportConformance {
             }
             try await h.expectDisconnect(tag: "drop", after: "dropping the unread body")
         },
-        ConformanceCheck("deadline-waiting-for-head", .cancellation, "A deadline passing before the head fails with timeout and closes the connection") { h in
+        ConformanceCheck(
+            "deadline-waiting-for-head", .cancellation, "A deadline passing before the head fails with timeout and closes the connection"
+        ) { h in
             let request = try h.request(.get, "/stall?tag=late", options: RequestOptions(timeout: .milliseconds(300)))
             try await h.expectFailure(.timeout, "a stalled server with a 300 ms timeout") { _ = try await h.client.send(request) }
             try await h.expectDisconnect(tag: "late", after: "the deadline")
         },
-        ConformanceCheck("deadline-mid-body", .cancellation, "A deadline passing mid-body fails with timeout and closes the connection") { h in
+        ConformanceCheck("deadline-mid-body", .cancellation, "A deadline passing mid-body fails with timeout and closes the connection") {
+            h in
             let request = try h.request(.get, "/stall-body?tag=slowbody&bytes=4096", options: RequestOptions(timeout: .milliseconds(500)))
             try await h.expectFailure(.timeout, "a body that stalls with a 500 ms timeout") { try await h.drain(request) }
             try await h.expectDisconnect(tag: "slowbody", after: "the deadline")
-        },
+        }
     ]
 
     /// Polls `condition` every 5 ms for up to 60 s (a bound for a busy machine, not a speed expectation).

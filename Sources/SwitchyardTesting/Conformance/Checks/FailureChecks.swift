@@ -11,7 +11,9 @@ extension TransportConformance {
             try await h.expectFailure(.connectionFailed, "a refused connection") { _ = try await h.client.send(try Request(url: url)) }
         },
         ConformanceCheck("reset-before-response", .failures, "A server resetting before answering fails with connectionFailed") { h in
-            try await h.expectFailure(.connectionFailed, "a reset connection") { _ = try await h.client.send(try h.request(.get, "/reset")) }
+            try await h.expectFailure(.connectionFailed, "a reset connection") {
+                _ = try await h.client.send(try h.request(.get, "/reset"))
+            }
         },
         ConformanceCheck("reset-mid-body", .failures, "A server resetting mid-body fails with connectionFailed, never a short body") { h in
             try await h.expectFailure(.connectionFailed, "a reset mid-body") { try await h.drain(try h.request(.get, "/reset?bytes=1000")) }
@@ -27,16 +29,24 @@ extension TransportConformance {
         malformed("bad-chunk-framing", "bad-chunk", "A chunk size that is not hexadecimal is a protocolViolation"),
         malformed("conflicting-content-length", "content-length-mismatch", "Conflicting Content-Length fields are a protocolViolation"),
         ConformanceCheck("broken-gzip", .failures, "A corrupt gzip body is a protocolViolation") { h in
-            try await h.expectFailure(.protocolViolation, "/gzip/broken") { _ = try await h.client.send(try h.request(.get, "/gzip/broken")) }
+            try await h.expectFailure(.protocolViolation, "/gzip/broken") {
+                _ = try await h.client.send(try h.request(.get, "/gzip/broken"))
+            }
         },
-        ConformanceCheck("response-too-large-declared", .failures, "A declared length over maxResponseBytes fails with responseTooLarge and closes the connection") { h in
+        ConformanceCheck(
+            "response-too-large-declared", .failures,
+            "A declared length over maxResponseBytes fails with responseTooLarge and closes the connection"
+        ) { h in
             var options = RequestOptions()
             options.maxResponseBytes = 1 << 20
             let request = try h.request(.get, "/bytes/\(16 << 20)?tag=declared", options: options)
             try await h.expectFailure(.responseTooLarge, "16 MiB with a 1 MiB limit") { _ = try await h.client.send(request) }
             try await h.expectDisconnect(tag: "declared", after: "refusing the body")
         },
-        ConformanceCheck("response-too-large-streamed", .failures, "A chunked body growing past maxResponseBytes fails with responseTooLarge without reading the rest") { h in
+        ConformanceCheck(
+            "response-too-large-streamed", .failures,
+            "A chunked body growing past maxResponseBytes fails with responseTooLarge without reading the rest"
+        ) { h in
             var options = RequestOptions()
             options.maxResponseBytes = 1 << 20
             let request = try h.request(.get, "/bytes/\(64 << 20)?framing=chunked&tag=streamed", options: options)
@@ -47,7 +57,7 @@ extension TransportConformance {
             try await h.expectDisconnect(tag: "streamed", after: "refusing the body")
             let sent = h.server.bodyBytesSent(tag: "streamed")
             try expect(sent < 48 << 20, "the server sent \(sent >> 20) MiB: the rest of the body was read")
-        },
+        }
     ]
 
     static func malformed(_ id: String, _ route: String, _ summary: String) -> ConformanceCheck {

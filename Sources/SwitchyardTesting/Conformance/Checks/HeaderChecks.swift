@@ -3,15 +3,18 @@ import Switchyard
 
 extension TransportConformance {
     static let headerChecks: [ConformanceCheck] = [
-        ConformanceCheck("request-header-fidelity", .headers, "Request header fields arrive in order, with repeats and name case kept") { h in
+        ConformanceCheck("request-header-fidelity", .headers, "Request header fields arrive in order, with repeats and name case kept") {
+            h in
             let sent: KeyValuePairs<String, String> = [
-                "X-First": "1", "x-lower": "2", "X-Repeat": "one", "X-Repeat": "two", "X-MiXeD-CaSe": "v", "X-Last": "3",
+                "X-First": "1", "x-lower": "2", "X-Repeat": "one", "X-Repeat": "two", "X-MiXeD-CaSe": "v", "X-Last": "3"
             ]
             let report = try await h.echo(try h.request(.get, "/echo", headers: sent))
             let received = report.headers.filter { $0.first?.lowercased().hasPrefix("x-") == true }
             try expectEqual(received, sent.map { [$0.key, $0.value] }, "X- fields received")
         },
-        ConformanceCheck("no-invented-request-fields", .headers, "A transport adds only framing and negotiation fields, never Content-Type or cookies") { h in
+        ConformanceCheck(
+            "no-invented-request-fields", .headers, "A transport adds only framing and negotiation fields, never Content-Type or cookies"
+        ) { h in
             for request in [try h.request(.get, "/echo"), try h.request(.post, "/echo", body: HTTPBody("raw"))] {
                 let report = try await h.echo(request)
                 let added = Set(report.names.map { $0.lowercased() }).subtracting(transportAddedRequestFields)
@@ -52,7 +55,7 @@ extension TransportConformance {
             let report = try await h.echo(request)
             for i in 1...200 { try expectEqual(report.values(of: "X-Field-\(i)"), ["v\(i)"], "X-Field-\(i)") }
             try expectEqual(report.values(of: "X-Big").first?.utf8.count, 32 * 1024, "X-Big length")
-        },
+        }
     ]
 }
 
@@ -60,6 +63,6 @@ extension TransportConformance {
     /// Request fields a transport may add on its own; anything else it adds is a surprise.
     public static let transportAddedRequestFields: Set<String> = [
         "host", "content-length", "transfer-encoding", "connection", "keep-alive", "te",
-        "accept-encoding", "user-agent", "accept", "accept-language", "expect",
+        "accept-encoding", "user-agent", "accept", "accept-language", "expect"
     ]
 }

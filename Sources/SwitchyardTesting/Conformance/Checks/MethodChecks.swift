@@ -24,8 +24,9 @@ extension TransportConformance {
                 try expectEqual(report.method, method.rawValue, "method")
                 try expectEqual(report.bodyLength, 0, "\(method) body length")
                 try expectEqual(report.values(of: "Transfer-Encoding"), [], "\(method) Transfer-Encoding")
-                try expect(report.values(of: "Content-Length").allSatisfy { $0 == "0" },
-                           "\(method) sent Content-Length \(report.values(of: "Content-Length"))")
+                try expect(
+                    report.values(of: "Content-Length").allSatisfy { $0 == "0" },
+                    "\(method) sent Content-Length \(report.values(of: "Content-Length"))")
             }
         },
         ConformanceCheck("head", .methods, "HEAD returns the head with Content-Length and no body; the connection stays usable") { h in
@@ -42,6 +43,6 @@ extension TransportConformance {
                 try expectEqual(response.body.count, 0, "\(code) body bytes")
             }
             try expectEqual(try await h.get("/small").text, "hello, world\n", "the next request's body")
-        },
+        }
     ]
 }

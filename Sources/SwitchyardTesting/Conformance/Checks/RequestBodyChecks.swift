@@ -8,7 +8,8 @@ extension TransportConformance {
             try expectEqual(report.bodyLength, 0, "body length")
             try expectEqual(report.values(of: "Content-Length"), ["0"], "Content-Length")
         },
-        ConformanceCheck("request-body-sizes", .requestBodies, "In-memory bodies from 1 byte to 1 MiB arrive intact with Content-Length") { h in
+        ConformanceCheck("request-body-sizes", .requestBodies, "In-memory bodies from 1 byte to 1 MiB arrive intact with Content-Length") {
+            h in
             for size in [1, 65_537, 1 << 20] {
                 let report = try await h.echo(try h.request(.put, "/echo", body: HTTPBody(PatternBody.bytes(count: size))))
                 try expectEqual(report.values(of: "Content-Length"), ["\(size)"], "Content-Length")
@@ -37,6 +38,6 @@ extension TransportConformance {
             let report = try await h.echo(try h.request(.post, "/echo", body: body))
             try expectEqual(report.bodyLength, size, "body length")
             try expectEqual(report.bodySHA256, PatternBody.sha256(count: size), "body digest")
-        },
+        }
     ]
 }

@@ -17,7 +17,9 @@ extension TransportConformance {
             try expectEqual(response.body.count, size, "bytes received")
             try expectEqual(PatternBody.sha256(of: response.body), PatternBody.sha256(count: size), "body digest")
         },
-        ConformanceCheck("download-64mib-streamed", .responseBodies, "A 64 MiB body streams with back-pressure: a slow reader holds the server back") { h in
+        ConformanceCheck(
+            "download-64mib-streamed", .responseBodies, "A 64 MiB body streams with back-pressure: a slow reader holds the server back"
+        ) { h in
             let size = 64 << 20
             let response = try await h.client.stream(try h.request(.get, "/bytes/\(size)?tag=slow"))
             var iterator = response.body.makeAsyncIterator()
@@ -25,8 +27,9 @@ extension TransportConformance {
             guard let first = try await iterator.next() else { throw ConformanceFailure("the body ended at once") }
             digest.update(first)
             let ahead = await settledProgress(of: "slow", on: h.server)
-            try expect(ahead <= 32 << 20,
-                       "the server wrote \(ahead >> 20) MiB while the reader held \(first.count) bytes: no back-pressure")
+            try expect(
+                ahead <= 32 << 20,
+                "the server wrote \(ahead >> 20) MiB while the reader held \(first.count) bytes: no back-pressure")
             while let chunk = try await iterator.next() { digest.update(chunk) }
             try expectEqual(digest.count, size, "bytes received")
             try expectEqual(digest.finalize(), PatternBody.sha256(count: size), "body digest")
@@ -60,7 +63,7 @@ extension TransportConformance {
                 throw ConformanceFailure("timings missing: \(timings)")
             }
             try expect(firstByte > .zero && firstByte <= total, "first byte \(firstByte) is not within total \(total)")
-        },
+        }
     ]
 
     /// Waits until the server's progress on `tag` stops growing (or 5 s pass), then returns it.

@@ -27,6 +27,6 @@ extension TransportConformance {
             try expectEqual(response.head.status.code, 302, "status")
             try expectEqual(response.head.headerFields[.location], "/redirect/0", "Location")
             try expectEqual(h.server.requestCount(path: "/redirect/0"), 0, "requests for the redirect target")
-        },
+        }
     ]
 }
