@@ -23,7 +23,7 @@ enum GunzipRoute {
         }
         let json =
             "{\"content_encoding\":\"\(encoding)\",\"received_length\":\(received.count),"
-            + "\"length\":\(decoded.count),\"sha256\":\"\(SHA256.hexDigest(of: decoded))\"}"
+            + "\"length\":\(decoded.count),\"sha256\":\"\(BodyDigest.hexDigest(of: decoded))\"}"
         return .text(200, json, contentType: "application/json")
     }
 

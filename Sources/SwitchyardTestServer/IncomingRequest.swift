@@ -16,7 +16,7 @@ struct IncomingRequest {
     /// The buffered body (only for `/echo/body` and `/gunzip`).
     private(set) var body: ByteBuffer?
     /// Running SHA-256 of the body (only for `/echo`).
-    private(set) var hasher: SHA256?
+    private(set) var hasher: BodyDigest?
     /// Set when a buffered body exceeded ``maxBufferedBody``.
     private(set) var isTooLarge = false
     /// The streaming parser of a `/upload/multipart` body (`nil` elsewhere, or without a boundary).
@@ -26,8 +26,8 @@ struct IncomingRequest {
         self.head = head
         self.target = target
         switch target.path {
-        case "/echo": hasher = SHA256()
-        case let path where path.hasPrefix("/soak/"): hasher = SHA256()
+        case "/echo": hasher = BodyDigest()
+        case let path where path.hasPrefix("/soak/"): hasher = BodyDigest()
         case "/echo/body", "/gunzip": body = ByteBuffer()
         case "/upload/multipart": multipart = MultipartParser(contentType: head.headers.first(name: "Content-Type"))
         default: break
@@ -60,6 +60,6 @@ struct IncomingRequest {
 
     /// Hex SHA-256 of the body (empty-body digest if it was not hashed).
     func bodyDigest() -> String {
-        SHA256.hex((hasher ?? SHA256()).finalize())
+        BodyDigest.hex((hasher ?? BodyDigest()).finalize())
     }
 }

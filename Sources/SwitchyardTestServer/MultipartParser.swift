@@ -41,7 +41,7 @@ struct MultipartParser {
     private var pending: [UInt8] = [13, 10]
     private var phase = Phase.preamble
     private var current = Part()
-    private var hasher = SHA256()
+    private var hasher = BodyDigest()
     private var valueBytes: [UInt8]? = []
 
     /// A parser for the `Content-Type` header `contentType`; `nil` when it has no usable boundary.
@@ -121,7 +121,7 @@ struct MultipartParser {
 
     private mutating func beginPart() {
         current = Part()
-        hasher = SHA256()
+        hasher = BodyDigest()
         valueBytes = []
         phase = .headers
     }
@@ -140,8 +140,8 @@ struct MultipartParser {
     }
 
     private mutating func endPart() {
-        current.sha256 = SHA256.hex(hasher.finalize())
-        hasher = SHA256()
+        current.sha256 = BodyDigest.hex(hasher.finalize())
+        hasher = BodyDigest()
         if current.filename == nil, let valueBytes { current.value = String(decoding: valueBytes, as: UTF8.self) }
         parts.append(current)
     }

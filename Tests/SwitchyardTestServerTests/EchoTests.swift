@@ -48,7 +48,7 @@ struct EchoTests {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
             #expect(object["method"] as? String == "PUT")
             #expect(object["body_length"] as? Int == body.count)
-            #expect(object["body_sha256"] as? String == SHA256.hexDigest(of: body))
+            #expect(object["body_sha256"] as? String == BodyDigest.hexDigest(of: body))
         }
     }
 

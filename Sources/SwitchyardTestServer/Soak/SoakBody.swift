@@ -51,6 +51,6 @@ public enum SoakBody {
     /// - Parameter bytes: The bytes.
     /// - Returns: 64 hex digits.
     public static func digest(of bytes: some Sequence<UInt8>) -> String {
-        SHA256.hexDigest(of: bytes)
+        BodyDigest.hexDigest(of: bytes)
     }
 }

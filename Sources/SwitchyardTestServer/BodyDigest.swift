@@ -1,8 +1,8 @@
 import Crypto
 
-/// A streaming SHA-256 for `/echo`, which fingerprints request bodies: swift-crypto's, so the server
+/// SHA-256 fingerprints of bodies (`/echo`, `/soak`, multipart parts) in lowercase hex: swift-crypto's hash, so the server
 /// keeps pace with a 64 MiB upload even in a debug build on a busy machine.
-struct SHA256 {
+struct BodyDigest {
     private var hasher = Crypto.SHA256()
 
     init() {}
@@ -25,7 +25,7 @@ struct SHA256 {
 
     /// Convenience: lowercase hex of the digest of `bytes`.
     static func hexDigest(of bytes: some Sequence<UInt8>) -> String {
-        var hasher = SHA256()
+        var hasher = BodyDigest()
         hasher.update(bytes)
         return hex(hasher.finalize())
     }

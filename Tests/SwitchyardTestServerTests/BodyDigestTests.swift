@@ -2,37 +2,37 @@ import Testing
 
 @testable import SwitchyardTestServer
 
-@Suite("SHA256")
-struct SHA256Tests {
+@Suite("BodyDigest")
+struct BodyDigestTests {
     @Test func emptyInput() {
-        #expect(SHA256.hexDigest(of: [UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(BodyDigest.hexDigest(of: [UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
     @Test func abc() {
-        #expect(SHA256.hexDigest(of: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(BodyDigest.hexDigest(of: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
     @Test func twoBlockMessage() {
         let message = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
-        #expect(SHA256.hexDigest(of: Array(message.utf8)) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(BodyDigest.hexDigest(of: Array(message.utf8)) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 
     @Test func oneMillionA() {
         let message = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
-        #expect(SHA256.hexDigest(of: message) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(BodyDigest.hexDigest(of: message) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     @Test(arguments: [1, 3, 55, 56, 63, 64, 65, 127, 1000])
     func streamingMatchesOneShot(pieceSize: Int) {
         let message = (0..<3001).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
-        var hasher = SHA256()
+        var hasher = BodyDigest()
         var index = 0
         while index < message.count {
             let end = min(index + pieceSize, message.count)
             message[index..<end].withUnsafeBytes { hasher.update($0) }
             index = end
         }
-        #expect(SHA256.hex(hasher.finalize()) == SHA256.hexDigest(of: message))
+        #expect(BodyDigest.hex(hasher.finalize()) == BodyDigest.hexDigest(of: message))
     }
 
     /// Digests of `"a" * length` from Python's `hashlib.sha256`, around the padding boundaries.
@@ -50,11 +50,11 @@ struct SHA256Tests {
     ])
     func paddingBoundaries(length: Int, expected: String) {
         let message = [UInt8](repeating: UInt8(ascii: "a"), count: length)
-        #expect(SHA256.hexDigest(of: message) == expected)
-        var split = SHA256()
+        #expect(BodyDigest.hexDigest(of: message) == expected)
+        var split = BodyDigest()
         split.update(message.prefix(length / 2))
         split.update(message.dropFirst(length / 2))
-        #expect(SHA256.hex(split.finalize()) == expected)
+        #expect(BodyDigest.hex(split.finalize()) == expected)
     }
 }
 
