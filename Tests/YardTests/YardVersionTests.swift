@@ -13,4 +13,14 @@ import Testing
         #expect(run.status == 0)
         #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(version))
     }
+
+    /// Shell completion comes from the typed options: the transports and cache policies are offered.
+    @Test func completionScriptsOfferTheTypedValues() async throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let run = try await runYard(["--generate-completion-script", shell])
+            #expect(run.status == 0, "\(shell): \(run.stderr)")
+            #expect(run.stdout.contains("urlsession"), "\(shell)")
+            #expect(run.stdout.contains("stale-if-error"), "\(shell)")
+        }
+    }
 }

@@ -1,0 +1,23 @@
+import ServiceLifecycle
+import Switchyard
+import SwitchyardAsyncHTTPClient
+import SwitchyardServiceLifecycle
+import SwitchyardTracing
+import Testing
+
+/// The README's metrics, tracing and lifecycle example, built and shut down (it sends nothing).
+@Suite struct ObservabilityReadmeExampleTests {
+    @Test func theReadmeExampleAssemblesMetricsTracingAndTheService() async throws {
+        var configuration = ClientConfiguration()
+        configuration.httpMetrics = HTTPClientMetrics(templates: ["/users/{id}"])  // swift-metrics, no TimingStats needed
+        configuration.plugins += TracingPlugin().plugins  // swift-distributed-tracing
+        let transport = AsyncHTTPClientTransport()
+        let client = try Client(transport: transport, configuration: configuration)
+        let service = TransportService(transport)  // in your ServiceGroup: shuts the transport down
+
+        #expect(client.chain.contains { $0.name.contains("Metrics") })
+        #expect(client.chain.contains { $0.origin == .plugin(TracingPlugin.name) })
+        _ = service
+        try await transport.shutdown()
+    }
+}
