@@ -6,7 +6,7 @@ import SwitchyardTestSupport
 import Testing
 
 /// The README's cache example (an offline-capable screen), compiled and run against the loopback server.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct CacheReadmeExampleTests {
     /// The example, as the README shows it, with the server's URL for the API's.
     struct FeedScreen {

@@ -8,7 +8,7 @@ import Synchronization
 import Testing
 
 /// The experiments plugin in an assembled client, against the loopback server.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct ExperimentsPluginTests {
     static let assignment = ExperimentAssignment(
         variants: ["checkout-v2": "treatment", "search-rank": "control"], flags: ["dark-mode", "new-cart"])

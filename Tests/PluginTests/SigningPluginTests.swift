@@ -9,7 +9,7 @@ import Testing
 
 /// The signing plugin against the loopback server: the server recomputes each signature from what
 /// it received.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct SigningPluginTests {
     static let signer = RequestSigner(keyID: "payments-test", secret: Array("not-a-real-secret".utf8))
     static let fixedNow: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_612_345) }

@@ -5,7 +5,7 @@ import Testing
 @testable import SwitchyardAPI
 
 /// The page loader's state machine over in-memory sources.
-@Suite(.timeLimit(.minutes(1))) struct PageLoaderTests {
+@Suite(.timeLimit(.minutes(2))) struct PageLoaderTests {
     /// Loads pages until the list says there is no next one; returns every result.
     private func walk<S: PageSource, ID>(_ loader: PageLoader<S, ID>) async -> [PageLoadResult] {
         var results = [await loader.loadFirst()]

@@ -3,7 +3,7 @@ import SwitchyardTestSupport
 import Testing
 
 /// The loopback proxy spoken to byte by byte.
-@Suite(.timeLimit(.minutes(1))) struct LoopbackProxyTests {
+@Suite(.timeLimit(.minutes(2))) struct LoopbackProxyTests {
     @Test func forwardsAnAbsoluteFormRequestInOriginFormWithoutProxyFields() async throws {
         let proxy = try await LoopbackProxy.start()
         defer { Task { try? await proxy.shutdown() } }

@@ -6,7 +6,7 @@ import Testing
 @testable import Switchyard
 
 /// Eligibility and keys of coalescing, and the shared exchange over an in-memory transport.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct CoalescingTests {
     @Test func eligibilityChecksTheOverrideTheBodyTheMethodAndTheScopes() throws {
         let policy = CoalescingPolicy(scopes: [RequestScope(hosts: ["api.example.com"]), RequestScope(tags: ["feed"])])
@@ -159,7 +159,7 @@ private final class GatedTransport: Transport {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct CoalescingDeadlineTests {
+@Suite(.timeLimit(.minutes(2))) struct CoalescingDeadlineTests {
     /// A caller with a tighter deadline than the exchange in flight does not join it (it would wait
     /// past its own deadline) and ends by its own deadline; callers with a later deadline, or none, join.
     @Test func aCallerJoinsOnlyAnExchangeThatEndsNoLaterThanItsDeadline() async throws {

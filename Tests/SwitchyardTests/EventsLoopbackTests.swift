@@ -6,7 +6,7 @@ import SwitchyardTestSupport
 import Testing
 
 /// Lifecycle and pop-up events of an assembled client, against the loopback server.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct EventsLoopbackTests {
     static func client(_ configuration: ClientConfiguration) throws -> Client {
         try Client(transport: CurlTransport(), configuration: configuration)

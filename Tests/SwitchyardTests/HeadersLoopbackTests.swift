@@ -7,7 +7,7 @@ import SwitchyardTesting
 import Testing
 
 /// Scoped header rules in an assembled client, as the loopback server receives them.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct HeadersLoopbackTests {
     static func echo(_ client: Client, _ url: String, headers: [String: String] = [:]) async throws -> EchoReport {
         var request = try Request(url: url)

@@ -9,7 +9,7 @@ import SwitchyardTesting
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct LoggingLoopbackTests {
     static func client(_ log: CapturedLog, level: Logger.Level, retry: RetryPolicy? = nil) throws -> Client {
         var configuration = ClientConfiguration(retry: retry)

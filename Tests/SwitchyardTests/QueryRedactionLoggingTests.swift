@@ -8,7 +8,7 @@ import SwitchyardTestSupport
 import Testing
 
 /// Credential query values in log lines, with the default configuration (no names listed by the caller).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct QueryRedactionLoggingTests {
     private static func send(_ url: String, _ logging: LoggingConfiguration) async throws -> String {
         var configuration = ClientConfiguration()

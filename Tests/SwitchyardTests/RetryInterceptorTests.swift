@@ -182,7 +182,9 @@ private func quickPolicy(maxAttempts: Int = 3) -> RetryPolicy {
 
     @Test func theBudgetCapsRetriesAcrossRequests() async throws {
         let stub = StubTransport.status(.serviceUnavailable)
-        let budget = RetryBudget(ratio: 0.1, minRetriesPerSecond: 0.2, window: .seconds(60))
+        // A clock that stands still: on a slow machine the 50 sends may take longer than the window.
+        let start = ContinuousClock.now
+        let budget = RetryBudget(ratio: 0.1, minRetriesPerSecond: 0.2, window: .seconds(60), now: { start })
         let client = Client(transport: stub, interceptors: [RetryInterceptor(policy: quickPolicy(maxAttempts: 5), budget: budget)])
         for _ in 0..<50 { _ = try await client.send(try Request(url: "http://a.test/")) }
         // 50 requests + at most 10 % of them + 0.2/s × 60 s.

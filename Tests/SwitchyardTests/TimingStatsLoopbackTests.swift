@@ -6,7 +6,7 @@ import SwitchyardTestServer
 import Testing
 
 /// Per-endpoint timing statistics of an assembled client, against the loopback server.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct TimingStatsLoopbackTests {
     static func client(_ stats: TimingStats, metrics: TestMetrics? = nil, retry: RetryPolicy? = nil) throws -> Client {
         var configuration = ClientConfiguration(

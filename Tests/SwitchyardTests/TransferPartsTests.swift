@@ -40,7 +40,7 @@ import Testing
         #expect(updates.last?.fractionCompleted == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func bytesCountedInsideAnIntervalAreReportedWithoutMoreArriving() async {
         let reporter = ProgressReporter()
         reporter.begin(completed: 0, expected: 1_000)

@@ -59,7 +59,7 @@ struct MemoryTransport: Transport {
 
 // MARK: - Conformance-style checks against it
 
-@Suite(.timeLimit(.minutes(1))) struct WriteATransportTests {
+@Suite(.timeLimit(.minutes(2))) struct WriteATransportTests {
     private static let chunks = (0..<64).map { index in ArraySlice((0..<1000).map { UInt8(($0 + index) % 251) }) }
 
     private static func transport() -> (MemoryTransport, AsyncStream<Void>) {

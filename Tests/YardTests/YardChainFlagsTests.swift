@@ -72,7 +72,7 @@ struct YardChainFlagsTests {
 }
 
 /// `yard request --har` writes an HTTP Archive with one entry per attempt.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct YardHARTests {
     @Test func everyAttemptIsAnEntryWithTimingsAndNoSecrets() async throws {
         let server = try await LoopbackServer.start()
