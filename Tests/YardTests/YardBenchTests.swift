@@ -83,6 +83,9 @@ struct YardBenchTests {
             "--fault-seed", "3", "--json"
         ])
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        // Standard error is a pipe here: progress comes as plain lines, without terminal escape codes.
+        #expect(!run.stderr.contains("\u{1B}"))
+        #expect(run.stderr.contains("curl: faults"))
         let rows = try #require(try jsonObject(run.stdout)["soak"] as? [[String: Any]])
         #expect(rows.map { $0["transport"] as? String } == ["curl", "urlsession", "ahc"])
         for row in rows {

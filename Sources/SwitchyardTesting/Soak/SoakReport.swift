@@ -61,6 +61,10 @@ public struct SoakReport: Sendable {
     public var baseline: SoakProcessFigures?
     /// Descriptors and threads after the measured client shut down.
     public var afterShutdown: SoakProcessFigures?
+    /// Connections the embedded server still held open when ``afterShutdown`` was taken: their
+    /// descriptors are the server's, in this same process, not the client's (a stalled exchange's
+    /// server side is closed only when the server next reads it).
+    public var serverConnectionsAfterShutdown = 0
 
     /// Requests that ended with an error.
     public var failed: Int { failedByKind.values.reduce(0, +) }
@@ -108,7 +112,12 @@ public struct SoakReport: Sendable {
                 ))
         }
         if let baseline, let afterShutdown {
-            rows.append(("fds baseline → after shutdown", "\(baseline.openFileDescriptors) → \(afterShutdown.openFileDescriptors)"))
+            rows.append(
+                (
+                    "fds baseline → after shutdown",
+                    "\(baseline.openFileDescriptors) → \(afterShutdown.openFileDescriptors)"
+                        + " (of which the server's open connections: \(serverConnectionsAfterShutdown))"
+                ))
             rows.append(("threads baseline → after shutdown", "\(baseline.threads) → \(afterShutdown.threads)"))
         }
         let width = rows.map(\.0.count).max() ?? 0

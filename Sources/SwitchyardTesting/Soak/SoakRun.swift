@@ -99,6 +99,7 @@ public struct SoakRun: Sendable {
                 after = SoakProcessFigures.now()
             }
             report.afterShutdown = after
+            report.serverConnectionsAfterShutdown = server.openConnections
         }
         return report
     }

@@ -269,8 +269,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     private func progress(_ line: String?) {
-        let text = line.map { "\r\u{1B}[K\($0) …" } ?? "\r\u{1B}[K"
-        FileHandle.standardError.write(Data(text.utf8))
+        if let line { StatusLine.show(line) } else { StatusLine.clear() }
     }
 }
 

@@ -18,7 +18,7 @@ struct ScaleRun {
         var table = [["transport", "in flight", "completed", "errors", "elapsed s", "KiB per request", "peak threads"]]
         for transport in transports {
             for level in levels {
-                FileHandle.standardError.write(Data("\r\u{1B}[K\(transport.rawValue): \(level) in flight …".utf8))
+                StatusLine.show("\(transport.rawValue): \(level) in flight")
                 let result = try await transport.withTransport { try await measure(Client(transport: $0), level: level, url: target) }
                 rows.append(
                     .object([
@@ -35,7 +35,7 @@ struct ScaleRun {
                 ])
             }
         }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StatusLine.clear()
         if json {
             print(JSONValue.object([("scale", .array(rows))]).rendered)
         } else {

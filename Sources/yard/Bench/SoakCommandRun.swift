@@ -28,11 +28,11 @@ struct SoakCommandRun {
             let total = configuration.requests
             var run = SoakRun(configuration: configuration, transportName: choice.rawValue) { choice.makeTransport() }
             run.progress = { ended in
-                FileHandle.standardError.write(Data("\r\u{1B}[K\(choice.rawValue): \(ended)/\(total) …".utf8))
+                StatusLine.show("\(choice.rawValue): \(ended)/\(total)")
             }
             FileHandle.standardError.write(Data("\(choice.rawValue): faults \(configuration.faults)\n".utf8))
             let report = try await run.run()
-            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            StatusLine.clear()
             reports.append(report)
             if !json { print(report.table + "\n") }
         }
