@@ -11,7 +11,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(Switchyard SwitchyardCurl SwitchyardURLSession SwitchyardAsyncHTTPClient SwitchyardAPI
              SwitchyardCache SwitchyardAuth SwitchyardSigning SwitchyardExperiments SwitchyardTesting
-             SwitchyardTestServer)
+             SwitchyardTestServer SwitchyardOpenAPI SwitchyardTracing SwitchyardServiceLifecycle)
 fi
 
 mkdir -p .build/docs-logs
