@@ -21,7 +21,7 @@ public struct SoakConfiguration: Sendable {
     public var concurrency: Int
     /// The faults the embedded server injects.
     public var faults: FaultPlan
-    /// Each request's deadline (``RequestOptions/timeout``), which ends the stalled ones. Default 5 s.
+    /// Each request's deadline (`RequestOptions.timeout`), which ends the stalled ones. Default 5 s.
     public var deadline: Duration
     /// How long past its deadline a request may take to end before it counts as hung. Default 10 s.
     public var grace: Duration

@@ -34,7 +34,7 @@ public struct SoakReport: Sendable {
     public var completedByStatus: [Int: Int] = [:]
     /// `200` responses whose body was checked byte for byte against the one asked for, and matched.
     public var verified = 0
-    /// Requests that ended with an error, by ``SwitchyardError/Kind`` raw value (`other` for an error
+    /// Requests that ended with an error, by `SwitchyardError.Kind` raw value (`other` for an error
     /// that is not a `SwitchyardError`).
     public var failedByKind: [String: Int] = [:]
     /// The first error message of each kind in ``failedByKind``.

@@ -3,12 +3,12 @@ public import Switchyard
 import SwitchyardTestServer
 import Synchronization
 
-/// A soak under faults: many requests through the default chain (``ClientConfiguration/init()``,
+/// A soak under faults: many requests through the default chain (`ClientConfiguration.init()`,
 /// retries included) against the embedded server in its fault-injection mode, each checked — the
 /// engine of `yard bench --soak` and of the soak tests.
 ///
 /// A mix of `GET`s and `POST`s (without `Idempotency-Key`) to `/soak/{id}`, one id per logical
-/// request (`m-get-{n}`, `m-post-{n}`; `w-…` for the warm-up), half of them buffered (``Client/send(_:)``) and half streamed (``Client/stream(_:)``).
+/// request (`m-get-{n}`, `m-post-{n}`; `w-…` for the warm-up), half of them buffered (`Client.send(_:)`) and half streamed (`Client.stream(_:)`).
 /// Each call is watched: one that has not ended by its deadline plus the grace period counts as
 /// hung (and is left behind, cancelled). When a call ends, the server's arrivals of its id are
 /// taken: a `POST` read more than once is a duplicate. A `200` is compared byte for byte with the
