@@ -97,6 +97,7 @@ public enum TransportFailure {
     /// - Parameters:
     ///   - host: The server.
     ///   - detail: The stack's description.
+    ///   - underlyingError: The stack's own error.
     public static func streamRefused(
         host: String, detail: String? = nil,
         underlyingError: (any Error)? = nil
@@ -113,6 +114,7 @@ public enum TransportFailure {
     /// - Parameters:
     ///   - host: The server.
     ///   - code: The `RST_STREAM` error code's name, e.g. `INTERNAL_ERROR`.
+    ///   - underlyingError: The stack's own error.
     public static func streamReset(
         host: String, code: String,
         underlyingError: (any Error)? = nil
