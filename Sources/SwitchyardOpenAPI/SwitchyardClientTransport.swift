@@ -45,8 +45,8 @@ public import Foundation
 /// - **The operation ID becomes a tag.** Each request carries the `operationID` in
 ///   `RequestOptions.tags` and in `RequestOptions.openAPIOperationID`, so
 ///   `RequestScope(tags: ["getGreeting"])` puts one operation in a department plugin's scope, and
-///   events, logs and trackers see it. Timing statistics count by path template: register the
-///   document's paths (`stats.register(template: "/greetings/{id}")`).
+///   events, logs and trackers see it. A `template:` tag with it makes timing statistics (and the
+///   `url.template` of HTTP metrics) count each operation under its operation ID.
 /// - **Statuses are responses.** A 404 or 500 comes back as a response for the generated code to
 ///   decode as the documented (or undocumented) output, unless the Switchyard client's
 ///   `ClientConfiguration.validation` turns statuses into errors.
@@ -147,6 +147,7 @@ public struct SwitchyardClientTransport: ClientTransport {
     ) async throws -> (HTTPResponse, OpenAPIRuntime.HTTPBody?) {
         var options = Self.taskOptions ?? options
         options.tags.insert(operationID)
+        options.tags.insert(TimingStats.templateTagPrefix + operationID)  // timing statistics per operation
         options.openAPIOperationID = operationID
         let head = OpenAPIRequestHead.absolute(request, base: try baseURLs.base(of: baseURL))
         let switchyardRequest = Request(head, body: body.map(OpenAPIBodyBridge.switchyard), options: options)

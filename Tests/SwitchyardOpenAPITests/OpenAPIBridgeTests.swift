@@ -199,6 +199,20 @@ import Testing
         #expect(seen.contains { $0.contains("uploadBytes") })
     }
 
+    /// Timing statistics count each operation under its operation ID (a `template:` tag), whatever its path.
+    @Test(arguments: bridgeTransports) func timingStatisticsCountByOperationID(kind: TransportKind) async throws {
+        let stats = TimingStats()
+        var configuration = ClientConfiguration(retry: nil)
+        configuration.timingStats = stats
+        try await withGeneratedClient(kind, configuration: configuration) { api, _, _ in
+            for name in ["ada", "grace", "alan"] { _ = try await api.getGreeting(path: .init(name: name)).ok }
+        }
+        #expect(
+            await eventually {
+                stats.snapshot().endpoints.contains { $0.path == "getGreeting" && $0.count == 3 }
+            }, "\(stats.snapshot().endpoints.map { ($0.path, $0.count) })")
+    }
+
     @Test(arguments: bridgeTransports) func cancellingTheCallStopsTheExchange(kind: TransportKind) async throws {
         try await withGeneratedClient(kind, middlewares: [RerouteMiddleware(path: "/stall")]) { api, _, server in
             let call = Task { try await api.getGreeting(path: .init(name: "ada")) }

@@ -19,6 +19,18 @@ import Synchronization
 /// segments become `{id}`, the query is dropped), and at most ``maxEndpoints`` endpoints are kept
 /// (later ones count under the path `other`), so memory stays bounded whatever the traffic.
 public final class TimingStats: Sendable {
+    /// A request tag starting with this names the endpoint the call counts under instead of its path's
+    /// template: `template:getGreeting` (what the OpenAPI bridge adds for each operation ID) or
+    /// `template:/users/{id}`.
+    public static let templateTagPrefix = "template:"
+
+    /// The endpoint a ``templateTagPrefix`` tag among `tags` names, if any (no work when there are no tags).
+    static func taggedTemplate(in tags: Set<String>) -> String? {
+        guard !tags.isEmpty else { return nil }
+        for tag in tags where tag.hasPrefix(templateTagPrefix) { return String(tag.dropFirst(templateTagPrefix.count)) }
+        return nil
+    }
+
     /// Endpoints tracked before new ones are folded into `other`.
     public let maxEndpoints: Int
 
@@ -109,6 +121,8 @@ public final class TimingStats: Sendable {
         var failed: Bool
         /// Whether the call shared another call's exchange.
         var coalesced = false
+        /// The template a ``TimingStats/templateTagPrefix`` tag named, which wins over the path's.
+        var template: String?
     }
 
     /// Calls recorded but not folded yet, in one of a few shards: a call takes a shard's lock just
@@ -153,7 +167,8 @@ public final class TimingStats: Sendable {
 
     private func fold(_ call: PendingCall, into state: inout State) -> Key {
         let head = call.head
-        var key = Key(method: head.method.rawValue, host: head.authority ?? "", path: state.template(for: head.path ?? "/"))
+        var key = Key(
+            method: head.method.rawValue, host: head.authority ?? "", path: call.template ?? state.template(for: head.path ?? "/"))
         var index = state.endpoints.index(forKey: key)
         if index == nil {
             if state.endpoints.count >= maxEndpoints { key.path = "other" }

@@ -32,7 +32,9 @@ public struct TimingStatsInterceptor: Interceptor, ReadsStageTimings {
 
     /// Times the call around the rest of the chain.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
-        let recorder = CallRecorder(stats: stats, exporter: exporter, request: request.head, context: context)
+        let recorder = CallRecorder(
+            stats: stats, exporter: exporter, request: request.head, template: TimingStats.taggedTemplate(in: request.options.tags),
+            context: context)
         var response: Response
         do {
             response = try await next(request)
@@ -57,11 +59,13 @@ final class CallRecorder: BodyTap {
     private let exporter: TimingMetricsExporter?
     private let request: HTTPRequest
     private let context: ExchangeContext
+    private let template: String?
     private let done = Atomic<Bool>(false)
     private let serverError = Atomic<Bool>(false)
 
-    init(stats: TimingStats, exporter: TimingMetricsExporter?, request: HTTPRequest, context: ExchangeContext) {
+    init(stats: TimingStats, exporter: TimingMetricsExporter?, request: HTTPRequest, template: String?, context: ExchangeContext) {
         self.stats = stats
+        self.template = template
         self.exporter = exporter
         self.request = request
         self.context = context
@@ -89,7 +93,7 @@ final class CallRecorder: BodyTap {
         let call = TimingStats.PendingCall(
             head: request, phases: Self.phases(context, stages: stages),
             interceptors: interceptors, failed: failed,
-            coalesced: context.coalescedWith != nil)
+            coalesced: context.coalescedWith != nil, template: template)
         let (stats, exporter, shard) = (stats, exporter, context.id)
         let submit: @Sendable (Duration?) -> Void = { decoding in
             var call = call
