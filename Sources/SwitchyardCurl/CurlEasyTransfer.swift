@@ -224,15 +224,14 @@ final class CurlEasyTransfer {
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// RFC 9110's idempotent methods, or a request carrying an `Idempotency-Key`.
+    /// RFC 9110's idempotent methods (`RetryPolicy.defaultIdempotentMethods`, matched without hashing on
+    /// this per-request path), or a request carrying an `Idempotency-Key`.
     static func isSafeToRepeat(_ head: HTTPRequest) -> Bool {
         switch head.method {
         case .get, .head, .options, .put, .delete, .trace: true
-        default: head.headerFields[Self.idempotencyKey] != nil
+        default: head.headerFields[.idempotencyKey] != nil
         }
     }
-
-    private static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 
     /// Called by libcurl before each send of the transfer's request: `false` aborts the transfer.
     func requestWillBeSent() -> Bool {
