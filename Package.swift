@@ -189,11 +189,14 @@ let package = Package(
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ]
         ),
+        // The C library allocator's figures (bytes in use), for the soak's memory readings.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(
             name: "SwitchyardTesting",
             dependencies: [
                 "Switchyard",
                 "SwitchyardTestServer",
+                "CMalloc",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

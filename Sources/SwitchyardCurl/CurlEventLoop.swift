@@ -32,11 +32,21 @@ final class CurlEventLoop: Sendable {
     /// on its own, which saves the wake-up's send and the loop's receive per command.
     private let loopSleeping = Atomic<Bool>(false)
     private let configuration: CurlTransport.Configuration
+    /// Set by the loop thread before it cleans up: commands queued after it are failed by whoever
+    /// finds them (the loop's last drain or ``submit(_:)`` itself), never left waiting.
+    private let stopped = Atomic<Bool>(false)
+    /// The multi handle for `curl_multi_wakeup` while it exists (`nil` once cleaned up), so a
+    /// wake-up racing the shutdown never touches a freed handle. Locked only on the wake-up path,
+    /// which makes a system call anyway.
+    private let wakeupTarget: Mutex<MultiHandle?>
+    /// Callers of ``shutdown()`` waiting for the loop thread to finish, and whether it has.
+    private let shutdownWaiters = Mutex<(finished: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     init(configuration: CurlTransport.Configuration) {
         _ = CurlEventLoop.globalInit
         self.configuration = configuration
         self.multi = MultiHandle(raw: curl_multi_init())
+        self.wakeupTarget = Mutex(multi)
         _ = ccurl_multi_setopt_long(multi.raw, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         _ = ccurl_multi_setopt_long(multi.raw, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxTotalConnections)
         _ = ccurl_multi_setopt_long(multi.raw, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
@@ -57,12 +67,63 @@ final class CurlEventLoop: Sendable {
     /// No command is left waiting for an unrelated wake-up: the flag is set before ``loopSleeping`` is
     /// read here, and the loop sets ``loopSleeping`` before it reads the flag (``sleep(_:)``), both
     /// sequentially consistent, so at least one side sees the other.
+    ///
+    /// After the loop stopped, the command is failed here: the loop sets ``stopped`` before its last
+    /// drain and this reads it after queueing, both sequentially consistent, so each command is
+    /// taken by one of the two.
     func submit(_ command: Command) {
         inbox.withLock { $0.append(command) }
+        if stopped.load(ordering: .sequentiallyConsistent) {
+            failCommandsAfterStop()
+            return
+        }
         if !wakeupPending.exchange(true, ordering: .sequentiallyConsistent),
             loopSleeping.load(ordering: .sequentiallyConsistent)
         {
-            curl_multi_wakeup(multi.raw)
+            wakeupTarget.withLock { target in
+                if let target { curl_multi_wakeup(target.raw) }
+            }
+        }
+    }
+
+    /// Stops the loop thread (transfers in flight fail), closes every connection and returns once
+    /// libcurl has cleaned up; later calls return at once.
+    func shutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let finished = shutdownWaiters.withLock { state in
+                if !state.finished { state.waiters.append(continuation) }
+                return state.finished
+            }
+            if finished { continuation.resume() } else { submit(.shutdown) }
+        }
+    }
+
+    /// Marks the loop stopped (loop thread, before its last drain of the inbox).
+    fileprivate func markStopped() {
+        stopped.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Forgets the multi handle (loop thread, just before `curl_multi_cleanup`) and, after the
+    /// cleanup, releases the callers of ``shutdown()``.
+    fileprivate func finishStopping(cleanUp: () -> Void) {
+        wakeupTarget.withLock { $0 = nil }
+        cleanUp()
+        let waiters = shutdownWaiters.withLock { state in
+            state.finished = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Fails every queued transfer: the loop is gone.
+    fileprivate func failCommandsAfterStop() {
+        let commands = inbox.withLock { inbox in
+            defer { inbox = [] }
+            return inbox
+        }
+        for case .start(let transfer) in commands {
+            transfer.finish(.failure(TransportFailure.shutDown("The curl transport")))
         }
     }
 
@@ -293,6 +354,8 @@ private final class CurlLoopThreadState {
             transfer?.finish(.failure(.transportFailed("The curl transport was shut down while the request was in flight.")))
         }
         idleHandles.removeAll()
-        curl_multi_cleanup(multi)
+        loop.markStopped()
+        loop.failCommandsAfterStop()
+        loop.finishStopping { curl_multi_cleanup(multi) }
     }
 }

@@ -188,6 +188,12 @@ public final class CurlTransport: Transport {
         loop.submit(.shutdown)
     }
 
+    /// Fails the requests in flight, closes every connection and stops the event-loop thread;
+    /// returns once libcurl has cleaned up. Requests sent afterwards fail with `transportFailed`.
+    public func shutdown() async throws {
+        await loop.shutdown()
+    }
+
     /// Sends one request through libcurl.
     /// - Parameters:
     ///   - request: The request.

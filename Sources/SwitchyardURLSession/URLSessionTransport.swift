@@ -1,5 +1,6 @@
 import HTTPTypes
 public import Switchyard
+import Synchronization
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -155,6 +156,9 @@ public final class URLSessionTransport: Transport {
     private let proxyRefusal: SwitchyardError?
     /// The error every request fails with because ``Configuration/tls`` asks for what URLSession cannot do.
     private let tlsLimitation: SwitchyardError?
+    /// Whether ``shutdown()`` invalidated the session. Tasks are created under this lock: a task made
+    /// on an invalidated session is a fatal error in FoundationNetworking.
+    private let isShutDown = Mutex(false)
 
     /// Creates a transport with its own session, configured for throughput and with URLSession's
     /// cache, cookies and credential storage switched off.
@@ -195,7 +199,19 @@ public final class URLSessionTransport: Transport {
     }
 
     deinit {
-        if ownsSession { session.invalidateAndCancel() }
+        if ownsSession, !isShutDown.withLock({ $0 }) { session.invalidateAndCancel() }
+    }
+
+    /// Cancels the requests in flight and invalidates the transport's own session (its connections
+    /// close once the transport is released); later requests fail with `transportFailed`. Does nothing
+    /// for an app's session wrapped on Apple platforms, which stays the app's.
+    public func shutdown() async throws {
+        guard ownsSession else { return }
+        let wasOpen = isShutDown.withLock { shutDown in
+            defer { shutDown = true }
+            return !shutDown
+        }
+        if wasOpen { session.invalidateAndCancel() }
     }
 
     /// Sends one request through URLSession.
@@ -213,21 +229,21 @@ public final class URLSessionTransport: Transport {
             request: request, context: context,
             memoryLimit: max(configuration.bufferedBodyBytes, 64 * 1024),
             pausesTask: Self.canPauseTasks)
-        let task: URLSessionTask
+        let makeTask: (URLSession) -> URLSessionTask
         var upload: (body: HTTPBody, pipe: RequestBodyPipe)?
         if let body = request.body, let bytes = body.bufferedBytes {
             if request.head.method == .get, !bytes.isEmpty { throw Self.getWithBody }
             urlRequest.httpBody = Data(bytes)
-            task = session.dataTask(with: urlRequest)
+            makeTask = { [urlRequest] in $0.dataTask(with: urlRequest) }
         } else if let body = request.body {
             if request.head.method == .get { throw Self.getWithBody }
             #if canImport(FoundationNetworking)
             switch try await Self.spool(body, context: context, memoryLimit: configuration.bufferedBodyBytes) {
             case .bytes(let data):
                 urlRequest.httpBody = data
-                task = session.dataTask(with: urlRequest)
+                makeTask = { [urlRequest] in $0.dataTask(with: urlRequest) }
             case .file(let url):
-                task = session.uploadTask(with: urlRequest, fromFile: url)
+                makeTask = { [urlRequest] in $0.uploadTask(with: urlRequest, fromFile: url) }
                 exchange.onEnd { try? FileManager.default.removeItem(at: url) }
             }
             #else
@@ -237,10 +253,14 @@ public final class URLSessionTransport: Transport {
                 urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
             }
             upload = (body, pipe)
-            task = session.dataTask(with: urlRequest)
+            makeTask = { [urlRequest] in $0.dataTask(with: urlRequest) }
             #endif
         } else {
-            task = session.dataTask(with: urlRequest)
+            makeTask = { [urlRequest] in $0.dataTask(with: urlRequest) }
+        }
+        let task = try isShutDown.withLock { shutDown in
+            if shutDown { throw TransportFailure.shutDown("The URLSession transport") }
+            return makeTask(session)
         }
         router.register(exchange, for: task)
         #if !canImport(FoundationNetworking)

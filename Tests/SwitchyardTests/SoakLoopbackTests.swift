@@ -54,6 +54,22 @@ import Testing
         #expect(other.injectedFaults != first.injectedFaults)
     }
 
+    @Test func theDescriptorCensusTellsTheClientAndServerSidesOfAConnectionApart() async throws {
+        let server = try await LoopbackServer.start()
+        let transport = TransportKind.curl.make()
+        let client = try Client(transport: transport, configuration: ClientConfiguration())
+        let before = SoakDescriptorCensus.now(serverPort: server.port)
+        #expect(before.counts["tcp listening", default: 0] >= 1, "\(before)")
+        _ = try await client.send(try Request(url: server.url("/small")))
+        // The kept-alive connection: one descriptor on each side of it, in this one process.
+        let during = SoakDescriptorCensus.now(serverPort: server.port)
+        #expect(during.counts["tcp client ESTABLISHED", default: 0] == before.counts["tcp client ESTABLISHED", default: 0] + 1, "\(during)")
+        #expect(during.counts["tcp server ESTABLISHED", default: 0] == before.counts["tcp server ESTABLISHED", default: 0] + 1, "\(during)")
+        try await transport.shutdown()
+        try await server.shutdown()
+        #expect(SoakProcessFigures.heapBytesInUse() > 0)
+    }
+
     @Test func aFaultSpecificationReadsAsOnTheCommandLine() throws {
         let plan = try FaultPlan(spec: "reset=0.01,stall=0.005,truncate=0.01,malformed=0.005,burst=0.01,burst-length=4", seed: 3)
         #expect(plan.resetBeforeResponse == 0.005 && plan.resetMidBody == 0.005)

@@ -95,6 +95,13 @@ struct YardBenchTests {
             let failed = try #require(row["failed"] as? Int)
             #expect(completed + failed == 300)
             #expect(failed > 0, "faults were injected: \(row)")
+            // The process figures: resident memory and heap in use over the run, descriptors by kind.
+            let resident = try #require(row["rss_bytes"] as? [String: Any])
+            #expect((resident["end"] as? Int ?? 0) > 0)
+            let heap = try #require(row["heap_in_use_bytes"] as? [String: Any])
+            #expect((heap["end"] as? Int ?? 0) > 0 && (heap["end"] as? Int ?? 0) < (resident["end"] as? Int ?? 0))
+            let descriptors = try #require(row["fds_after_shutdown"] as? [String: Int])
+            #expect(descriptors["tcp listening", default: 0] >= 1, "the embedded server listens: \(descriptors)")
         }
     }
 

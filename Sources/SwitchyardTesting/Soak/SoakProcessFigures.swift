@@ -1,10 +1,15 @@
+import CMalloc
 import Foundation
 
-/// The process's resident memory, open file descriptors and threads at one moment (Linux: from
-/// `/proc/self`; 0 where unavailable).
+/// The process's resident memory, heap in use, open file descriptors and threads at one moment
+/// (Linux: from `/proc/self` and the C library's allocator; 0 where unavailable).
 public struct SoakProcessFigures: Sendable, Hashable {
     /// Resident memory in bytes.
     public var residentBytes: Int
+    /// Bytes the program has allocated from the C allocator and not freed (glibc's `mallinfo2`; 0
+    /// elsewhere). Unlike ``residentBytes`` it leaves out freed memory the allocator keeps for reuse,
+    /// so a leak grows it and fragmentation does not.
+    public var heapBytesInUse: Int
     /// Open file descriptors.
     public var openFileDescriptors: Int
     /// Threads.
@@ -12,7 +17,9 @@ public struct SoakProcessFigures: Sendable, Hashable {
 
     /// The figures now.
     public static func now() -> Self {
-        Self(residentBytes: residentBytes(), openFileDescriptors: openFileDescriptors(), threads: threads())
+        Self(
+            residentBytes: residentBytes(), heapBytesInUse: heapBytesInUse(),
+            openFileDescriptors: openFileDescriptors(), threads: threads())
     }
 
     /// Resident memory in bytes, from `/proc/self/statm`.
@@ -22,6 +29,13 @@ public struct SoakProcessFigures: Sendable, Hashable {
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
+
+    /// Bytes allocated and not freed, from the C allocator (0 where it does not say).
+    public static func heapBytesInUse() -> Int { Int(cmalloc_bytes_in_use()) }
+
+    /// Asks the C allocator to give free memory back to the system (glibc's `malloc_trim`): resident
+    /// memory read afterwards is what the program holds, not what the allocator kept for reuse.
+    public static func releaseFreeHeapMemory() { cmalloc_release_free_memory() }
 
     /// Open file descriptors, from the entries of `/proc/self/fd` (the one used to list them excluded).
     public static func openFileDescriptors() -> Int {

@@ -4,20 +4,39 @@ import SwitchyardTestServer
 /// What a ``SoakRun`` saw: how each request ended, the three figures that must be zero (hung,
 /// duplicated, corrupted), and the process's figures.
 public struct SoakReport: Sendable {
-    /// Resident memory after warm-up, at the middle and at the end of the run (before the client shuts down).
+    /// Memory after warm-up, at the middle and at the end of the run (before the client shuts down).
     public struct Memory: Sendable, Hashable {
-        /// After 10 % of the requests.
-        public var start: Int
-        /// After 50 %.
-        public var middle: Int
-        /// After 100 %, before the client shuts down.
-        public var end: Int
+        /// One figure at three points of the run.
+        public struct Series: Sendable, Hashable {
+            /// After 10 % of the requests, with none in flight.
+            public var start: Int
+            /// After 50 %, with none in flight.
+            public var middle: Int
+            /// After 100 %, before the client shuts down.
+            public var end: Int
 
-        /// The largest change from ``start``, as a fraction of it (0.05 for 5 %).
-        public var drift: Double {
-            guard start > 0 else { return 0 }
-            return Double(max(abs(middle - start), abs(end - start))) / Double(start)
+            /// Creates a series.
+            public init(start: Int, middle: Int, end: Int) {
+                self.start = start
+                self.middle = middle
+                self.end = end
+            }
+
+            /// The largest change from ``start``, as a fraction of it (0.05 for 5 %).
+            public var drift: Double {
+                guard start > 0 else { return 0 }
+                return Double(max(abs(middle - start), abs(end - start))) / Double(start)
+            }
         }
+
+        /// Resident memory.
+        public var resident: Series
+        /// Bytes allocated and not freed (``SoakProcessFigures/heapBytesInUse``; all 0 where the C
+        /// allocator does not say): grows with a leak, not with fragmentation.
+        public var heapInUse: Series
+        /// Resident memory at the end once the allocator gave its free memory back
+        /// (``SoakProcessFigures/releaseFreeHeapMemory()``).
+        public var residentAfterRelease: Int
     }
 
     /// The transport's name, as the caller gave it.
@@ -61,6 +80,10 @@ public struct SoakReport: Sendable {
     public var baseline: SoakProcessFigures?
     /// Descriptors and threads after the measured client shut down.
     public var afterShutdown: SoakProcessFigures?
+    /// ``baseline``'s descriptors by kind.
+    public var baselineDescriptors: SoakDescriptorCensus?
+    /// ``afterShutdown``'s descriptors by kind.
+    public var descriptorsAfterShutdown: SoakDescriptorCensus?
     /// Connections the embedded server still held open when ``afterShutdown`` was taken: their
     /// descriptors are the server's, in this same process, not the client's (a stalled exchange's
     /// server side is closed only when the server next reads it).
@@ -104,12 +127,9 @@ public struct SoakReport: Sendable {
             ("injected faults", injectedFaults.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         ]
         if let memory {
-            rows.append(
-                (
-                    "RSS start / middle / end",
-                    "\(Self.mebibytes(memory.start)) / \(Self.mebibytes(memory.middle)) / "
-                        + "\(Self.mebibytes(memory.end)) (drift \(String(format: "%.1f", memory.drift * 100)) %)"
-                ))
+            rows.append(("RSS start / middle / end", Self.describe(memory.resident)))
+            rows.append(("heap in use start / middle / end", Self.describe(memory.heapInUse)))
+            rows.append(("RSS at the end, free heap released", Self.mebibytes(memory.residentAfterRelease)))
         }
         if let baseline, let afterShutdown {
             rows.append(
@@ -120,6 +140,10 @@ public struct SoakReport: Sendable {
                 ))
             rows.append(("threads baseline → after shutdown", "\(baseline.threads) → \(afterShutdown.threads)"))
         }
+        if let baselineDescriptors, let descriptorsAfterShutdown {
+            rows.append(("fds at baseline", baselineDescriptors.description))
+            rows.append(("fds after shutdown", descriptorsAfterShutdown.description))
+        }
         let width = rows.map(\.0.count).max() ?? 0
         var text = rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")
         for (kind, message) in firstErrors.sorted(by: { $0.key < $1.key }) {
@@ -128,6 +152,11 @@ public struct SoakReport: Sendable {
         for sample in samples { text += "\n  ! \(sample)" }
         text += "\n" + (passed ? "PASS: 0 hung, 0 duplicated POSTs, 0 corrupted bodies" : "FAIL")
         return text
+    }
+
+    static func describe(_ series: Memory.Series) -> String {
+        "\(mebibytes(series.start)) / \(mebibytes(series.middle)) / \(mebibytes(series.end))"
+            + " (drift \(String(format: "%.1f", series.drift * 100)) %)"
     }
 
     static func mebibytes(_ bytes: Int) -> String {

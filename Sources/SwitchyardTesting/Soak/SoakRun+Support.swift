@@ -19,6 +19,49 @@ extension SoakRun {
         }
     }
 
+    /// Watches many operations for hanging with one sweeping task instead of a timer each: a cancelled
+    /// `Task.sleep` keeps its timer (and that memory) until its deadline would have passed, so a timer
+    /// per request would put thousands of the harness's own timers into the run's memory figures.
+    final class HangWatch: Sendable {
+        private struct Watched {
+            let due: ContinuousClock.Instant
+            let expire: @Sendable () -> Void
+        }
+
+        private let watched = Mutex<(lastKey: Int, entries: [Int: Watched])>((0, [:]))
+
+        /// Runs `operation` in its own task and waits for it at most about `limit` (plus the sweep
+        /// interval): `nil` when it has not ended by then (the task is then cancelled and left behind).
+        func run<Value: Sendable>(limit: Duration, _ operation: @escaping @Sendable () async -> Value) async -> Value? {
+            let race = Race<Value>()
+            return await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+                race.install(continuation)
+                let work = Task { race.finish(await operation()) }
+                let due = ContinuousClock.now.advanced(by: limit)
+                let key = watched.withLock { state in
+                    state.lastKey += 1
+                    state.entries[state.lastKey] = Watched(due: due) { if race.finish(nil) { work.cancel() } }
+                    return state.lastKey
+                }
+                race.onFinish { [self] in _ = watched.withLock { $0.entries.removeValue(forKey: key) } }
+            }
+        }
+
+        /// Expires the overdue operations every `interval`, until cancelled.
+        func sweep(every interval: Duration = .milliseconds(200)) async {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                let now = ContinuousClock.now
+                let overdue = watched.withLock { state -> [Watched] in
+                    let overdue = state.entries.filter { $0.value.due <= now }
+                    for key in overdue.keys { state.entries[key] = nil }
+                    return Array(overdue.values)
+                }
+                for entry in overdue { entry.expire() }
+            }
+        }
+    }
+
     /// Whichever of the operation and the timer ends first resumes the continuation, once.
     final class Race<Value: Sendable>: Sendable {
         private struct State {
@@ -68,16 +111,36 @@ extension SoakRun {
         func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
     }
 
-    /// Resident memory taken at two points of the run.
+    /// Resident memory and heap in use taken at two points of the run.
     final class MemorySamples: Sendable {
-        private let samples = Mutex<(start: Int, middle: Int)>((0, 0))
+        /// Resident and heap bytes at one point.
+        struct Sample {
+            var resident = 0
+            var heap = 0
 
-        func record(start: Bool) {
-            let resident = SoakProcessFigures.residentBytes()
-            samples.withLock { if start { $0.start = resident } else { $0.middle = resident } }
+            static func now() -> Self {
+                Self(resident: SoakProcessFigures.residentBytes(), heap: SoakProcessFigures.heapBytesInUse())
+            }
         }
 
-        var values: (start: Int, middle: Int) { samples.withLock { $0 } }
+        private let samples = Mutex<(start: Sample, middle: Sample)>((Sample(), Sample()))
+
+        func record(start: Bool) {
+            let sample = Sample.now()
+            samples.withLock { if start { $0.start = sample } else { $0.middle = sample } }
+        }
+
+        /// The report's figures, with `end` taken now and resident memory read again after the
+        /// allocator released its free memory.
+        func finish() -> SoakReport.Memory {
+            let (start, middle) = samples.withLock { $0 }
+            let end = Sample.now()
+            SoakProcessFigures.releaseFreeHeapMemory()
+            return SoakReport.Memory(
+                resident: .init(start: start.resident, middle: middle.resident, end: end.resident),
+                heapInUse: .init(start: start.heap, middle: middle.heap, end: end.heap),
+                residentAfterRelease: SoakProcessFigures.residentBytes())
+        }
     }
 
     /// The counts of a run, shared by its workers.

@@ -60,19 +60,12 @@ public struct SoakRun: Sendable {
             let transport = makeTransport()
             let client = try Client(transport: transport, configuration: ClientConfiguration())
             let tally = Tally()
-            await drive(client: client, server: server, prefix: "w", count: configuration.warmupRequests, tally: tally, memory: nil)
+            await drive(client: client, server: server, prefix: "w", indices: 0..<configuration.warmupRequests, tally: tally)
             await Self.shutDown(transport)
         }
         let baseline = configuration.measuresProcess ? await Self.settledFigures() : nil
-        let transport = makeTransport()
-        let client = try Client(transport: transport, configuration: ClientConfiguration())
-        let tally = Tally()
-        let memory = configuration.measuresProcess ? MemorySamples() : nil
-        let started = ContinuousClock.now
-        await drive(client: client, server: server, prefix: "m", count: configuration.requests, tally: tally, memory: memory)
-        let duration = started.duration(to: .now)
-        let endResident = configuration.measuresProcess ? SoakProcessFigures.residentBytes() : 0
-        await Self.shutDown(transport)
+        let baselineDescriptors = configuration.measuresProcess ? SoakDescriptorCensus.now(serverPort: server.port) : nil
+        let (tally, duration, endMemory) = try await measuredRun(against: server)
 
         var report = tally.report(transport: transportName, configuration: configuration)
         report.duration = duration
@@ -85,10 +78,10 @@ public struct SoakRun: Sendable {
             }
         }
         report.injectedFaults = Dictionary(uniqueKeysWithValues: server.injectedFaults.map { ($0.key.rawValue, $0.value) })
-        if let baseline, let memory {
+        if let baseline, let endMemory {
             report.baseline = baseline
-            let samples = memory.values
-            report.memory = SoakReport.Memory(start: samples.start, middle: samples.middle, end: endResident)
+            report.baselineDescriptors = baselineDescriptors
+            report.memory = endMemory
             // Connections close asynchronously on both sides (the server is in this process too): give them time.
             let waitUntil = ContinuousClock.now.advanced(by: .seconds(10))
             var after = SoakProcessFigures.now()
@@ -100,8 +93,33 @@ public struct SoakRun: Sendable {
             }
             report.afterShutdown = after
             report.serverConnectionsAfterShutdown = server.openConnections
+            report.descriptorsAfterShutdown = SoakDescriptorCensus.now(serverPort: server.port)
         }
         return report
+    }
+
+    /// The measured requests through a fresh transport, which is shut down and released before this
+    /// returns (its descriptors and threads are then the ones that should be gone).
+    private func measuredRun(against server: LoopbackServer) async throws -> (Tally, Duration, SoakReport.Memory?) {
+        let transport = makeTransport()
+        let client = try Client(transport: transport, configuration: ClientConfiguration())
+        let tally = Tally()
+        let memory = configuration.measuresProcess ? MemorySamples() : nil
+        let started = ContinuousClock.now
+        // Memory is read between requests, with none in flight (the run pauses at 10 % and 50 %), so
+        // the heap figures compare like with like: what stays allocated, not what is in flight.
+        let count = configuration.requests
+        var next = 0
+        for (position, checkpoint) in [count / 10, count / 2].enumerated() where checkpoint > next {
+            await drive(client: client, server: server, prefix: "m", indices: next..<checkpoint, tally: tally)
+            memory?.record(start: position == 0)
+            next = checkpoint
+        }
+        await drive(client: client, server: server, prefix: "m", indices: next..<count, tally: tally)
+        let duration = started.duration(to: .now)
+        let endMemory = memory?.finish()
+        await Self.shutDown(transport)
+        return (tally, duration, endMemory)
     }
 
     /// The process's figures once its descriptor count has stopped changing for a second (the warm-up
@@ -127,22 +145,19 @@ public struct SoakRun: Sendable {
 
     // MARK: - Driving
 
-    /// Sends `count` requests with ids `{prefix}-{index}`, `concurrency` at a time.
-    private func drive(
-        client: Client, server: LoopbackServer, prefix: String, count: Int, tally: Tally,
-        memory: MemorySamples?
-    ) async {
+    /// Sends requests `indices` with ids `{prefix}-{index}`, `concurrency` at a time; returns once all ended.
+    private func drive(client: Client, server: LoopbackServer, prefix: String, indices: Range<Int>, tally: Tally) async {
         let next = Counter()
-        let checkpoints = (start: max(1, count / 10), middle: max(1, count / 2))
+        let watch = HangWatch()
+        let sweeper = Task { await watch.sweep() }
+        defer { sweeper.cancel() }
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<max(1, configuration.concurrency) {
                 group.addTask {
                     while true {
-                        let index = next.take()
-                        guard index < count else { return }
-                        if let memory, index == checkpoints.start { memory.record(start: true) }
-                        if let memory, index == checkpoints.middle { memory.record(start: false) }
-                        await one(index: index, prefix: prefix, client: client, server: server, tally: tally)
+                        let index = indices.lowerBound + next.take()
+                        guard index < indices.upperBound else { return }
+                        await one(index: index, prefix: prefix, client: client, server: server, tally: tally, watch: watch)
                         if let progress, index % 1000 == 999 { progress(tally.ended) }
                     }
                 }
@@ -151,7 +166,7 @@ public struct SoakRun: Sendable {
     }
 
     /// One logical request, watched for hanging, then checked.
-    private func one(index: Int, prefix: String, client: Client, server: LoopbackServer, tally: Tally) async {
+    private func one(index: Int, prefix: String, client: Client, server: LoopbackServer, tally: Tally, watch: HangWatch) async {
         let isPost = Double((index &* 2_654_435_761) % 1000) < configuration.postShare * 1000
         let size = configuration.sizes.isEmpty ? 1024 : configuration.sizes[(index / 2) % configuration.sizes.count]
         let streamed = index % 2 == 1
@@ -161,7 +176,7 @@ public struct SoakRun: Sendable {
         let requestBody = isPost ? SoakBody.bytes(id: "request-\(id)", size: configuration.postBodySize) : []
         let url = server.url("/soak/\(id)?size=\(size)")
         let deadline = configuration.deadline
-        let outcome = await Watch.run(limit: deadline + configuration.grace) {
+        let outcome = await watch.run(limit: deadline + configuration.grace) {
             await Self.exchange(client: client, url: url, isPost: isPost, body: requestBody, streamed: streamed, deadline: deadline)
         }
         let arrivals = server.takeSoakArrivals(id: id)

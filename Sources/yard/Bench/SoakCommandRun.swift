@@ -75,13 +75,23 @@ struct SoakCommandRun {
         members.append(("repeated_gets", int(report.repeatedGets)))
         members.append(("late_arrivals", int(report.lateArrivals)))
         members.append(("injected_faults", counts(report.injectedFaults) { $0 }))
-        let memory = report.memory
-        members.append(("rss_start_bytes", memory.map { int($0.start) } ?? .null))
-        members.append(("rss_middle_bytes", memory.map { int($0.middle) } ?? .null))
-        members.append(("rss_end_bytes", memory.map { int($0.end) } ?? .null))
-        members.append(("rss_drift", memory.map { .double($0.drift) } ?? .null))
+        func series(_ series: SoakReport.Memory.Series?) -> JSONValue {
+            guard let series else { return .null }
+            return .object([
+                ("start", int(series.start)), ("middle", int(series.middle)), ("end", int(series.end)),
+                ("drift", .double(series.drift))
+            ])
+        }
+        func census(_ census: SoakDescriptorCensus?) -> JSONValue {
+            census.map { counts($0.counts) { $0 } } ?? .null
+        }
+        members.append(("rss_bytes", series(report.memory?.resident)))
+        members.append(("heap_in_use_bytes", series(report.memory?.heapInUse)))
+        members.append(("rss_after_release_bytes", report.memory.map { int($0.residentAfterRelease) } ?? .null))
         members.append(("baseline", figures(report.baseline)))
         members.append(("after_shutdown", figures(report.afterShutdown)))
+        members.append(("fds_at_baseline", census(report.baselineDescriptors)))
+        members.append(("fds_after_shutdown", census(report.descriptorsAfterShutdown)))
         members.append(("samples", .array(report.samples.map { .string($0) })))
         members.append(("passed", .bool(report.passed)))
         return .object(members)
