@@ -334,7 +334,7 @@ public final class URLSessionTransport: Transport {
     /// Ends the exchange with ``SwitchyardError/Kind/timeout`` at the deadline.
     private static func startDeadlineTimer(_ deadline: ContinuousClock.Instant, for exchange: URLSessionExchange) {
         let timer = Task {
-            try await Task.sleep(until: deadline, clock: .continuous)
+            try await sleepReleasingTimerOnCancel(until: deadline)
             exchange.fail(.timedOut("\(exchange.host) had not finished the exchange in time."))
         }
         exchange.onEnd { timer.cancel() }
@@ -348,7 +348,7 @@ public final class URLSessionTransport: Transport {
             var seen = exchange.progress
             var quietTicks = 0
             while true {
-                try await Task.sleep(for: limit / 4)
+                try await sleepReleasingTimerOnCancel(until: .now.advanced(by: limit / 4))
                 let now = exchange.progress
                 quietTicks = now == seen ? quietTicks + 1 : 0
                 seen = now

@@ -2,7 +2,8 @@
 /// work whose stack does not honour the exchange's deadline itself.
 ///
 /// The loser is cancelled: at the deadline the operation's task is cancelled (and awaited, so it
-/// does not outlive this call), and when the operation finishes first the timer is.
+/// does not outlive this call), and when the operation finishes first the timer is, and its memory
+/// released at once (``sleepReleasingTimerOnCancel(until:)``).
 ///
 /// ```swift
 /// let response = try await withDeadline(context.deadline) { try await legacyStack.fetch(request) }
@@ -24,7 +25,7 @@ public func withDeadline<Value: Sendable>(
     let outcome = try await withThrowingTaskGroup(of: Value?.self) { group in
         group.addTask { try await operation() }
         group.addTask {
-            try await Task.sleep(until: deadline, clock: .continuous)
+            try await sleepReleasingTimerOnCancel(until: deadline)
             return nil
         }
         defer { group.cancelAll() }
