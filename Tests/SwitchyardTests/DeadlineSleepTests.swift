@@ -41,18 +41,22 @@ import Testing
     }
 
     /// 20,000 exchanges that each beat an hour-long deadline: with `Task.sleep` each would leave its
-    /// timer and sleeping task (about 400 bytes) for the hour, 8 MB in all.
+    /// timer and sleeping task (about 700 bytes) for the hour, 14 MB in all.
     @Test func cancelledDeadlineTimersAreReleasedInBoundedMemory() async throws {
-        let before = SoakProcessFigures.heapBytesInUse()
-        try #require(before > 0, "the C allocator reports the heap in use (glibc)")
-        for _ in 0..<20_000 {
-            _ = try await withDeadline(.now.advanced(by: .seconds(3600))) { 1 }
+        var before = 0
+        try #require(SoakProcessFigures.heapBytesInUse() > 0, "the C allocator reports the heap in use (glibc)")
+        // A first round fills the runtime's and libdispatch's caches; the second is measured.
+        for round in 0..<2 {
+            if round == 1 { before = SoakProcessFigures.heapBytesInUse() }
+            for _ in 0..<20_000 {
+                _ = try await withDeadline(.now.advanced(by: .seconds(3600))) { 1 }
+            }
         }
         // Cancelled dispatch sources are disposed of asynchronously: wait for it.
         var growth = SoakProcessFigures.heapBytesInUse() - before
         let released = await eventually {
             growth = SoakProcessFigures.heapBytesInUse() - before
-            return growth < 1 << 20
+            return growth < 4 << 20
         }
         print("20,000 deadlines beaten: heap in use grew by \(growth >> 10) KiB")
         #expect(released, "heap in use grew by \(growth >> 10) KiB")
