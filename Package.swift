@@ -287,7 +287,7 @@ let package = Package(
         .testTarget(
             name: "TransportConformanceTests",
             dependencies: [
-                "Switchyard", "SwitchyardTesting", "SwitchyardTestServer",
+                "Switchyard", "SwitchyardTesting", "SwitchyardTestServer", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]

@@ -71,9 +71,9 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
         var configuration = ClientConfiguration(redirects: nil, retry: nil)
         configuration.httpMetrics = HTTPClientMetrics(factory: test)
         try await withLoopbackClient(.curl, configuration: configuration) { client, _ in
-            let closed = try await LoopbackServer.start()
-            let url = closed.url("/small")
-            try await closed.shutdown()
+            let refusing = try RefusingPort()
+            let url = refusing.url("/small")
+            defer { refusing.close() }
             #expect(await failure(of: client, try Request(url: url))?.kind == .connectionFailed)
             let duration = try #require(test.recorders(label: HTTPClientMetrics.durationLabel).first)
             #expect(labels(duration.dimensions)["error.type"] == "connectionFailed")

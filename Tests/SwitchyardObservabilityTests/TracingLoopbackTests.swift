@@ -103,9 +103,9 @@ private func callAndAttempts(_ spans: [FinishedInMemorySpan]) throws -> (Finishe
         let tracer = W3CTestTracer()
         try await withLoopbackClient(kind, configuration: tracedConfiguration(tracer, retry: false)) { client, server in
             // A closed port: the connection is refused.
-            let closed = try await LoopbackServer.start()
-            let url = closed.url("/small")
-            try await closed.shutdown()
+            let refusing = try RefusingPort()
+            let url = refusing.url("/small")
+            defer { refusing.close() }
             let error = await failure(of: client, try Request(url: url))
             #expect(error?.kind == .connectionFailed)
             #expect(await eventually { tracer.finished.count == 2 })

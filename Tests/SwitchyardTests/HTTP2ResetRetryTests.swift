@@ -219,9 +219,9 @@ private func post(_ server: LoopbackServer, _ path: String, body: HTTPBody = HTT
     /// A request that could not connect was never sent: a POST is retried too.
     @Test(arguments: TransportKind.allCases)
     func postToAPortNobodyListensOnIsRetried(kind: TransportKind) async throws {
-        let closed = try await LoopbackServer.start()
-        let url = closed.url("/small")
-        try await closed.shutdown()
+        let refusing = try RefusingPort()
+        let url = refusing.url("/small")
+        defer { refusing.close() }
         let transport = kind.make()
         let error = await #expect(throws: SwitchyardError.self) {
             try await Client(transport: transport, interceptors: [promptRetry()])

@@ -4,6 +4,7 @@ import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardCurl
 import SwitchyardTestServer
+import SwitchyardTestSupport
 import SwitchyardTesting
 import SwitchyardURLSession
 import Synchronization
@@ -86,9 +87,8 @@ struct ChainOnEveryTransportTests {
 
     @Test(arguments: Backend.allCases)
     func aBurstOfFailuresShowsOnePopUp(_ backend: Backend) async throws {
-        let dead = try await LoopbackServer.start()
-        let url = dead.url("/small")
-        try await dead.shutdown()
+        let refusing = try RefusingPort()
+        let url = refusing.url("/small")
         let bus = EventBus()
         let shown = Mutex(0)
         bus.addObserver { event in if event.popUp?.isWorthShowing == true { shown.withLock { $0 += 1 } } }
@@ -98,6 +98,7 @@ struct ChainOnEveryTransportTests {
                 for _ in 0..<10 { group.addTask { _ = try? await client.send(try Request(url: url)) } }
             }
         }
+        refusing.close()
         #expect(shown.withLock { $0 } == 1)
     }
 
