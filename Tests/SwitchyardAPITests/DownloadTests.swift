@@ -16,7 +16,8 @@ func collect(_ progress: AsyncStream<TransferProgress>) -> Task<[TransferProgres
 }
 
 /// Downloads `/bytes/{count}` to `path` until the server has sent `at` bytes and they are in the
-/// partial file, then drops the connection: an interruption at a known point, without timing.
+/// partial file, then drops the connection: an interruption at a known point, without timing (the
+/// wait gives up only if the partial file stops growing short of `at`).
 func interruptedDownload(
     _ client: Client, _ server: LoopbackServer, to path: String, count: Int, at offset: Int,
     tag: String, query: String = ""
@@ -24,7 +25,7 @@ func interruptedDownload(
     let download = client.download(
         try Request(method: .get, url: server.url("/bytes/\(count)?stall_at=\(offset)&tag=\(tag)\(query)")), to: path)
     download.start()
-    #expect(await eventually { fileSize(at: path + ".part") == offset })
+    #expect(await eventually(progressing: { fileSize(at: path + ".part") }) { fileSize(at: path + ".part") == offset })
     server.dropConnections(tag: tag)
     await #expect(throws: SwitchyardError.self) { try await download.result() }
     #expect(download.state.name == "failed")
@@ -127,7 +128,7 @@ func interruptedDownload(
             let updates = collect(download.progress)
             download.start()
             // The server stops sending at `stall`: the download is then certainly in the middle.
-            #expect(await eventually { fileSize(at: path + ".part") == stall })
+            #expect(await eventually(progressing: { fileSize(at: path + ".part") }) { fileSize(at: path + ".part") == stall })
             download.pause()
             #expect(download.state.name == "paused")
             #expect(await server.waitForDisconnect(tag: "pause", timeout: .seconds(60)))
