@@ -67,7 +67,6 @@ import Testing
         #expect(during.counts["tcp server ESTABLISHED", default: 0] == before.counts["tcp server ESTABLISHED", default: 0] + 1, "\(during)")
         try await transport.shutdown()
         try await server.shutdown()
-        #expect(SoakProcessFigures.heapBytesInUse() > 0)
     }
 
     @Test func aFaultSpecificationReadsAsOnTheCommandLine() throws {

@@ -30,7 +30,8 @@ public struct SoakProcessFigures: Sendable, Hashable {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    /// Bytes allocated and not freed, from the C allocator (0 where it does not say).
+    /// Bytes allocated and not freed, from the C allocator (0 where it does not say, and under a
+    /// sanitizer, whose own allocator glibc's figures do not see).
     public static func heapBytesInUse() -> Int { Int(cmalloc_bytes_in_use()) }
 
     /// Asks the C allocator to give free memory back to the system (glibc's `malloc_trim`): resident
