@@ -56,9 +56,9 @@ struct EventsLoopbackTests {
     }
 
     @Test func aSilentRequestPublishesItsFailureWithoutAPopUp() async throws {
-        let server = try await LoopbackServer.start()
-        let url = server.url("/small")
-        try await server.shutdown()
+        let refusing = try RefusingPort()  // nothing listens: every call fails with connectionFailed
+        let url = refusing.url("/small")
+        defer { refusing.close() }
         let bus = EventBus()
         let events = CollectedEvents(bus)
         var request = try Request(url: url)
@@ -69,9 +69,9 @@ struct EventsLoopbackTests {
     }
 
     @Test func tenFailuresInABurstShowOnePopUp() async throws {
-        let server = try await LoopbackServer.start()
-        let url = server.url("/small")
-        try await server.shutdown()  // nothing listens: every call fails with connectionFailed
+        let refusing = try RefusingPort()  // nothing listens: every call fails with connectionFailed
+        let url = refusing.url("/small")
+        defer { refusing.close() }
         let bus = EventBus()
         let events = CollectedEvents(bus)
         let client = try Self.client(ClientConfiguration(events: bus, popUps: PopUpPolicy(coalescingWindow: .seconds(60))))

@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardTestServer
+import SwitchyardTestSupport
 import Testing
 
 func jsonObject(_ text: String) throws -> [String: Any] {
@@ -51,9 +52,9 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     }
 
     @Test func aClosedPortExitsOneWithConnectionFailed() async throws {
-        let server = try await LoopbackServer.start()
-        let url = server.url("/small")
-        try await server.shutdown()
+        let refusing = try RefusingPort()  // nothing listens: every call fails with connectionFailed
+        let url = refusing.url("/small")
+        defer { refusing.close() }
         let run = try await runYard(["request", url, "--json"])
         #expect(run.status == 1)
         let json = try jsonObject(run.stdout)

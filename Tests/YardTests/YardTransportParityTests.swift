@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardTestServer
+import SwitchyardTestSupport
 import Testing
 
 /// `yard request --json` says the same thing whichever transport carries the exchange: the same
@@ -83,9 +84,9 @@ struct YardTransportParityTests {
     }
 
     @Test func connectionRefusedIsTheSameEverywhere() async throws {
-        let server = try await LoopbackServer.start()
-        let url = server.url("/small")
-        try await server.shutdown()
+        let refusing = try RefusingPort()  // nothing listens: every call fails with connectionFailed
+        let url = refusing.url("/small")
+        defer { refusing.close() }
         for transport in Self.transports {
             let json = try jsonObject(try await runYard(["request", url, "--json", "--transport", transport]).stdout)
             #expect((json["error"] as? [String: Any])?["kind"] as? String == "connectionFailed", "\(transport)")

@@ -144,7 +144,7 @@ public struct RetryInterceptor: Interceptor {
     private static func wait(_ delay: Duration, attempt: Int) async throws(SwitchyardError) {
         do {
             if Task.isCancelled { throw CancellationError() }
-            try await Task.sleep(until: ContinuousClock.now.advanced(by: delay), clock: .continuous)
+            try await sleepReleasingTimerOnCancel(until: ContinuousClock.now.advanced(by: delay))
         } catch {
             var cancelled = SwitchyardError.cancelled
             cancelled.attempt = attempt

@@ -63,7 +63,7 @@ public final class ConcurrencyLimiter: Sendable {
         queued()
         let timer = deadline.map { deadline in
             Task { [weak self] in
-                try? await Task.sleep(until: deadline, clock: .continuous)
+                try? await sleepReleasingTimerOnCancel(until: deadline)
                 if !Task.isCancelled { self?.abandon(ticket, with: .timedOut()) }
             }
         }
