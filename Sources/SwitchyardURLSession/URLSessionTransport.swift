@@ -229,21 +229,19 @@ public final class URLSessionTransport: Transport {
             request: request, context: context,
             memoryLimit: max(configuration.bufferedBodyBytes, 64 * 1024),
             pausesTask: Self.canPauseTasks)
-        let makeTask: (URLSession) -> URLSessionTask
+        var uploadFile: URL?
         var upload: (body: HTTPBody, pipe: RequestBodyPipe)?
         if let body = request.body, let bytes = body.bufferedBytes {
             if request.head.method == .get, !bytes.isEmpty { throw Self.getWithBody }
             urlRequest.httpBody = Data(bytes)
-            makeTask = { [urlRequest] in $0.dataTask(with: urlRequest) }
         } else if let body = request.body {
             if request.head.method == .get { throw Self.getWithBody }
             #if canImport(FoundationNetworking)
             switch try await Self.spool(body, context: context, memoryLimit: configuration.bufferedBodyBytes) {
             case .bytes(let data):
                 urlRequest.httpBody = data
-                makeTask = { [urlRequest] in $0.dataTask(with: urlRequest) }
             case .file(let url):
-                makeTask = { [urlRequest] in $0.uploadTask(with: urlRequest, fromFile: url) }
+                uploadFile = url
                 exchange.onEnd { try? FileManager.default.removeItem(at: url) }
             }
             #else
@@ -253,14 +251,15 @@ public final class URLSessionTransport: Transport {
                 urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
             }
             upload = (body, pipe)
-            makeTask = { [urlRequest] in $0.dataTask(with: urlRequest) }
             #endif
-        } else {
-            makeTask = { [urlRequest] in $0.dataTask(with: urlRequest) }
         }
-        let task = try isShutDown.withLock { shutDown in
-            if shutDown { throw TransportFailure.shutDown("The URLSession transport") }
-            return makeTask(session)
+        let task = try isShutDown.withLock { shutDown -> URLSessionTask in
+            if shutDown {
+                if let uploadFile { try? FileManager.default.removeItem(at: uploadFile) }
+                throw TransportFailure.shutDown("The URLSession transport")
+            }
+            if let uploadFile { return session.uploadTask(with: urlRequest, fromFile: uploadFile) }
+            return session.dataTask(with: urlRequest)
         }
         router.register(exchange, for: task)
         #if !canImport(FoundationNetworking)

@@ -28,20 +28,24 @@ public struct SoakDescriptorCensus: Sendable, Hashable, CustomStringConvertible 
         for entry in entries {
             // The directory listing's own descriptor is closed by now: its link no longer resolves.
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(entry)") else { continue }
-            var kind = kind(of: target, sockets: sockets, unixSockets: unixSockets, serverPort: serverPort)
-            if kind == "socket", let descriptor = Int32(entry) { kind = unlistedSocketKind(descriptor) }
+            let kind = kind(
+                of: target, descriptor: Int32(entry), sockets: sockets, unixSockets: unixSockets, serverPort: serverPort)
             counts[kind, default: 0] += 1
         }
         return Self(counts: counts)
     }
 
-    /// The kind of a descriptor whose link points at `target`.
+    /// The kind of `descriptor`, whose link points at `target`.
     static func kind(
-        of target: String, sockets: [String: TCPSocketTable.Entry], unixSockets: Set<String>, serverPort: Int
+        of target: String, descriptor: Int32?, sockets: [String: TCPSocketTable.Entry], unixSockets: Set<String>,
+        serverPort: Int
     ) -> String {
         if target.hasPrefix("socket:[") {
             let inode = String(target.dropFirst("socket:[".count).dropLast())
-            guard let socket = sockets[inode] else { return unixSockets.contains(inode) ? "unix socket" : "socket" }
+            guard let socket = sockets[inode] else {
+                if unixSockets.contains(inode) { return "unix socket" }
+                return descriptor.map(unlistedSocketKind) ?? "socket"
+            }
             if socket.state == "LISTEN" { return "tcp listening" }
             let side = socket.localPort == serverPort ? "server " : socket.remotePort == serverPort ? "client " : ""
             return "tcp \(side)\(socket.state)"
