@@ -224,7 +224,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 self.flushIfNeeded(context: context)
             }
 
-        case .pattern(let count, let framing):
+        case .pattern(let count, let framing, let stallAt):
             if framing == .close { responding?.keepAlive = false }
             var head = ResponseHead(status: 200, headers: [("Content-Type", "application/octet-stream")])
             switch framing {
@@ -236,7 +236,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             if current.isHead {
                 complete(context: context)
             } else {
-                stream = PatternStream(total: count, chunked: framing == .chunked, completesResponse: true)
+                let stalls = stallAt.map { $0 < count } ?? false
+                stream = PatternStream(
+                    total: stalls ? (stallAt ?? count) : count, chunked: framing == .chunked, completesResponse: !stalls)
                 pump(context: context)
             }
 
@@ -343,7 +345,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         isPumping = false
         guard let finished = stream, finished.offset == finished.total else { return }
         stream = nil
-        if finished.chunked { write(ChunkedFraming.last, context: context) }
+        if finished.chunked && finished.completesResponse { write(ChunkedFraming.last, context: context) }
         if finished.completesResponse {
             complete(context: context)
         } else if finished.closesAfter {

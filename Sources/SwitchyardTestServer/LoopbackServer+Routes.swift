@@ -17,7 +17,7 @@ import NIOHTTP1
 /// | `/echo/body` | 200 with the request body (≤ 64 MiB, else 413 + close) and its `Content-Type` |
 /// | `/gunzip` | 200 `application/json` `{"content_encoding","received_length","length","sha256"}`: the request body (≤ 64 MiB) decoded from `Content-Encoding: gzip` (as received without one); 400 when it does not decode |
 /// | `/auth/{key}` | 200 `ok {key}\n` when `Authorization` is exactly `Bearer {token}` for the key's token (``LoopbackServer/setAuthToken(_:key:)``), else 401 `unauthorized\n` with `WWW-Authenticate: Bearer`; counts per key: ``LoopbackServer/authRequests(key:)`` |
-/// | `/bytes/{n}` | 200 `application/octet-stream`, `n` bytes, byte `i` = `i % 251`; `?framing=content-length` (default) \| `chunked` \| `close` (no length, `Connection: close`, body ends at close); `?delay_ms=D` waits before the head; streamed in 64 KiB pieces with back-pressure |
+/// | `/bytes/{n}` | 200 `application/octet-stream`, `n` bytes, byte `i` = `i % 251`; `?framing=content-length` (default) \| `chunked` \| `close` (no length, `Connection: close`, body ends at close); `?delay_ms=D` waits before the head; `?stall_at=K` stops sending at body offset K and leaves the connection open (every framing; chunked without its last chunk); streamed in 64 KiB pieces with back-pressure |
 /// | `/bytes/{n}` ranges | content-length framing: `ETag: "bytes-{n}"` (`?version=V`: `"bytes-{n}-vV"`, a changed resource), `Accept-Ranges: bytes`; `Range: bytes=S-` / `bytes=S-E` → 206 + `Content-Range` unless `If-Range` differs from the `ETag` (then 200); start ≥ n → 416 `Content-Range: bytes */n`; `?ranges=ignore` → always the full 200; `?cut_after=K` closes the connection after K body bytes; `?stall_at=K` stops sending at body offset K (connection left open; not for responses starting at or past K). The `Range` of every tagged request: ``LoopbackServer/rangeHeaders(tag:)``. Logic in `RangedBytes` |
 /// | `/upload/multipart` | parses a `multipart/form-data` body as it streams in (bounded memory) and answers 200 `application/json` `{"parts":[{"name","filename","content_type","bytes","sha256","value"}]}` (`filename`/`content_type` `null` when absent; `value` is the text of parts without a filename, up to 4 KiB, else `null`); 400 `{"error":…}` for a malformed body. Logic in `MultipartParser`, `MultipartRoute` |
 /// | `/hold/{key}/{n}` | waits, without a timer, until the test lets `key` through (``LoopbackServer/release(key:count:)``; at once once released), then answers exactly as `/bytes/{n}` with content-length framing (ranges, `?stall_at=K`, `?cut_after=K` included); count arrivals with ``LoopbackServer/requestCount(path:)`` |
@@ -223,10 +223,13 @@ enum Router {
         case "close": framing = .close
         default: return badRequest
         }
-        guard let delay = optionalInteger(target, "delay_ms", default: 0, limit: 3_600_000) else { return badRequest }
+        guard let delay = optionalInteger(target, "delay_ms", default: 0, limit: 3_600_000),
+            let stallAt = optionalInteger(target, "stall_at", default: Int.max, limit: Int.max)
+        else { return badRequest }
         let action =
             framing == .contentLength
-            ? RangedBytes.action(count: count, request: request) : RouteAction.pattern(count: count, framing: framing)
+            ? RangedBytes.action(count: count, request: request)
+            : RouteAction.pattern(count: count, framing: framing, stallAt: stallAt == Int.max ? nil : stallAt)
         return delay > 0 ? .delayed(milliseconds: delay, then: action) : action
     }
 

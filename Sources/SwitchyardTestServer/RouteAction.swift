@@ -23,8 +23,9 @@ indirect enum RouteAction {
     case held(key: String, id: String, then: RouteAction)
     /// Run `action` after `milliseconds`, scheduled on the event loop.
     case delayed(milliseconds: Int, then: RouteAction)
-    /// A 200 with `count` pattern bytes, streamed in pieces with back-pressure.
-    case pattern(count: Int, framing: Framing)
+    /// A 200 with `count` pattern bytes, streamed in pieces with back-pressure; with `stallAt`, the
+    /// server stops sending at that body offset and leaves the connection open.
+    case pattern(count: Int, framing: Framing, stallAt: Int?)
     /// A slice of the pattern body under a prepared head (`/bytes` with ranges), optionally cut
     /// short by closing the connection.
     case patternSlice(RangedBytes.Plan)

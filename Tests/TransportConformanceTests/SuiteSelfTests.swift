@@ -57,12 +57,19 @@ struct SuiteSelfTests {
     }
 
     @Test func aStaleLimitationFails() async throws {
-        let subject = ConformanceSubject(name: "curl", limitations: ["get": "pretends it cannot GET"]) { CurlTransport() }
+        let subject = ConformanceSubject(
+            name: "curl",
+            limitations: ["get": ConformanceLimitation("pretends it cannot GET", failsWith: .error(.connectionFailed))]
+        ) { CurlTransport() }
         try await expectFailure("get", on: subject)
     }
 
-    @Test func aTrueLimitationIsReportedWithItsReason() async throws {
-        let subject = ConformanceSubject(name: "reversing", limitations: ["response-header-order": "reverses on purpose"]) {
+    /// A transport that reverses response fields: it fails `response-header-order` on its field order.
+    static func reversing(declaring expected: ExpectedConformanceFailure) -> ConformanceSubject {
+        ConformanceSubject(
+            name: "reversing",
+            limitations: ["response-header-order": ConformanceLimitation("reverses on purpose", failsWith: expected)]
+        ) {
             let curl = CurlTransport()
             return ClosureTransport { request, context in
                 var response = try await curl.send(request, context: context)
@@ -70,6 +77,10 @@ struct SuiteSelfTests {
                 return response
             }
         }
+    }
+
+    @Test func aTrueLimitationIsReportedWithItsReason() async throws {
+        let subject = Self.reversing(declaring: .expectation(containing: "field order"))
         let check = try #require(TransportConformance.check("response-header-order"))
         let outcome = try await check.run(on: subject)
         guard case .limitation(let reason) = outcome else {
@@ -77,6 +88,21 @@ struct SuiteSelfTests {
             return
         }
         #expect(reason.hasPrefix("reverses on purpose"))
+    }
+
+    @Test func aDeclaredCheckFailingAnotherWayFails() async throws {
+        try await expectFailure("response-header-order", on: Self.reversing(declaring: .error(.protocolViolation)))
+        try await expectFailure("response-header-order", on: Self.reversing(declaring: .expectation(containing: "status")))
+    }
+
+    @Test func anExpectedErrorKindMatchesTheErrorBehindAFailedExpectation() {
+        let error = SwitchyardError(.protocolViolation, "Failed writing header")
+        let failure = ConformanceFailure("GET /malformed/no-reason-phrase failed: \(error)", cause: error)
+        #expect(ExpectedConformanceFailure.error(.protocolViolation).matches(failure))
+        #expect(ExpectedConformanceFailure.error(.protocolViolation, messageContaining: "writing header").matches(error))
+        #expect(!ExpectedConformanceFailure.error(.protocolViolation, messageContaining: "trailer").matches(error))
+        #expect(!ExpectedConformanceFailure.error(.connectionFailed).matches(failure))
+        #expect(!ExpectedConformanceFailure.expectation(containing: "failed").matches(error))
     }
 
     @Test func checkIdentifiersAreUnique() {

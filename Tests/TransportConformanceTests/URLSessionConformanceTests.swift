@@ -8,48 +8,50 @@ import Testing
 @Suite("Conformance: URLSession", .serialized, .timeLimit(.minutes(5)))
 struct URLSessionConformanceTests {
     #if canImport(FoundationNetworking)
-    static let limitations = [
-        "request-header-fidelity":
+    static let limitations: [String: ConformanceLimitation] = [
+        "request-header-fidelity": ConformanceLimitation(
             "URLRequest keeps header fields in a case-insensitive dictionary: order and case are lost and repeats are joined with commas",
-        "response-header-order":
+            failsWith: .expectation(containing: "X- fields received")),
+        "response-header-order": ConformanceLimitation(
             "HTTPURLResponse.allHeaderFields is a dictionary: the server's field order is lost",
-        "no-invented-request-fields":
+            failsWith: .expectation(containing: "field order")),
+        "no-invented-post-fields": ConformanceLimitation(
             "FoundationNetworking adds Content-Type: application/x-www-form-urlencoded to a POST without one (an empty value is sent as an empty field, not removed)",
-        "streamed-upload-unknown-length":
+            failsWith: .expectation(containing: "POST fields the caller did not send: expected [], got [\"content-type\"]")),
+        "streamed-upload-unknown-length": ConformanceLimitation(
             "streamed uploads are spooled and sent with Content-Length, because corelibs blocks its shared work queue while reading a body stream",
-        "download-64mib-streamed":
+            failsWith: .expectation(containing: "Transfer-Encoding")),
+        "download-64mib-streamed": ConformanceLimitation(
             "URLSessionTask.suspend() restarts the request in FoundationNetworking, so the body spills to a temporary file instead of pausing the server (memory stays bounded)",
-        "unfinished-gzip":
+            failsWith: .expectation(containing: "no back-pressure")),
+        "unfinished-gzip": ConformanceLimitation(
             "FoundationNetworking always has libcurl decode bodies itself (corelibs sets CURLOPT_ACCEPT_ENCODING unconditionally), and libcurl 7.88 does not report a compressed stream that stops before its end: the decoded prefix arrives as a complete body",
-        "unknown-coding-untouched":
+            failsWith: .expectation(containing: "expected protocolViolation, but it succeeded")),
+        "unknown-coding-untouched": ConformanceLimitation(
             "FoundationNetworking's libcurl decodes br itself and cannot be told not to; an invalid br body fails (protocolViolation) instead of arriving as sent",
-        "no-reason-phrase":
+            failsWith: .error(.protocolViolation, messageContaining: "Content or Transfer-Encoding")),
+        "no-reason-phrase": ConformanceLimitation(
             "FoundationNetworking's header parser refuses a status line without a reason phrase ('Failed writing header')",
-        "latin1-header":
+            failsWith: .error(.protocolViolation, messageContaining: "Failed writing header")),
+        "latin1-header": ConformanceLimitation(
             "FoundationNetworking's header parser refuses a header value that is not UTF-8 ('Failed writing header')",
-        "empty-location":
-            "FoundationNetworking refuses a 3xx whose Location is empty before the delegate sees the response"
+            failsWith: .error(.protocolViolation, messageContaining: "Failed writing header")),
+        "empty-location": ConformanceLimitation(
+            "FoundationNetworking refuses a 3xx whose Location is empty before the delegate sees the response",
+            failsWith: .error(.protocolViolation, messageContaining: "without a response head"))
     ]
     /// Checks that would kill the test process: FoundationNetworking traps on these bytes from the network.
     static let crashing = [
         "chunked-trailers":
             "FoundationNetworking traps ('Transfer completed, but there's no response', NativeProtocol.swift) when libcurl hands it trailer fields after a chunked body: corelibs parses them as the start of a new response head. YardHostileServerTests pins it in a child process"
     ]
-    static let intermittent = [
-        "response-too-large-declared":
-            "FoundationNetworking's libcurl keeps reading while the refusal travels through the delegate queue; a fast 16 MiB body can end first, leaving an idle keep-alive connection instead of a closed one",
-        "response-too-large-streamed":
-            "without back-pressure FoundationNetworking may read the rest of a fast body before the cancellation reaches the socket, leaving the connection open"
-    ]
     #else
-    static let limitations: [String: String] = [:]
-    static let intermittent: [String: String] = [:]
+    static let limitations: [String: ConformanceLimitation] = [:]
     static let crashing: [String: String] = [:]
     #endif
 
     static let urlSession = ConformanceSubject(
-        name: "URLSession", limitations: limitations, intermittentLimitations: intermittent,
-        crashingLimitations: crashing
+        name: "URLSession", limitations: limitations, crashingLimitations: crashing
     ) { URLSessionTransport() }
 
     @Test(arguments: TransportConformance.checks)

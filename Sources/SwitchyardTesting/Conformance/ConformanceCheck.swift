@@ -48,9 +48,10 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
     ///
     /// - Parameter subject: The transport under test.
     /// - Returns: ``ConformanceOutcome/passed``, or ``ConformanceOutcome/limitation(_:)`` when the
-    ///   check failed and `subject` declares it a limitation.
+    ///   check failed the way `subject` declares it fails.
     /// - Throws: ``ConformanceFailure`` when the transport does not behave as the check requires,
-    ///   or when a declared limitation no longer applies; errors from starting the server or
+    ///   when a declared limitation no longer applies, or when a declared check fails in a way its
+    ///   declaration does not name; errors from starting the server or
     ///   making the transport.
     public func run(on subject: ConformanceSubject) async throws -> ConformanceOutcome {
         if let reason = subject.crashingLimitations[id] { return .limitation("not run, it would crash the process: \(reason)") }
@@ -71,17 +72,19 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
         try? await subject.shutdown(transport)
         try? await server.shutdown()
 
-        if let reason = subject.intermittentLimitations[id] {
-            guard let failure else { return .passed }
-            return .limitation("\(reason) (intermittent; observed: \(failure))")
-        }
-        if let reason = subject.limitations[id] {
+        if let limitation = subject.limitations[id] {
             guard let failure else {
                 throw ConformanceFailure(
-                    "'\(id)' is declared a limitation of \(subject.name) (\(reason)), but the check passed;"
+                    "'\(id)' is declared a limitation of \(subject.name) (\(limitation.reason)), but the check passed;"
                         + " remove the declaration.")
             }
-            return .limitation("\(reason) (observed: \(failure))")
+            guard limitation.expectedFailure.matches(failure) else {
+                throw ConformanceFailure(
+                    "'\(id)' is declared a limitation of \(subject.name) failing with \(limitation.expectedFailure),"
+                        + " but it failed otherwise: \(failure)",
+                    cause: failure)
+            }
+            return .limitation("\(limitation.reason) (observed: \(failure))")
         }
         if let failure { throw failure }
         return .passed

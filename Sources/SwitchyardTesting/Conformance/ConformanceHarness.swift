@@ -69,7 +69,7 @@ public struct ConformanceHarness: Sendable {
         do {
             return try await client.send(request)
         } catch {
-            throw ConformanceFailure("\(request.head.method) \(request.head.path ?? "") failed: \(error)")
+            throw ConformanceFailure("\(request.head.method) \(request.head.path ?? "") failed: \(error)", cause: error)
         }
     }
 
@@ -117,11 +117,12 @@ public struct ConformanceHarness: Sendable {
             try await operation()
         } catch let error as SwitchyardError {
             guard error.kind == kind else {
-                throw ConformanceFailure("\(what): expected \(kind), got \(error)", file: file, line: line)
+                throw ConformanceFailure("\(what): expected \(kind), got \(error)", cause: error, file: file, line: line)
             }
             return error
         } catch {
-            throw ConformanceFailure("\(what): expected \(kind), got a non-Switchyard error \(error)", file: file, line: line)
+            throw ConformanceFailure(
+                "\(what): expected \(kind), got a non-Switchyard error \(error)", cause: error, file: file, line: line)
         }
         throw ConformanceFailure("\(what): expected \(kind), but it succeeded", file: file, line: line)
     }

@@ -6,7 +6,10 @@ public import Switchyard
 /// ```swift
 /// let subject = ConformanceSubject(
 ///     name: "URLSession",
-///     limitations: ["response-header-order": "HTTPURLResponse keeps headers in a dictionary"],
+///     limitations: [
+///         "response-header-order": ConformanceLimitation(
+///             "HTTPURLResponse keeps headers in a dictionary", failsWith: .expectation(containing: "field order"))
+///     ],
 ///     makeTransport: { URLSessionTransport() }
 /// )
 /// ```
@@ -18,12 +21,9 @@ public struct ConformanceSubject: Sendable {
 
     /// The name used in reports, e.g. `"curl"`.
     public let name: String
-    /// Check identifier → why this transport cannot pass it on this platform.
-    public let limitations: [String: String]
-    /// Check identifier → why this transport passes it only sometimes on this platform: a race the
-    /// transport cannot control. A failure is reported as a limitation (a skip), a pass as a pass;
-    /// unlike ``limitations``, a pass does not make the declaration stale. Use sparingly.
-    public let intermittentLimitations: [String: String]
+    /// Check identifier → why this transport cannot pass it on this platform, and how it fails.
+    /// A check declared here must fail exactly that way: a pass or any other failure fails it.
+    public let limitations: [String: ConformanceLimitation]
     /// Check identifier → why running it would crash the test process (a trap inside the platform
     /// library on bytes from the network, which no caller can catch). Such a check is not run and
     /// is reported as a limitation; pin the crash in a test that runs it in a child process.
@@ -34,22 +34,19 @@ public struct ConformanceSubject: Sendable {
     /// Creates a subject.
     /// - Parameters:
     ///   - name: The name used in reports.
-    ///   - limitations: Check identifier → the reason the transport cannot pass it here.
-    ///   - intermittentLimitations: Check identifier → why the transport passes it only sometimes here.
+    ///   - limitations: Check identifier → why the transport cannot pass it here, and how it fails.
     ///   - crashingLimitations: Check identifier → why running it would crash the process here.
     ///   - makeTransport: Makes a fresh transport; called once per check.
     ///   - shutdown: Releases the transport after its check (default: nothing to release).
     public init(
         name: String,
-        limitations: [String: String] = [:],
-        intermittentLimitations: [String: String] = [:],
+        limitations: [String: ConformanceLimitation] = [:],
         crashingLimitations: [String: String] = [:],
         makeTransport: @escaping Factory,
         shutdown: @escaping Shutdown = { _ in }
     ) {
         self.name = name
         self.limitations = limitations
-        self.intermittentLimitations = intermittentLimitations
         self.crashingLimitations = crashingLimitations
         self.makeTransport = makeTransport
         self.shutdown = shutdown
