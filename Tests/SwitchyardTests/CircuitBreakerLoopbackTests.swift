@@ -162,11 +162,12 @@ extension CollectedEvents {
 
     @Test(arguments: TransportKind.allCases)
     func connectionFailuresCount(_ kind: TransportKind) async throws {
-        // A port nobody listens on: start a server, note its address, stop it.
-        let closed = try await LoopbackServer.start()
-        let url = closed.url("/small")
-        let host = breakerHost(closed)
-        try await closed.shutdown()
+        // A port nobody listens on, held refusing for the whole test (a shut-down server's port could
+        // be taken by another test's server).
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let url = refusing.url("/small")
+        let host = "127.0.0.1:\(refusing.port)"
 
         let breaker = CircuitBreaker(policy: .consecutiveFailures(2, openDuration: .seconds(60)))
         let (configuration, events) = breakerConfiguration(breaker)

@@ -184,9 +184,11 @@ private func expectURLSessionRefusal(_ client: Client, _ server: LoopbackServer,
 
     @Test(arguments: TransportKind.allCases)
     func anUnreachableProxyIsAConnectionFailureNamingIt(kind: TransportKind) async throws {
-        let closed = try await LoopbackProxy.start()
-        let port = closed.port
-        try await closed.shutdown()
+        // A proxy port that refuses for the whole test (a shut-down proxy's port could be taken by
+        // another test's server).
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         try await withProxy(kind, { _, _ in try ProxyConfiguration(url: "127.0.0.1:\(port)") }) { client, server, proxy in
             let error = try #require(await failure(of: client, try Request(url: server.url("/small"))))
             if kind.honoursExplicitProxy {
@@ -201,9 +203,9 @@ private func expectURLSessionRefusal(_ client: Client, _ server: LoopbackServer,
 
     @Test(arguments: TransportKind.allCases)
     func aTunnelTheProxyRefusesIsAConnectionFailureNamingIt(kind: TransportKind) async throws {
-        let closed = try await LoopbackServer.start()
-        let closedPort = closed.port
-        try await closed.shutdown()
+        let refusing = try RefusingPort()  // the tunnel's target refuses for the whole test
+        defer { refusing.close() }
+        let closedPort = refusing.port
         try await withProxy(kind, { proxy, _ in try ProxyConfiguration(url: proxy.url, tunnelsHTTP: true) }) { client, server, proxy in
             guard kind.honoursExplicitProxy else { return try await expectURLSessionRefusal(client, server, proxy) }
             let error = try #require(await failure(of: client, try Request(url: "http://127.0.0.1:\(closedPort)/small")))

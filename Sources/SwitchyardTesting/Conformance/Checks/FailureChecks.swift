@@ -5,9 +5,9 @@ import SwitchyardTestServer
 extension TransportConformance {
     static let failureChecks: [ConformanceCheck] = [
         ConformanceCheck("connection-refused", .failures, "A port nobody listens on fails with connectionFailed") { h in
-            let closed = try await LoopbackServer.start()
-            let url = closed.url("/small")
-            try await closed.shutdown()
+            let refusing = try RefusingPort()  // unlike a shut-down server's port, no other server can take it
+            defer { refusing.close() }
+            let url = refusing.url("/small")
             try await h.expectFailure(.connectionFailed, "a refused connection") { _ = try await h.client.send(try Request(url: url)) }
         },
         ConformanceCheck("reset-before-response", .failures, "A server resetting before answering fails with connectionFailed") { h in
