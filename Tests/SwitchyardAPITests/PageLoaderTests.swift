@@ -94,9 +94,9 @@ import Testing
         let loader = PageLoader(source: source, identity: { $0 }, rule: .flag, pageSize: 10)
         await loader.loadFirst()
         async let first = loader.loadNext()
-        await eventually { source.pagesAsked == [1, 2] }
+        #expect(await eventually { source.pagesAsked == [1, 2] })
         async let second = loader.loadNext()
-        while await loader.joinedCalls < 1 { try? await Task.sleep(for: .milliseconds(2)) }
+        #expect(await eventually { await loader.joinedCalls == 1 })
         source.release(page: 2)
         let (a, b) = await (first, second)
         #expect(a.page == 2 && b.page == 2)
@@ -114,7 +114,7 @@ import Testing
         let loader = PageLoader(source: source, identity: { $0 }, rule: .flag, pageSize: 10)
         await loader.loadFirst()
         async let next = loader.loadNext()
-        await eventually { source.pagesAsked == [1, 2] }
+        #expect(await eventually { source.pagesAsked == [1, 2] })
         let refreshed = await loader.refresh()
         #expect(refreshed.kind == .refresh)
         #expect(refreshed.outcome.name == "loaded")
@@ -150,7 +150,7 @@ import Testing
         let loader = PageLoader(source: source, identity: { $0 }, rule: .flag, pageSize: 10)
         await loader.loadFirst()
         async let next = loader.loadNext()
-        await eventually { source.pagesAsked == [1, 2] }
+        #expect(await eventually { source.pagesAsked == [1, 2] })
         await loader.cancel()
         #expect(await next.outcome.name == "cancelled")
         guard case .cancelled(let items) = await loader.state else {
@@ -165,7 +165,7 @@ import Testing
         let held = ScriptedPageSource.numbers(count: 50, pageSize: 10, holding: [1])
         let loader = PageLoader(source: held, identity: { $0 }, rule: .flag, pageSize: 10)
         async let first = loader.loadFirst()
-        await eventually { held.pagesAsked == [1] }
+        #expect(await eventually { held.pagesAsked == [1] })
         let next = await loader.loadNext()
         guard case .skipped(.busy) = next.outcome else {
             Issue.record("expected skipped(busy), got \(next.outcome.name)")
@@ -265,7 +265,7 @@ import Testing
         let observing = Task { await model.observe() }
         await loader.loadFirst()
         await loader.loadNext()
-        while model.state.items.count < 15 { try? await Task.sleep(for: .milliseconds(2)) }
+        #expect(await eventually { model.state.items.count == 15 })
         guard case .loaded(let items, let hasNext) = model.state else {
             Issue.record("expected loaded, got \(model.state.name)")
             return
