@@ -87,11 +87,17 @@ import Testing
     }
 
     @Test func cancellingAQueuedRequestSendsNothing() async throws {
-        try await withAHCClient(configuration: Self.singleConnection) { client, server in
+        let probe = SuspensionProbe()
+        let transport = ProbedTransport(AsyncHTTPClientTransport(configuration: Self.singleConnection), probe: probe)
+        try await withLoopbackClient(transport: transport, shutdown: { try await $0.shutdown() }) { client, server in
             let blocker = Task { try await client.send(try Request(url: server.url("/stall?tag=blocker"))) }
-            #expect(await eventually { server.requestCount(path: "/stall") == 1 })
-            let queued = Task { try await client.send(try Request(url: server.url("/echo"))) }
-            try await Task.sleep(for: .milliseconds(50))
+            try #require(await eventually { server.requestCount(path: "/stall") == 1 })
+            let queued = probe.task { try await client.send(try Request(url: server.url("/echo"))) }
+            // Queued, proven rather than slept for: AsyncHTTPClient's `execute` suspends only after it has
+            // put the request into the host's connection pool (synchronously, under the pool's lock),
+            // whose one connection the blocker occupies.
+            try #require(await probe.suspendedAfterMark(), "the queued request never waited in the transport")
+            #expect(server.requestCount(path: "/echo") == 0)
             queued.cancel()
             guard case .failure(let error as SwitchyardError) = await queued.result else {
                 Issue.record("expected the queued request to be cancelled")

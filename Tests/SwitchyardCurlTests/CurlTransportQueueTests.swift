@@ -24,11 +24,19 @@ import Testing
     }
 
     @Test func cancellingAQueuedRequestSendsNothing() async throws {
-        try await withCurlClient(configuration: Self.singleConnection) { client, server in
+        let probe = SuspensionProbe()
+        let transport = ProbedTransport(CurlTransport(configuration: Self.singleConnection), probe: probe)
+        try await withLoopbackClient(transport: transport, shutdown: { try await $0.shutdown() }) { client, server in
             let blocker = Task { try await client.send(try Request(url: server.url("/stall?tag=blocker"))) }
-            while server.requestCount(path: "/stall") == 0 { try await Task.sleep(for: .milliseconds(5)) }
-            let queued = Task { try await client.send(try Request(url: server.url("/echo"))) }
-            try await Task.sleep(for: .milliseconds(50))
+            try #require(await eventually { server.requestCount(path: "/stall") == 1 })
+            let queued = probe.task { try await client.send(try Request(url: server.url("/echo"))) }
+            // Queued, proven rather than slept for: curl's `send` suspends only once it has handed the
+            // transfer to the event loop's inbox, and a request to another host sent after that has come
+            // back through the same loop, which takes commands in order: libcurl holds the transfer,
+            // waiting for the one connection the blocker occupies.
+            try #require(await probe.suspendedAfterMark(), "the queued request never waited in the transport")
+            try await withLoopbackServer { other in _ = try await client.send(try Request(url: other.url("/small"))) }
+            #expect(server.requestCount(path: "/echo") == 0)
             queued.cancel()
             guard case .failure(let error as SwitchyardError) = await queued.result else {
                 Issue.record("expected the queued request to be cancelled")
