@@ -41,6 +41,8 @@ struct CacheReadmeExampleTests {
         #expect(online.banner == nil)
 
         try await server.shutdown()  // offline
+        let refusing = try RefusingPort(port: server.port)  // and stays so: no other test's server takes the port
+        defer { refusing.close() }
         let offline = try await screen.load()
         #expect(offline.text == "feed #1\n")
         #expect(offline.banner == "Offline: showing data from 0 minutes ago")

@@ -22,7 +22,10 @@ struct StaleIfErrorTests {
         let server = try await LoopbackServer.start()
         let url = server.url("/cache/refused?max_age=0")
         _ = try await client.send(try Request(url: url))
-        try await server.shutdown()  // the port is closed now: connections are refused
+        try await server.shutdown()
+        // Claimed at once and held: the port refuses connections, and no other test's server can take it.
+        let refusing = try RefusingPort(port: server.port)
+        defer { refusing.close() }
 
         var request = try Request(url: url)
         request.options.cachePolicy = .staleIfError

@@ -130,10 +130,11 @@ import Testing
     }
 
     @Test(arguments: bridgeTransports) func aTransportFailureKeepsItsKind(kind: TransportKind) async throws {
-        // A port nobody listens on: the server is shut down before the call.
-        let server = try await LoopbackServer.start(.init())
-        let closedURL = try #require(URL(string: server.baseURL))
-        try await server.shutdown()
+        // A port nobody listens on, held for the whole test (a shut-down server's port could be taken
+        // by another test's server).
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let closedURL = try #require(URL(string: refusing.url("")))
         let transport = kind.make()
         let api = Client(serverURL: closedURL, transport: SwitchyardClientTransport(client: Switchyard.Client(transport: transport)))
         do {

@@ -53,6 +53,8 @@ import Testing
         let first = try await runYard(["request", url, "--json", "--cache", directory])
         #expect(first.status == 0)
         try await server.shutdown()
+        let refusing = try RefusingPort(port: server.port)  // the port refuses, and no other test's server takes it
+        defer { refusing.close() }
         let stale = try await runYard(["request", url, "--json", "--cache", directory, "--cache-policy", "stale-if-error"])
         #expect(stale.status == 0)
         #expect(try Self.cache(stale.stdout)["source"] as? String == "stale")
