@@ -1,4 +1,6 @@
+import Foundation
 import HTTPTypes
+import Switchyard
 
 /// Freshness and age of a stored response (RFC 9111 §4.2), as a private cache computes them.
 extension CachedResponse {
@@ -9,7 +11,18 @@ extension CachedResponse {
     var cacheControl: CacheControl { CacheControl(headerFields) }
 
     /// The `Date` field, if valid.
-    var date: Double? { headerFields[.date].flatMap(HTTPDate.parse) }
+    var date: Double? { time(in: .date) }
+
+    /// The HTTP-date in field `name` (any of the three forms a recipient must accept, RFC 9110
+    /// §5.6.7) as seconds since 1970, or `nil` when the field is absent or invalid. An RFC 850
+    /// date's two-digit year is placed relative to when the response was received.
+    /// - Parameter name: `Date`, `Expires` or `Last-Modified`.
+    /// - Returns: Seconds since 1970.
+    func time(in name: HTTPField.Name) -> Double? {
+        guard let text = headerFields[name] else { return nil }
+        let date = HTTPDate(text, now: Date(timeIntervalSince1970: responseTime))
+        return date.map { Double($0.secondsSince1970) }
+    }
 
     /// How long the response stays fresh after it was generated (§4.2.1): `ttl` when the app set one
     /// for its endpoint, else `max-age` (`s-maxage` is for shared caches), else `Expires` minus `Date`,
@@ -23,13 +36,13 @@ extension CachedResponse {
     private func freshnessLifetime(ttl: Duration?, directives: CacheControl) -> Double {
         if let ttl { return Double(ttl.components.seconds) + Double(ttl.components.attoseconds) * 1e-18 }
         if let maxAge = directives.maxAge { return Double(maxAge) }
-        if let expiresText = headerFields[.expires] {
+        if headerFields[.expires] != nil {
             // An invalid Expires (e.g. "0") means already expired.
-            guard let expires = HTTPDate.parse(expiresText) else { return 0 }
+            guard let expires = time(in: .expires) else { return 0 }
             return max(0, expires - (date ?? responseTime))
         }
         if Self.heuristicallyCacheableStatuses.contains(status),
-            let lastModified = headerFields[.lastModified].flatMap(HTTPDate.parse)
+            let lastModified = time(in: .lastModified)
         {
             return max(0, ((date ?? responseTime) - lastModified) / 10)
         }

@@ -1,4 +1,6 @@
+import Foundation
 public import HTTPTypes
+import Switchyard
 
 /// Entry points for the fuzzers in `Fuzz/`: the cache's header parsing, with arbitrary input. Not
 /// API: `@_spi(Fuzzing)` only.
@@ -8,6 +10,9 @@ public enum CacheFuzzEntryPoints {
     public static func cacheControl(_ value: String) {
         let fields: HTTPFields = [.cacheControl: value, .expires: value, .date: value, .age: value, .lastModified: value]
         _ = CacheControl(fields)
-        _ = HTTPDate.parse(value)
+        // Any date read writes back as an IMF-fixdate that reads as the same instant.
+        if let date = HTTPDate(value, now: Date(timeIntervalSince1970: 1_800_000_000)) {
+            precondition(HTTPDate(date.imfFixdate) == date, "HTTPDate round trip")
+        }
     }
 }
