@@ -8,6 +8,8 @@ import Testing
 
 /// HTTPS through a `CONNECT` tunnel: the proxy relays the TLS bytes and never sees the request.
 @Suite(.timeLimit(.minutes(2))) struct ProxyTLSLoopbackTests {
+    /// URLSession is given the same configuration and refuses it, as declared (`URLSessionTransport`,
+    /// "TLS"): custom trust roots fail every request with a typed `tls` error before anything is sent.
     @Test(arguments: TransportKind.allCases)
     func anHTTPSRequestGoesThroughAConnectTunnel(kind: TransportKind) async throws {
         let certificates = try TestCertificates.generate()
@@ -16,15 +18,22 @@ import Testing
         try await withLoopbackServer(.init(tls: .init(identity: certificates.server))) { server in
             let configuration = try ProxyConfiguration(url: proxy.url(user: "alice", password: "s3cret"))
             let tls = TLSOptions(trustRoots: .systemAnd(certificateFiles: [certificates.ca.certificateFile]))
-            let transport = kind.make(
-                proxy: kind.honoursExplicitProxy ? configuration : nil,
-                tls: kind.supportsTLSOptions ? tls : TLSOptions())
+            let transport = kind.make(proxy: configuration, tls: tls)
             defer { Task { try? await transport.shutdown() } }
-            guard kind.honoursExplicitProxy, kind.supportsTLSOptions else { return }  // URLSession: declared
-            let response = try await Client(transport: transport).send(try Request(url: server.url("/small")))
+            let client = Client(transport: transport)
+            #expect(server.baseURL.hasPrefix("https://"))
+            guard kind != .urlSession else {
+                let error = await failure(of: client, try Request(url: server.url("/small")))
+                #expect(error?.kind == .tls, "\(String(describing: error))")
+                #expect(error?.message.contains("custom trust roots") == true, "\(String(describing: error))")
+                #expect(proxy.traffic.passedThrough == 0)
+                #expect(proxy.tunnels(to: "127.0.0.1:\(server.port)") == 0)
+                #expect(server.acceptedConnections == 0)
+                return
+            }
+            let response = try await client.send(try Request(url: server.url("/small")))
             #expect(response.head.status == .ok)
             #expect(response.text == "hello, world\n")
-            #expect(server.baseURL.hasPrefix("https://"))
             #expect(proxy.tunnels(to: "127.0.0.1:\(server.port)") == 1)
             #expect(proxy.forwardedRequests(to: "127.0.0.1:\(server.port)") == 0)
             #expect(proxy.traffic.credentials.contains { $0.contains("alice") })
