@@ -94,6 +94,10 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
         }
     }
 
+    /// "Small" as the work per request, which a test can pin (the time it takes is printed, never
+    /// asserted: it depends on the machine and its load). Over 20,200 requests the link made its metric
+    /// objects once (one meter and three recorders, for the one label set) and recorded exactly one
+    /// measurement per instrument and request: no per-request objects, no extra recordings.
     @Test func theCostPerRequestIsSmall() async throws {
         // In-memory transport: the chain's own cost with and without the metrics link.
         let transport = StubTransport { _, _ in Response(status: .ok, body: Array("ok".utf8)) }
@@ -104,6 +108,7 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
         }
         let off = ClientConfiguration(events: nil, redirects: nil, retry: nil, retryBudget: nil)
         let request = try Request(url: "http://api.example.com/items/42")
+        let requests = 200 + 20_000
         func measure(_ configuration: ClientConfiguration) async throws -> Duration {
             let client = try Client(transport: transport, configuration: configuration)
             for _ in 0..<200 { _ = try await client.send(request) }
@@ -113,10 +118,22 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
         }
         let without = try await measure(off)
         let noop = try await measure(on(NOOPMetricsHandler.instance))
-        let testKit = try await measure(on(TestMetrics()))
+        let test = TestMetrics()
+        let counting = CountingFactory(base: test)
+        let testKit = try await measure(on(counting))
         print(
             "HTTPClientMetrics cost per request: \(noop - without) (no-op handlers), \(testKit - without) (TestMetrics); chain without it: \(without)"
         )
+
+        #expect(counting.made.load(ordering: .relaxed) == 4)  // 1 meter + 3 recorders, for all the requests
+        let active = try #require(test.meters(label: HTTPClientMetrics.activeRequestsLabel).first)
+        #expect(active.lastValue == 0)
+        for label in [HTTPClientMetrics.durationLabel, HTTPClientMetrics.responseBodySizeLabel] {
+            let recorder = try #require(test.recorders(label: label).first, "\(label)")
+            #expect(recorder.values.count == requests, "\(label)")
+            #expect(labels(recorder.dimensions)["url.template"] == "/items/{id}", "\(label)")
+        }
+        #expect(test.recorders(label: HTTPClientMetrics.responseBodySizeLabel).first?.values.allSatisfy { $0 == 2 } == true)
     }
 }
 

@@ -1,6 +1,7 @@
 import Switchyard
 import SwitchyardTestSupport
 import SwitchyardTesting
+import Synchronization
 import Testing
 
 /// `sleepReleasingTimerOnCancel(until:)`, the timer behind `withDeadline` and the URLSession
@@ -13,8 +14,20 @@ import Testing
         #expect(ContinuousClock.now >= deadline)
     }
 
+    /// "At once" without a timing assertion: the sleep returns normally (no error) while a hang guard
+    /// a minute long, far beyond any scheduling delay, still runs; a past deadline taken for a far
+    /// one (or for none) would sleep through the guard and be cancelled.
     @Test func aDeadlineInThePastReturnsAtOnce() async throws {
-        try await sleepReleasingTimerOnCancel(until: ContinuousClock.now.advanced(by: .seconds(-1)))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(-1))
+        let returned = Returned()
+        let sleeper = Task {
+            try await sleepReleasingTimerOnCancel(until: deadline)
+            returned.mark()
+        }
+        let wokeUp = await eventually(timeout: .seconds(60)) { returned.value }
+        if !wokeUp { sleeper.cancel() }
+        #expect(wokeUp, "a sleep until a deadline a second in the past was still sleeping a minute later")
+        try await sleeper.value
     }
 
     @Test func cancellingTheTaskEndsTheSleepWithCancellationError() async throws {
@@ -61,4 +74,15 @@ import Testing
         print("20,000 deadlines beaten: heap in use grew by \(growth >> 10) KiB")
         #expect(released, "heap in use grew by \(growth >> 10) KiB")
     }
+}
+
+/// Whether a task got past its sleep, set from that task and read by the test's wait.
+private final class Returned: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    /// The sleep returned.
+    func mark() { flag.store(true, ordering: .releasing) }
+
+    /// Whether ``mark()`` was called.
+    var value: Bool { flag.load(ordering: .acquiring) }
 }
