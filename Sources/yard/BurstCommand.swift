@@ -85,7 +85,9 @@ struct BurstCommand: AsyncParsableCommand {
             events: nil, redirects: nil, retry: retries > 0 ? RetryPolicy(maxAttempts: retries + 1) : nil)
         if let maxPerHost { configuration.concurrencyLimiter = ConcurrencyLimiter(maxExchangesPerHost: maxPerHost) }
         if coalesce { configuration.coalescing = CoalescingPolicy() }
-        if let breakerFailures { configuration.circuitBreaker = CircuitBreaker(policy: .consecutiveFailures(breakerFailures)) }
+        if let breakerFailures {
+            configuration.plugins.append(.circuitBreaker(CircuitBreaker(policy: .consecutiveFailures(breakerFailures))))
+        }
         return configuration
     }
 }

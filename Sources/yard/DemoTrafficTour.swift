@@ -35,7 +35,7 @@ struct DemoTrafficTour {
         let transitions = bus.subscribe()
         var configuration = ClientConfiguration(events: bus, retry: nil)
         let breaker = CircuitBreaker(policy: .consecutiveFailures(3, openDuration: .milliseconds(200)))
-        configuration.circuitBreaker = breaker
+        configuration.plugins.append(.circuitBreaker(breaker))
         let client = try Client(transport: transport, configuration: configuration)
         let key = "demo-breaker-\(transportName)"
         let request = try Request(url: server.url("/cache/\(key)"))

@@ -18,15 +18,13 @@ extension ExchangeEvent.Kind {
     /// A short human-readable detail for the JSON `detail` field and the waterfall.
     var detail: String {
         switch self {
-        case .started, .cancelled, .waitingForConnectivity: ""
+        case .started, .cancelled: ""
         case .retrying(let attempt, let delay, let reason):
             "attempt \(attempt) failed (\(reason)); next in \(Int(delay.milliseconds)) ms"
         case .redirected(let status, let location): "\(status) → \(location)"
         case .succeeded(let status): "status \(status)"
         case .failed(let error): "\(error.kind.rawValue): \(error.message)"
-        case .coalesced(let leader): "shares exchange #\(leader)"
-        case .circuitOpened(let host, let retryAfter): "\(host) for \(Int(retryAfter.milliseconds)) ms"
-        case .circuitClosed(let host): host
+        case .plugin(let event): event.detail
         }
     }
 }

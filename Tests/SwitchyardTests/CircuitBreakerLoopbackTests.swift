@@ -9,15 +9,15 @@ import Testing
 private func breakerConfiguration(_ breaker: CircuitBreaker, retry: RetryPolicy? = nil) -> (ClientConfiguration, CollectedEvents) {
     let bus = EventBus()
     var configuration = ClientConfiguration(events: bus, redirects: nil, retry: retry, retryBudget: nil)
-    configuration.circuitBreaker = breaker
+    configuration.plugins.append(.circuitBreaker(breaker))
     return (configuration, CollectedEvents(bus))
 }
 
 extension CollectedEvents {
     /// The hosts of the `circuitOpened` events so far.
-    fileprivate var opened: [String] { all.compactMap { if case .circuitOpened(let host, _) = $0.kind { host } else { nil } } }
+    fileprivate var opened: [String] { all.compactMap { $0.plugin(CircuitOpened.self)?.host } }
     /// The hosts of the `circuitClosed` events so far.
-    fileprivate var closed: [String] { all.compactMap { if case .circuitClosed(let host) = $0.kind { host } else { nil } } }
+    fileprivate var closed: [String] { all.compactMap { $0.plugin(CircuitClosed.self)?.host } }
 }
 
 @Suite(.timeLimit(.minutes(2))) struct CircuitBreakerLoopbackTests {

@@ -11,6 +11,11 @@ private func breakerClient(_ breaker: CircuitBreaker, _ stub: StubTransport) -> 
     return (Client(transport: stub, interceptors: [CircuitBreakerInterceptor(breaker: breaker)], events: bus), CollectedEvents(bus))
 }
 
+/// A link that only forwards.
+private struct PassThrough: Interceptor {
+    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response { try await next(request) }
+}
+
 /// A stub answering each request with the status in its path's last segment (`/s/503` → 503).
 private let statusStub = StubTransport { request, _ in
     let code = request.head.path.flatMap { $0.split(separator: "/").last }.flatMap { Int($0) } ?? 200
@@ -87,12 +92,9 @@ private let statusStub = StubTransport { request, _ in
         _ = try await client.send(try Request(url: "http://two.test/s/503"))
         #expect(await failure(of: client, try Request(url: "http://three.test/s/200"))?.kind == .circuitOpen)
         #expect(breaker.state(forHost: "payments") == .open)
-        guard case .circuitOpened(let host, let retryAfter)? = events.all.first?.kind else {
-            Issue.record("no circuitOpened event")
-            return
-        }
-        #expect(host == "payments")
-        #expect(retryAfter == CircuitBreakerPolicy.defaultOpenDuration)
+        let opened = try #require(events.all.first?.plugin(CircuitOpened.self), "no circuitOpened event")
+        #expect(opened.host == "payments")
+        #expect(opened.retryAfter == CircuitBreakerPolicy.defaultOpenDuration)
     }
 
     @Test func hostsCompareWithoutCaseOrUserInformation() async throws {
@@ -111,12 +113,30 @@ private let statusStub = StubTransport { request, _ in
         #expect(breaker.state(forHost: "api.example.test:8080") == .closed)
     }
 
-    @Test func circuitOpenIsNotRetryableAndHasAPopUp() {
+    @Test func circuitOpenNamesTheHostAndTheCoolDown() {
         let error = SwitchyardError.circuitOpen(host: "a.test", retryAfter: .milliseconds(1500))
         #expect(error.kind == .circuitOpen)
         #expect(error.message.contains("a.test"))
         #expect(error.message.contains("1.5 s"))
-        #expect(SwitchyardError.Kind.allCases.contains(.circuitOpen))
-        #expect(PopUpMessages.standard.text(for: error) != nil)
+        // The kind is the plugin's own: the kernel neither lists it nor has a text for it.
+        #expect(!SwitchyardError.Kind.allCases.contains(.circuitOpen))
+        #expect(PopUpMessages.standard.text(for: error) == nil)
+    }
+
+    @Test func thePluginGivesItsKindAPopUpAndSitsFirstAmongAttemptLinks() async throws {
+        let breaker = CircuitBreaker(policy: .consecutiveFailures(1))
+        let department = Plugin(name: "payments", position: .attempt, interceptors: [PassThrough()])
+        var configuration = ClientConfiguration(retry: nil, plugins: [department, .circuitBreaker(breaker)])
+        configuration.events = EventBus()
+        let client = try Client(transport: statusStub, configuration: configuration)
+        let attemptLinks = client.chain.filter { $0.position == .attempt }.map(\.origin)
+        #expect(attemptLinks.prefix(2) == [.plugin("circuitBreaker"), .plugin("payments")])
+
+        let events = CollectedEvents(try #require(client.events))
+        _ = try await client.send(try Request(url: "http://a.test/s/500"))
+        #expect(await failure(of: client, try Request(url: "http://a.test/s/200"))?.kind == .circuitOpen)
+        let popUp = try #require(events.all.last?.popUp)
+        #expect(popUp.message == "The service is temporarily unavailable. Please try again later.")
+        #expect(popUp.isWorthShowing)
     }
 }

@@ -231,7 +231,6 @@ private final class Counter: Sendable {
 extension ExchangeEvent {
     /// The leader's id of a `coalesced` event.
     fileprivate var coalescedLeader: UInt64? {
-        if case .coalesced(let leader) = kind { return leader }
-        return nil
+        plugin(Coalesced.self)?.leader
     }
 }

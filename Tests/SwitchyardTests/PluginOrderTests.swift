@@ -24,6 +24,47 @@ import Testing
         #expect(try Self.order(plugins) == ["a", "inside-a", "outside-b", "b", "c"])
     }
 
+    @Test func layersOrderPluginsOuterFirstAndKeepRegistrationOrderWithinALayer() throws {
+        let plugins = [
+            Plugin(name: "limiter", layer: Plugin.Layer(rank: 900)),
+            Plugin(name: "payments"),
+            Plugin(name: "retry", layer: .inner),
+            Plugin(name: "breaker", layer: Plugin.Layer(rank: -1000)),
+            Plugin(name: "search"),
+            Plugin(name: "stats", layer: .outer),
+            Plugin(name: "signing", placement: .after("payments"))
+        ]
+        #expect(try Self.order(plugins) == ["breaker", "stats", "payments", "signing", "search", "retry", "limiter"])
+    }
+
+    @Test func appInterceptorsSitBeforeCallPluginsOfTheirLayerAndAfterAttemptPluginsOfIt() throws {
+        let configuration = ClientConfiguration(
+            events: nil, redirects: nil, retry: nil, retryBudget: nil,
+            plugins: [
+                Plugin(name: "call-outer", layer: .outer, interceptors: [ForwardingLink()]),
+                Plugin(name: "call-department", interceptors: [ForwardingLink()]),
+                Plugin(name: "call-inner", layer: .inner, interceptors: [ForwardingLink()]),
+                Plugin(name: "attempt-outer", position: .attempt, layer: .outer, interceptors: [ForwardingLink()]),
+                Plugin(name: "attempt-department", position: .attempt, interceptors: [ForwardingLink()]),
+                Plugin(name: "attempt-inner", position: .attempt, layer: .inner, interceptors: [ForwardingLink()])
+            ],
+            callInterceptors: [ForwardingLink()], attemptInterceptors: [ForwardingLink()])
+        let client = try Client(transport: ClosureTransport { _, _ in Response(status: .ok) }, configuration: configuration)
+        let origins = client.chain.map { link -> String in
+            switch link.origin {
+            case .plugin(let name): name
+            case .app: "app-\(link.position)"
+            case .builtIn: "built-in"
+            case .transport: "transport"
+            }
+        }
+        #expect(
+            origins == [
+                "call-outer", "app-call", "call-department", "call-inner",
+                "attempt-outer", "attempt-department", "app-attempt", "attempt-inner", "transport"
+            ])
+    }
+
     @Test func aPlacementMayNameAPluginRegisteredLater() throws {
         let plugins = [Plugin(name: "signing", placement: .after("auth")), Plugin(name: "logging"), Plugin(name: "auth")]
         #expect(try Self.order(plugins) == ["logging", "auth", "signing"])
@@ -100,4 +141,9 @@ import Testing
         #expect(cycle.description.contains("remove one of their before/after constraints"))
         #expect(PluginConfigurationError.duplicateName("x").description.contains("'x'"))
     }
+}
+
+/// A link that only forwards.
+private struct ForwardingLink: Interceptor {
+    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response { try await next(request) }
 }

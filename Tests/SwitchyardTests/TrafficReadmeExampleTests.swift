@@ -16,7 +16,7 @@ import Testing
         configuration.concurrencyLimiter = ConcurrencyLimiter(maxExchanges: 16, maxExchangesPerHost: 4)
         configuration.tracker = ExchangeTracker()
         configuration.coalescing = CoalescingPolicy()
-        configuration.circuitBreaker = CircuitBreaker(policy: CircuitBreakerPolicy())
+        configuration.plugins.append(.circuitBreaker(CircuitBreaker(policy: CircuitBreakerPolicy())))
         let client = try Client(transport: transport, configuration: configuration)
 
         var request = try Request(url: server.url("/gate/readme?id=me&tag=readme"))

@@ -24,7 +24,7 @@ struct ChainAssembly {
         observers = Self.observers(of: configuration.plugins)
         events = configuration.events ?? (observers.isEmpty ? nil : EventBus())
         if let bus = events {
-            append(EventsInterceptor(bus: bus, popUps: configuration.popUps), .call, .builtIn)
+            append(EventsInterceptor(bus: bus, popUps: Self.popUps(configuration)), .call, .builtIn)
         }
         if let stats = configuration.timingStats {
             append(TimingStatsInterceptor(stats: stats, exporter: configuration.timingMetrics), .call, .builtIn)
@@ -32,8 +32,9 @@ struct ChainAssembly {
         if !configuration.headers.isEmpty {
             append(HeadersInterceptor(groups: configuration.headers), .call, .builtIn)
         }
+        for plugin in callPlugins where plugin.layer < .department { append(plugin) }
         for interceptor in configuration.callInterceptors { append(interceptor, .call, .app) }
-        for plugin in callPlugins { append(plugin) }
+        for plugin in callPlugins where plugin.layer >= .department { append(plugin) }
         if let coalescing = configuration.coalescing { append(CoalescingInterceptor(policy: coalescing), .call, .builtIn) }
         if let validation = configuration.validation {
             append(StatusValidationInterceptor(validation: validation), .call, .builtIn)
@@ -50,9 +51,9 @@ struct ChainAssembly {
                 RetryInterceptor(policy: retry, budget: configuration.retryBudget, connectivity: configuration.connectivity),
                 .call, .builtIn)
         }
-        if let breaker = configuration.circuitBreaker { append(CircuitBreakerInterceptor(breaker: breaker), .attempt, .builtIn) }
-        for plugin in attemptPlugins { append(plugin) }
+        for plugin in attemptPlugins where plugin.layer <= .department { append(plugin) }
         for interceptor in configuration.attemptInterceptors { append(interceptor, .attempt, .app) }
+        for plugin in attemptPlugins where plugin.layer > .department { append(plugin) }
         if let logging = configuration.logging { append(LoggingInterceptor(configuration: logging), .attempt, .builtIn) }
         if let metrics = configuration.httpMetrics {
             append(HTTPClientMetricsInterceptor(metrics: metrics), .attempt, .builtIn)
@@ -79,6 +80,18 @@ struct ChainAssembly {
                     name: Pipeline.name(of: interceptor), position: plugin.position,
                     origin: .plugin(plugin.name), scope: plugin.scope))
         }
+    }
+
+    /// The configuration's pop-up policy, with the plugins' texts for their own error kinds where the
+    /// policy has none.
+    private static func popUps(_ configuration: ClientConfiguration) -> PopUpPolicy {
+        var policy = configuration.popUps
+        for plugin in configuration.plugins {
+            for (kind, text) in plugin.popUpTexts where policy.defaults.kinds[kind] == nil {
+                policy.defaults.kinds[kind] = text
+            }
+        }
+        return policy
     }
 
     /// Every plugin's observers, each limited to its plugin's scope.

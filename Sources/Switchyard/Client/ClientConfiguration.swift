@@ -14,12 +14,12 @@
 ///
 /// ```
 /// call:     events → timing stats → headers → app call interceptors → call plugins → coalescing → validation → size limit → redirects → connectivity → retry
-/// attempt:  circuit breaker → attempt plugins → app attempt interceptors → logging → HTTP metrics → concurrency limiter → transport
+/// attempt:  outer attempt plugins → department attempt plugins → app attempt interceptors → inner attempt plugins → logging → HTTP metrics → concurrency limiter → transport
 /// ```
 ///
-/// The circuit breaker (``circuitBreaker``) is the first attempt link: every attempt (each retry,
-/// each redirect hop) is counted, and an attempt it fails fast skips the attempt plugins and the
-/// transport. The connectivity link (``connectivity``) holds requests that ask to wait while
+/// Plugins sit by their ``Plugin/Layer``: in the call position, those outside the departments'
+/// layer come before the app's call interceptors; in the attempt position, the app's attempt
+/// interceptors come after the departments' plugins. The connectivity link (``connectivity``) holds requests that ask to wait while
 /// offline; the retry link gets the same source and waits for the network between attempts. The
 /// concurrency limiter is the last link, so a slot is held only on the wire. An ``ExchangeTracker``
 /// (``tracker``) is not a link: it follows each call around the whole chain.
@@ -64,10 +64,6 @@ public struct ClientConfiguration: Sendable {
     public var concurrencyLimiter: ConcurrencyLimiter?
     /// Follows the exchanges in flight for activity and group cancellation (off when `nil`, the default).
     public var tracker: ExchangeTracker?
-    /// Fails requests to a failing host fast (off when `nil`, the default). A reference, so its
-    /// state survives plugin changes and the app can read it (``CircuitBreaker/state(forHost:)``):
-    /// `configuration.circuitBreaker = CircuitBreaker(policy: CircuitBreakerPolicy())`.
-    public var circuitBreaker: CircuitBreaker?
     /// Where the client learns whether the network is reachable (off when `nil`, the default):
     /// requests with ``RequestOptions/waitsForConnectivity`` wait while it reports offline, and
     /// retries wait for the network instead of spending attempts (see ``ConnectivitySource``).

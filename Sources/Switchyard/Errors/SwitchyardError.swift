@@ -92,15 +92,11 @@ public struct SwitchyardError: Error, CustomStringConvertible {
         /// reader than ``CoalescingPolicy/maxBufferedBytesPerCaller``: its body was abandoned (the
         /// other callers go on). Never a truncated body: the read that would continue it throws.
         public static let coalescedReaderTooSlow = Self(rawValue: "coalescedReaderTooSlow")
-        /// The host's circuit breaker is open after repeated failures: the request was not sent
-        /// (see ``CircuitBreaker``). Never retried; try again after the breaker's cool-down.
-        public static let circuitOpen = Self(rawValue: "circuitOpen")
 
         /// The kinds Switchyard itself reports (kinds defined elsewhere are not listed).
         public static let allCases: [Self] = [
             .invalidRequest, .cancelled, .timeout, .connectionFailed, .tls, .protocolViolation,
-            .responseTooLarge, .tooManyRedirects, .httpStatus, .decoding, .transport, .coalescedReaderTooSlow,
-            .circuitOpen
+            .responseTooLarge, .tooManyRedirects, .httpStatus, .decoding, .transport, .coalescedReaderTooSlow
         ]
     }
 
@@ -236,22 +232,6 @@ extension SwitchyardError {
     /// Any other transport failure.
     public static func transportFailed(_ message: String, underlyingError: (any Error)? = nil) -> Self {
         Self(.transport, message, underlyingError: underlyingError)
-    }
-
-    /// The circuit breaker for `host` is open: the request was not sent.
-    /// - Parameters:
-    ///   - host: The host (and port) whose breaker is open, e.g. `api.example.com:443`.
-    ///   - retryAfter: How long until the breaker lets a probe request through; zero when it is
-    ///     half-open and its probes are already in flight.
-    public static func circuitOpen(host: String, retryAfter: Duration) -> Self {
-        let when =
-            retryAfter <= .zero
-            ? "It is testing the host with probe requests now; try again shortly."
-            : "It lets a probe request through in \(CircuitBreaker.describe(retryAfter))."
-        return Self(
-            .circuitOpen,
-            "The circuit breaker for \(host) is open after repeated failures;"
-                + " the request was not sent. \(when)")
     }
 }
 

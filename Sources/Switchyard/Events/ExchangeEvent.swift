@@ -20,22 +20,12 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
         case failed(SwitchyardError)
         /// The calling task was cancelled.
         case cancelled
-        /// The call joined exchange `with` (the leader's id), already in flight for an identical
-        /// request: its response comes from that exchange (see ``CoalescingPolicy``).
-        case coalesced(with: UInt64)
-        /// This exchange's outcome opened the circuit breaker of `host` (the host and port): requests
-        /// to it fail fast with ``SwitchyardError/Kind/circuitOpen`` for `retryAfter`, then probes
-        /// are let through. Published once per opening, by the exchange that caused it.
-        case circuitOpened(host: String, retryAfter: Duration)
-        /// This exchange's outcome (a successful probe) closed the circuit breaker of `host`.
-        /// Published once per closing, by the exchange that caused it.
-        case circuitClosed(host: String)
-        /// The exchange waits for the ``ClientConfiguration/connectivity`` source to report the
-        /// network back (``RequestOptions/waitsForConnectivity``, or a retry while offline).
-        case waitingForConnectivity
+        /// An event a plugin declares and publishes (its own ``PluginEvent`` type); read it with
+        /// ``ExchangeEvent/plugin(_:)``.
+        case plugin(any PluginEvent)
 
-        /// A short name: `started`, `retrying`, `redirected`, `succeeded`, `failed`, `cancelled`,
-        /// `coalesced`, `circuitOpened`, `circuitClosed`, `waitingForConnectivity`.
+        /// A short name: `started`, `retrying`, `redirected`, `succeeded`, `failed`, `cancelled`, or
+        /// a plugin event's ``PluginEvent/name``.
         public var name: String {
             switch self {
             case .started: "started"
@@ -44,10 +34,7 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
             case .succeeded: "succeeded"
             case .failed: "failed"
             case .cancelled: "cancelled"
-            case .coalesced: "coalesced"
-            case .circuitOpened: "circuitOpened"
-            case .circuitClosed: "circuitClosed"
-            case .waitingForConnectivity: "waitingForConnectivity"
+            case .plugin(let event): event.name
             }
         }
     }
@@ -97,6 +84,18 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
         self.popUp = popUp
     }
 
+    /// The plugin event of type `type`, when this is one.
+    ///
+    /// ```swift
+    /// if let warning = event.plugin(QuotaWarning.self) { print(warning.remaining) }
+    /// ```
+    /// - Parameter type: The plugin's event type.
+    /// - Returns: The plugin's event, or `nil` for any other kind.
+    public func plugin<Event: PluginEvent>(_ type: Event.Type) -> Event? {
+        guard case .plugin(let event) = kind else { return nil }
+        return event as? Event
+    }
+
     /// E.g. `#12 retrying GET /users?token=<redacted> (attempt 1)`: credential query values are
     /// masked (``QueryRedaction/standard``).
     public var description: String {
@@ -123,4 +122,27 @@ public struct PopUp: Sendable, Hashable {
         self.isWorthShowing = isWorthShowing
         self.coalescedCount = coalescedCount
     }
+}
+
+/// An event kind a plugin declares, publishes with ``ExchangeContext/publish(_:request:popUp:)`` as
+/// ``ExchangeEvent/Kind/plugin(_:)``, and its observers read with ``ExchangeEvent/plugin(_:)``.
+///
+/// ```swift
+/// public struct QuotaWarning: PluginEvent {
+///     public var name: String { "quotaWarning" }
+///     public let remaining: Int
+/// }
+///
+/// context.publish(.plugin(QuotaWarning(remaining: 3)), request: request)
+/// ```
+public protocol PluginEvent: Sendable {
+    /// The kind's short, stable name (e.g. `quotaWarning`), as ``ExchangeEvent/Kind/name`` gives it.
+    var name: String { get }
+    /// A short human-readable detail for logs and event listings (e.g. `3 calls left`).
+    var detail: String { get }
+}
+
+extension PluginEvent {
+    /// Empty by default.
+    public var detail: String { "" }
 }

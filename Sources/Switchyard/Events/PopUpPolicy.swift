@@ -86,7 +86,6 @@ public struct PopUpMessages: Sendable {
             .tooManyRedirects: "The server redirected too many times.",
             .decoding: "The server's answer could not be read.",
             .httpStatus: "The server could not complete the request.",
-            .circuitOpen: "The service is temporarily unavailable. Please try again later.",
             .invalidRequest: fallback,
             .transport: fallback
         ],

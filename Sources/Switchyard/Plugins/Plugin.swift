@@ -30,6 +30,40 @@ public struct Plugin: Sendable {
     /// Receives the events of requests in the plugin's scope.
     public typealias Observer = @Sendable (ExchangeEvent) -> Void
 
+    /// How far from the caller a plugin's links sit among the links of its ``ChainPosition``:
+    /// plugins are ordered by layer, outer first, then by registration order and ``Placement``.
+    ///
+    /// Department plugins and the app's interceptors sit in ``department`` (the default). Features
+    /// that must see every department's work sit outside it (a negative rank: the circuit breaker
+    /// counts every attempt before any plugin runs); features that shape the exchange itself sit
+    /// inside it (a positive rank: coalescing, redirects, retry, the concurrency limiter next to
+    /// the transport). Each shipped plugin documents its rank; a plugin of your own picks a rank
+    /// between theirs to sit between them.
+    ///
+    /// In the call position the app's call interceptors come before the department plugins; in the
+    /// attempt position the app's attempt interceptors come after them.
+    public struct Layer: Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// The rank: lower is outer (sees the request first and the response last).
+        public var rank: Int
+
+        /// A layer of this rank.
+        /// - Parameter rank: Lower is outer; ``department`` is 0.
+        public init(rank: Int) { self.rank = rank }
+
+        /// Links that see every other plugin's work, e.g. rank -100.
+        public static let outer = Layer(rank: -100)
+        /// Department plugins and the app's interceptors: rank 0.
+        public static let department = Layer(rank: 0)
+        /// Links that shape the exchange below the departments, e.g. rank 100.
+        public static let inner = Layer(rank: 100)
+
+        /// Compares ranks.
+        public static func < (lhs: Layer, rhs: Layer) -> Bool { lhs.rank < rhs.rank }
+
+        /// `rank N`.
+        public var description: String { "rank \(rank)" }
+    }
+
     /// The plugin's name, unique within a client; used by placements, chain listings and conflicts.
     public let name: String
     /// The requests this plugin applies to.
@@ -41,7 +75,10 @@ public struct Plugin: Sendable {
     }
     /// Whether its interceptors run once per call or once per attempt.
     public var position: ChainPosition
-    /// Where it goes among the plugins of the same position.
+    /// How far from the caller it sits among the plugins of the same position (default
+    /// ``Layer/department``).
+    public var layer: Layer
+    /// Where it goes among the plugins of the same position and layer.
     public var placement: Placement
     /// Header rules it applies to requests in its scope, before its interceptors; checked against
     /// every other plugin's and the app's rules for conflicts (``Client/headerConflicts``).
@@ -50,31 +87,40 @@ public struct Plugin: Sendable {
     public var interceptors: [any Interceptor]
     /// Its event observers.
     public var observers: [Observer]
+    /// Default pop-up texts for the error kinds it declares (its own ``SwitchyardError/Kind``s), used
+    /// when the client's ``PopUpPolicy`` has no text of its own for the kind.
+    public var popUpTexts: [SwitchyardError.Kind: String]
 
     /// Creates a plugin.
     /// - Parameters:
     ///   - name: A unique name.
     ///   - scope: The requests it applies to (default: all).
     ///   - position: Call or attempt position (default: call).
-    ///   - placement: Where among plugins of the same position (default: registration order).
+    ///   - layer: How far from the caller among plugins of the same position (default: departments').
+    ///   - placement: Where among plugins of the same position and layer (default: registration order).
     ///   - headerRules: Header rules, applied before `interceptors`.
     ///   - interceptors: Interceptors, outermost first.
     ///   - observers: Event observers.
+    ///   - popUpTexts: Default pop-up texts for the error kinds the plugin declares.
     public init(
         name: String,
         scope: RequestScope = .all,
         position: ChainPosition = .call,
+        layer: Layer = .department,
         placement: Placement = .inOrder,
         headerRules: [HeaderRule] = [],
         interceptors: [any Interceptor] = [],
-        observers: [Observer] = []
+        observers: [Observer] = [],
+        popUpTexts: [SwitchyardError.Kind: String] = [:]
     ) {
         self.name = name
         self.scope = scope
         self.position = position
+        self.layer = layer
         self.placement = placement
         self.headerRules = headerRules
         self.interceptors = interceptors
         self.observers = observers
+        self.popUpTexts = popUpTexts
     }
 }

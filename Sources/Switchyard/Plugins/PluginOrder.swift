@@ -40,8 +40,10 @@ enum PluginOrder {
     /// - Throws: ``PluginConfigurationError`` for unknown targets or contradicting placements.
     static func sorted(_ plugins: [Plugin], position: ChainPosition) throws(PluginConfigurationError) -> [Plugin] {
         let names = Set(plugins.map(\.name))
-        var ordered = plugins.filter { $0.placement == .inOrder }
-        var pending = plugins.filter { $0.placement != .inOrder }
+        // Outer layers first; within a layer, registration order (a stable sort), then placements.
+        let layered = plugins.enumerated().sorted { ($0.element.layer, $0.offset) < ($1.element.layer, $1.offset) }.map(\.element)
+        var ordered = layered.filter { $0.placement == .inOrder }
+        var pending = layered.filter { $0.placement != .inOrder }
         for plugin in pending {
             if case .before(let target) = plugin.placement, !names.contains(target) {
                 throw .unknownPlacementTarget(plugin: plugin.name, target: target, position: position)

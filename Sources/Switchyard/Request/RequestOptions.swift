@@ -6,11 +6,12 @@
 /// options.tags = ["profile"]
 /// options.isSilent = true          // failures publish no pop-up-worthy event
 /// options.maxResponseBytes = 1 << 20
-/// options.retry = .disabled        // one attempt, whatever the RetryInterceptor's policy
-/// options.priority = .userInitiated // first out of a concurrency-limit queue
-/// options.coalescing = .never      // never share an identical request's exchange
-/// options.waitsForConnectivity = true  // while offline, wait for the network (up to the timeout)
+/// options.retry = .disabled        // a plugin's option: one attempt, whatever the retry policy
 /// ```
+///
+/// The kernel's options are what every request has; features add theirs as typed keys
+/// (``RequestOptionKey``), read and written through ``subscript(_:)`` or the property the feature
+/// declares (`retry`, `priority`, `coalescing`, `waitsForConnectivity`, `recordsDecoding`).
 public struct RequestOptions: Sendable, Hashable {
     /// How long the whole exchange may take, measured from when the client starts it.
     /// `nil` means no timeout beyond ``deadline``.
@@ -25,29 +26,23 @@ public struct RequestOptions: Sendable, Hashable {
     /// ``SwitchyardError/Kind/responseTooLarge`` while streaming, without reading the rest.
     /// `nil` means no limit for streamed bodies and ``Client/defaultMaxBufferedResponseBytes`` for buffered ones.
     public var maxResponseBytes: Int64?
-    /// Changes to the retry policy for this request only (see ``RetryInterceptor``); `nil` keeps
-    /// the interceptor's policy. E.g. `options.retry = .disabled`.
-    public var retry: RetryOverride? = nil
-    /// Whether the caller decodes the response body after the exchange and reports the time with
-    /// ``ExchangeContext/recordDecoding(_:)``: timing statistics then hold the call's record until
-    /// that report, so it carries the `decoding` phase. Set by the API layer (`SwitchyardAPI`); a
-    /// record whose report never comes is kept, without the phase, when the context ends.
-    public var recordsDecoding = false
     /// The caller's own labels for this call (a screen, a row, a reason), carried into every
     /// ``ExchangeEvent`` of the call and into the API layer's results. Keep secrets out: events are
     /// shown and logged.
     public var userInfo: [String: String] = [:]
-    /// Where this request stands in a ``ConcurrencyLimits`` queue (default ``RequestPriority/utility``).
-    public var priority: RequestPriority = .utility
-    /// Whether this request may share an identical exchange already in flight, when the client
-    /// coalesces (``ClientConfiguration/coalescing``): `.automatic` (the default) lets the policy
-    /// decide; `.always` and `.never` decide for this request.
-    public var coalescing: CoalescingOverride = .automatic
-    /// Whether the request waits, while the client's ``ClientConfiguration/connectivity`` source
-    /// reports offline, for the network to come back (up to its deadline, cancellable) instead of
-    /// being sent at once. Default `false`: sent anyway (the source can be wrong). Has no effect
-    /// on a client without a connectivity source. See ``ConnectivityInterceptor``.
-    public var waitsForConnectivity = false
+    /// The options plugins declare (``RequestOptionKey``), by key.
+    private var pluginValues = RequestOptionValues()
+
+    /// A plugin's option: the value set for this request, or the key's default.
+    ///
+    /// ```swift
+    /// options[RetryOptionKey.self] = .disabled   // usually through the plugin's property: options.retry
+    /// ```
+    /// - Parameter key: The key the plugin declares.
+    public subscript<Key: RequestOptionKey>(key: Key.Type) -> Key.Value {
+        get { pluginValues.value(for: key) ?? Key.defaultValue }
+        set { pluginValues.set(newValue, for: key) }
+    }
 
     /// Creates options; every setting defaults to "not set".
     /// - Parameters:

@@ -28,3 +28,17 @@ public enum RequestPriority: Int, Sendable, Hashable, Comparable, CaseIterable, 
         }
     }
 }
+
+/// The per-request priority option (``RequestOptions/priority``).
+public enum RequestPriorityKey: RequestOptionKey {
+    /// ``RequestPriority/utility``.
+    public static let defaultValue = RequestPriority.utility
+}
+
+extension RequestOptions {
+    /// Where this request stands in a ``ConcurrencyLimits`` queue (default ``RequestPriority/utility``).
+    public var priority: RequestPriority {
+        get { self[RequestPriorityKey.self] }
+        set { self[RequestPriorityKey.self] = newValue }
+    }
+}

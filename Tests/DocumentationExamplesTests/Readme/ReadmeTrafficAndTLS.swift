@@ -9,7 +9,7 @@ func readmeTrafficControl(spinner: Spinner) async throws {
     configuration.concurrencyLimiter = ConcurrencyLimiter(maxExchanges: 16, maxExchangesPerHost: 4)
     configuration.tracker = ExchangeTracker()
     configuration.coalescing = CoalescingPolicy()
-    configuration.circuitBreaker = CircuitBreaker(policy: CircuitBreakerPolicy())
+    configuration.plugins.append(.circuitBreaker(CircuitBreaker(policy: CircuitBreakerPolicy())))
     let client = try Client(transport: CurlTransport(), configuration: configuration)
 
     var request = try Request(url: "https://api.example.com/me")

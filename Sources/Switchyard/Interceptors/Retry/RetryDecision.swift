@@ -20,7 +20,7 @@ extension RetryPolicy {
     /// Rules, in order: attempts left; the request is safe to repeat (``allowsRepeating(_:)``), or
     /// the failure proves the server did not process it (``SwitchyardError/requestWasNotProcessed``,
     /// with a body that can be sent again); the outcome is a retryable status or a connection failure or timeout (never a
-    /// cancellation, never ``SwitchyardError/Kind/circuitOpen``); a `Retry-After` on the response is honoured when it is at most
+    /// cancellation, never a kind declared by a plugin); a `Retry-After` on the response is honoured when it is at most
     /// ``maxRetryAfter``, otherwise the response is final; the wait must end before `deadline`.
     func decision(
         after outcome: Result<Response, SwitchyardError>, of request: Request, attempt: Int,
@@ -45,9 +45,8 @@ extension RetryPolicy {
             case .connectionFailed:
                 reason = error.requestWasNotProcessed ? "not processed by the server" : "connection failed"
             case .timeout: reason = "attempt timed out"
-            // An open circuit breaker refused the attempt: the host is known to be failing, and
-            // retrying would only fail fast again (or, worse, probe it early). Never retried.
-            case .circuitOpen: return .stop
+            // Any other kind (an open circuit breaker among them: retrying would only fail fast
+            // again, or probe the host early) is not retried.
             default: return .stop
             }
             delay = backoff.delay(forRetry: attempt)

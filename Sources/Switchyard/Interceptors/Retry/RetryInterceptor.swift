@@ -120,7 +120,7 @@ public struct RetryInterceptor: Interceptor {
     ) async throws(SwitchyardError) -> Duration? {
         let start = ContinuousClock.now
         let bound = start.advanced(by: policy.maxConnectivityWait)
-        context.publish(.waitingForConnectivity, request: request)
+        context.publish(.plugin(WaitingForConnectivity()), request: request)
         switch await connectivity.waitUntilOnline(deadline: deadline.map { min($0, bound) } ?? bound) {
         case .online: return start.duration(to: .now)
         case .deadlinePassed: return nil

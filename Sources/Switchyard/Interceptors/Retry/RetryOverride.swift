@@ -31,3 +31,18 @@ public struct RetryOverride: Sendable, Hashable {
     /// Retry this request even though its method is not idempotent: the caller knows repeating is harmless.
     public static let allowingNonIdempotentRetry = RetryOverride(allowsNonIdempotentRetry: true)
 }
+
+/// The per-request retry option (``RequestOptions/retry``).
+public enum RetryOptionKey: RequestOptionKey {
+    /// No change: the retry link's policy applies.
+    public static let defaultValue: RetryOverride? = nil
+}
+
+extension RequestOptions {
+    /// Changes to the retry policy for this request only (see ``RetryInterceptor``); `nil` keeps
+    /// the interceptor's policy. E.g. `options.retry = .disabled`.
+    public var retry: RetryOverride? {
+        get { self[RetryOptionKey.self] }
+        set { self[RetryOptionKey.self] = newValue }
+    }
+}

@@ -19,8 +19,8 @@ public import HTTPTypes
 ///
 /// ``SwitchyardError/Kind/connectionFailed`` (refused, reset, closed without an answer: that is
 /// how every shipped transport reports them) and ``SwitchyardError/Kind/timeout`` of an attempt
-/// while the exchange's deadline has not passed. ``SwitchyardError/Kind/circuitOpen`` is never
-/// retried (the host's breaker is open: the request was not sent). Cancellation, TLS failures, protocol violations,
+/// while the exchange's deadline has not passed. Kinds declared by plugins (an open circuit breaker's
+/// among them) are never retried. Cancellation, TLS failures, protocol violations,
 /// oversized responses, invalid requests and other ``SwitchyardError/Kind/transport`` failures
 /// are final: repeating them would give the same answer.
 ///

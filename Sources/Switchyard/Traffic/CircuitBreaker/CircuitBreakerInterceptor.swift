@@ -3,8 +3,8 @@ import HTTPTypes
 /// The link that runs a ``CircuitBreaker``: it fails requests to an open host fast and counts the
 /// outcome of every other attempt.
 ///
-/// An assembled client places it first among the attempt links when
-/// ``ClientConfiguration/circuitBreaker`` is set. In a chain of bare interceptors, put it below the
+/// ``Plugin/circuitBreaker(_:)`` places it first among the attempt links. In a chain of bare
+/// interceptors, put it below the
 /// ``RetryInterceptor`` so that every attempt is counted:
 ///
 /// ```swift
@@ -58,8 +58,8 @@ public struct CircuitBreakerInterceptor: Interceptor {
 
     private func report(_ outcome: CircuitOutcome, _ key: String, _ ticket: CircuitTicket, _ request: Request, _ context: ExchangeContext) {
         switch breaker.record(outcome, key: key, ticket: ticket) {
-        case .opened(let retryAfter)?: context.publish(.circuitOpened(host: key, retryAfter: retryAfter), request: request)
-        case .closed?: context.publish(.circuitClosed(host: key), request: request)
+        case .opened(let retryAfter)?: context.publish(.plugin(CircuitOpened(host: key, retryAfter: retryAfter)), request: request)
+        case .closed?: context.publish(.plugin(CircuitClosed(host: key)), request: request)
         case nil: break
         }
     }

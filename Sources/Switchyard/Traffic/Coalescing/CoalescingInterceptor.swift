@@ -43,7 +43,7 @@ public struct CoalescingInterceptor: Interceptor {
             exchange.start(request, next: next)
         } else {
             context.coalescedWith = exchange.leader.id
-            context.publish(.coalesced(with: exchange.leader.id), request: request)
+            context.publish(.plugin(Coalesced(leader: exchange.leader.id)), request: request)
         }
         return try await exchange.response(for: membership.token)
     }

@@ -16,3 +16,19 @@ public enum CoalescingOverride: Sendable, Hashable {
     /// Never coalesce this request: it gets an exchange of its own.
     case never
 }
+
+/// The per-request coalescing option (``RequestOptions/coalescing``).
+public enum CoalescingOptionKey: RequestOptionKey {
+    /// ``CoalescingOverride/automatic``: the policy decides.
+    public static let defaultValue = CoalescingOverride.automatic
+}
+
+extension RequestOptions {
+    /// Whether this request may share an identical exchange already in flight, when the client
+    /// coalesces (``ClientConfiguration/coalescing``): `.automatic` (the default) lets the policy
+    /// decide; `.always` and `.never` decide for this request.
+    public var coalescing: CoalescingOverride {
+        get { self[CoalescingOptionKey.self] }
+        set { self[CoalescingOptionKey.self] = newValue }
+    }
+}

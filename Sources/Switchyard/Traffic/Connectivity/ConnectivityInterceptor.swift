@@ -39,7 +39,7 @@ public struct ConnectivityInterceptor: Interceptor {
     ///   waiting, or the error from further down the chain.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         if request.options.waitsForConnectivity, source.status == .offline {
-            context.publish(.waitingForConnectivity, request: request)
+            context.publish(.plugin(WaitingForConnectivity()), request: request)
             try await source.waitForConnectivity(until: context.deadline)
         }
         return try await next(request)
