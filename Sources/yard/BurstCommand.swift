@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardJSON
 
 /// `yard burst`: many identical GETs through one client with traffic control on, and a count of
 /// what came back.
@@ -72,7 +73,7 @@ struct BurstCommand: AsyncParsableCommand {
             return BurstTally(results, elapsed: started.duration(to: .now))
         }
         if json {
-            print(tally.json.rendered)
+            print(tally.json.description)
         } else {
             print(tally.summary)
         }
@@ -84,7 +85,7 @@ struct BurstCommand: AsyncParsableCommand {
         var configuration = ClientConfiguration(
             events: nil, redirects: nil, retry: retries > 0 ? RetryPolicy(maxAttempts: retries + 1) : nil)
         if let maxPerHost { configuration.concurrencyLimiter = ConcurrencyLimiter(maxExchangesPerHost: maxPerHost) }
-        if coalesce { configuration.coalescing = CoalescingPolicy() }
+        if coalesce { configuration.plugins.append(.coalescing(CoalescingPolicy())) }
         if let breakerFailures {
             configuration.plugins.append(.circuitBreaker(CircuitBreaker(policy: .consecutiveFailures(breakerFailures))))
         }
@@ -124,12 +125,12 @@ struct BurstTally {
 
     var json: JSONValue {
         .object([
-            ("calls", .int(Int64(calls))),
-            ("ok", .int(Int64(ok))),
-            ("statuses", .object(statuses.sorted { $0.key < $1.key }.map { (String($0.key), .int(Int64($0.value))) })),
-            ("errors", .object(errors.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })),
-            ("distinct_bodies", .int(Int64(bodies.count))),
-            ("elapsed_ms", .double(elapsedMilliseconds))
+            "calls": .integer(Int64(calls)),
+            "ok": .integer(Int64(ok)),
+            "statuses": .object(JSONObject(statuses.sorted { $0.key < $1.key }.map { (String($0.key), .integer(Int64($0.value))) })),
+            "errors": .object(JSONObject(errors.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
+            "distinct_bodies": .integer(Int64(bodies.count)),
+            "elapsed_ms": .rounded(elapsedMilliseconds)
         ])
     }
 

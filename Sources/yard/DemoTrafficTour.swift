@@ -77,7 +77,7 @@ struct DemoTrafficTour {
         let bus = EventBus()
         let joined = bus.subscribe(bufferSize: 256)
         var configuration = ClientConfiguration(events: bus)
-        configuration.coalescing = CoalescingPolicy()
+        configuration.plugins.append(.coalescing(CoalescingPolicy()))
         let client = try Client(transport: transport, configuration: configuration)
         let key = "demo-coalesce-\(transportName)"
         let path = "/hold/\(key)/65536"

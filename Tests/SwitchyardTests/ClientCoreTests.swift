@@ -63,7 +63,7 @@ import Testing
         }
         #expect(label == "quota")
         #expect(SwitchyardError.Kind(rawValue: "timeout") == .timeout)
-        #expect(SwitchyardError.Kind.allCases.count == 12)
+        #expect(SwitchyardError.Kind.allCases.count == 11)
         #expect(!SwitchyardError.Kind.allCases.contains(quota))
         #expect(error.description.hasPrefix("quotaExceeded: "))
     }
@@ -73,7 +73,7 @@ import Testing
         let made: [SwitchyardError] = [
             .invalidRequest("x"), .cancelled, .timedOut(), .connectionFailed("x"), .tls("x"), .protocolViolation("x"),
             .responseTooLarge(limit: 1), .tooManyRedirects("x"), .httpStatus("x", response: head), .decoding("x"),
-            .transportFailed("x"), .coalescedReaderTooSlow(limit: 1)
+            .transportFailed("x")
         ]
         #expect(made.map(\.kind) == SwitchyardError.Kind.allCases)
         #expect(made[8].response?.status == .badRequest)

@@ -21,7 +21,7 @@ struct CoalescingLoopbackTests {
         let bus = EventBus()
         let events = CollectedEvents(bus)
         var configuration = ClientConfiguration(events: bus)
-        configuration.coalescing = policy
+        if let policy { configuration.plugins.append(.coalescing(policy)) }
         configuration.timingStats = stats
         return try await withLoopbackClient(kind, configuration: configuration) { client, server in
             try await body(client, server, events)

@@ -123,7 +123,7 @@ private func withGatedClient(
     let bus = EventBus()
     let events = CollectedEvents(bus)
     var configuration = ClientConfiguration(events: bus, redirects: nil, retry: nil, retryBudget: nil)
-    configuration.coalescing = CoalescingPolicy()
+    configuration.plugins.append(.coalescing(CoalescingPolicy()))
     try await body(try Client(transport: transport, configuration: configuration), events)
 }
 
@@ -173,7 +173,7 @@ private final class GatedTransport: Transport {
         let bus = EventBus()
         let events = CollectedEvents(bus)
         var configuration = ClientConfiguration(events: bus, redirects: nil, retry: nil)
-        configuration.coalescing = CoalescingPolicy()
+        configuration.plugins.append(.coalescing(CoalescingPolicy()))
         let client = try Client(transport: transport, configuration: configuration)
         func request(timeout: Duration?) throws -> Request {
             var request = try Request(url: "http://example.test/config")

@@ -138,7 +138,7 @@ import Testing
             let events = CollectedEvents(bus)
             let tracker = ExchangeTracker()
             var configuration = ClientConfiguration(events: bus)
-            configuration.coalescing = CoalescingPolicy()
+            configuration.plugins.append(.coalescing(CoalescingPolicy()))
             configuration.tracker = tracker
             let client = try Client(transport: transport, configuration: configuration)
             let path = "/hold/tracked-\(kind)/1000"

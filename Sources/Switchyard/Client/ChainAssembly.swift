@@ -35,7 +35,6 @@ struct ChainAssembly {
         for plugin in callPlugins where plugin.layer < .department { append(plugin) }
         for interceptor in configuration.callInterceptors { append(interceptor, .call, .app) }
         for plugin in callPlugins where plugin.layer >= .department { append(plugin) }
-        if let coalescing = configuration.coalescing { append(CoalescingInterceptor(policy: coalescing), .call, .builtIn) }
         if let validation = configuration.validation {
             append(StatusValidationInterceptor(validation: validation), .call, .builtIn)
         }

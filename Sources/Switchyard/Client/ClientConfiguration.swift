@@ -13,7 +13,7 @@
 /// ### The order of the chain
 ///
 /// ```
-/// call:     events → timing stats → headers → app call interceptors → call plugins → coalescing → validation → size limit → redirects → connectivity → retry
+/// call:     events → timing stats → headers → outer call plugins → app call interceptors → department and inner call plugins → validation → size limit → redirects → connectivity → retry
 /// attempt:  outer attempt plugins → department attempt plugins → app attempt interceptors → inner attempt plugins → logging → HTTP metrics → concurrency limiter → transport
 /// ```
 ///
@@ -46,9 +46,6 @@ public struct ClientConfiguration: Sendable {
     public var headers: [HeaderRules] = []
     /// How failures become user-facing pop-ups (per department scope), and their coalescing.
     public var popUps: PopUpPolicy
-    /// Whether identical requests in flight share one exchange, and which (``CoalescingPolicy``);
-    /// `nil` (the default) is off: the link is not in the chain.
-    public var coalescing: CoalescingPolicy?
     /// Which statuses count as success; others fail with `httpStatus`. `nil` (default) accepts all.
     public var validation: StatusValidation?
     /// A response-size limit for calls that set none, enforced while the body streams.

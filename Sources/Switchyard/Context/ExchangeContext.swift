@@ -49,8 +49,6 @@ public final class ExchangeContext: Sendable {
 
     private let state: Mutex<State>
     private let currentAttempt = Atomic<Int>(1)
-    /// The leader's id for a coalesced follower, 0 otherwise (ids start at 1).
-    private let coalescedLeader = Atomic<UInt64>(0)
     private static let nextID = Atomic<UInt64>(1)
 
     /// Creates the context of a new exchange.
@@ -84,17 +82,6 @@ public final class ExchangeContext: Sendable {
     public var attempt: Int {
         get { currentAttempt.load(ordering: .relaxed) }
         set { currentAttempt.store(newValue, ordering: .relaxed) }
-    }
-
-    /// For a caller that shared another caller's exchange (see ``CoalescingPolicy``): that
-    /// exchange's ``id`` (the leader's). `nil` for a caller whose exchange was its own, the
-    /// leader's included. Its transport ``timings`` and ``provenance`` are copies of the leader's.
-    public internal(set) var coalescedWith: UInt64? {
-        get {
-            let leader = coalescedLeader.load(ordering: .relaxed)
-            return leader == 0 ? nil : leader
-        }
-        set { coalescedLeader.store(newValue ?? 0, ordering: .relaxed) }
     }
 
     /// When the chain handed the current attempt to the transport (the start of the exchange until

@@ -88,15 +88,11 @@ public struct SwitchyardError: Error, CustomStringConvertible {
         public static let decoding = Self(rawValue: "decoding")
         /// Any other failure reported by the transport.
         public static let transport = Self(rawValue: "transport")
-        /// This caller shared a coalesced exchange and fell more unread bytes behind the fastest
-        /// reader than ``CoalescingPolicy/maxBufferedBytesPerCaller``: its body was abandoned (the
-        /// other callers go on). Never a truncated body: the read that would continue it throws.
-        public static let coalescedReaderTooSlow = Self(rawValue: "coalescedReaderTooSlow")
 
         /// The kinds Switchyard itself reports (kinds defined elsewhere are not listed).
         public static let allCases: [Self] = [
             .invalidRequest, .cancelled, .timeout, .connectionFailed, .tls, .protocolViolation,
-            .responseTooLarge, .tooManyRedirects, .httpStatus, .decoding, .transport, .coalescedReaderTooSlow
+            .responseTooLarge, .tooManyRedirects, .httpStatus, .decoding, .transport
         ]
     }
 
@@ -217,16 +213,6 @@ extension SwitchyardError {
     /// The response body could not be decoded into the expected model.
     public static func decoding(_ message: String, underlyingError: (any Error)? = nil) -> Self {
         Self(.decoding, message, underlyingError: underlyingError)
-    }
-
-    /// A caller of a coalesced exchange fell more than `limit` unread bytes behind.
-    public static func coalescedReaderTooSlow(limit: Int) -> Self {
-        Self(
-            .coalescedReaderTooSlow,
-            "This response was shared with identical requests in flight, and this reader"
-                + " fell more than \(limit) unread bytes behind the fastest one, so its copy of the body was abandoned"
-                + " (the others continue). Read the body as it arrives, raise CoalescingPolicy.maxBufferedBytesPerCaller,"
-                + " or send this request with options.coalescing = .never.")
     }
 
     /// Any other transport failure.

@@ -101,7 +101,7 @@ extension ExchangeContext {
     /// Publishes an event of this kind about this exchange (its id, attempt and the given request)
     /// to the chain's plugin observers and the client's ``eventBus``. Costs nothing (no event is
     /// built) when nobody listens. A `succeeded` event carries the exchange's ``provenance``; every
-    /// event of a coalesced follower carries ``coalescedWith``.
+    /// event carries the context (``ExchangeEvent/context``), where observers read plugins' values.
     /// - Parameters:
     ///   - kind: What happened.
     ///   - request: The request the event is about.
@@ -114,7 +114,7 @@ extension ExchangeContext {
             attempt: attempt, popUp: popUp())
         event.userInfo = request.options.userInfo
         if case .succeeded = event.kind { event.provenance = provenance }
-        event.coalescedWith = coalescedWith
+        event.context = self
         for observer in observers { observer(event) }
         bus?.publish(event)
     }

@@ -58,9 +58,10 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
     /// On `succeeded` events: where the response came from and its age (``ExchangeContext/provenance``);
     /// `nil` on other events.
     public var provenance: ResponseProvenance?
-    /// For a call that shared another call's exchange: that exchange's id (the leader's), on the
-    /// events published after it joined (``ExchangeContext/coalescedWith``); `nil` otherwise.
-    public var coalescedWith: UInt64?
+    /// The exchange's context, for events published by the chain (``ExchangeContext/publish(_:request:popUp:)``):
+    /// observers read plugins' typed values there (`event.context?[SomeKey.self]`). The values are
+    /// the context's as they are when read, not when the event was published.
+    public var context: ExchangeContext?
 
     /// Creates an event.
     /// - Parameters:

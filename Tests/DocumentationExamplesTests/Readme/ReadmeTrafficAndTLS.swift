@@ -8,7 +8,7 @@ func readmeTrafficControl(spinner: Spinner) async throws {
     var configuration = ClientConfiguration()
     configuration.concurrencyLimiter = ConcurrencyLimiter(maxExchanges: 16, maxExchangesPerHost: 4)
     configuration.tracker = ExchangeTracker()
-    configuration.coalescing = CoalescingPolicy()
+    configuration.plugins.append(.coalescing(CoalescingPolicy()))
     configuration.plugins.append(.circuitBreaker(CircuitBreaker(policy: CircuitBreakerPolicy())))
     let client = try Client(transport: CurlTransport(), configuration: configuration)
 

@@ -1,15 +1,14 @@
 /// Lets callers of identical requests share one exchange while it is in flight (see
 /// ``CoalescingPolicy`` for what is identical, who joins, slow readers and cancellation).
 ///
-/// In an assembled client (``ClientConfiguration/coalescing``) it is the call link right after the
-/// call plugins: every caller still passes through the links above it (events, timing statistics,
-/// headers, the app's and plugins' call interceptors), so each caller publishes its own events and
-/// counts in statistics; the links below (validation, size limit, redirects, retry and every
+/// Through ``Plugin/coalescing(_:)`` it is the call link right after the department plugins: every
+/// caller still passes through the links above it (events, timing statistics, headers, the app's
+/// and plugins' call interceptors), so each caller publishes its own events and counts in statistics; the links below (validation, size limit, redirects, retry and every
 /// attempt link) run once, for the shared exchange.
 ///
-/// A follower's context carries ``ExchangeContext/coalescedWith`` (the leader's exchange id, also on
-/// its events as ``ExchangeEvent/coalescedWith``), and it publishes
-/// ``ExchangeEvent/Kind/coalesced(with:)`` when it joins.
+/// A follower's context carries ``ExchangeContext/coalescedWith`` (the leader's exchange id, also
+/// read from its events as ``ExchangeEvent/coalescedWith``), and it publishes ``Coalesced`` when it
+/// joins.
 ///
 /// For a request that is not eligible, the link checks the request's override, body, method and
 /// scopes, and calls `next`: no key is built.
@@ -42,7 +41,7 @@ public struct CoalescingInterceptor: Interceptor {
         if membership.isLeader {
             exchange.start(request, next: next)
         } else {
-            context.coalescedWith = exchange.leader.id
+            context[CoalescingLeaderKey.self] = exchange.leader.id
             context.publish(.plugin(Coalesced(leader: exchange.leader.id)), request: request)
         }
         return try await exchange.response(for: membership.token)

@@ -5,7 +5,7 @@ public import HTTPTypes
 ///
 /// ```swift
 /// var configuration = ClientConfiguration()
-/// configuration.coalescing = CoalescingPolicy(scopes: [RequestScope(hosts: ["api.example.com"])])
+/// configuration.plugins.append(.coalescing(CoalescingPolicy(scopes: [RequestScope(hosts: ["api.example.com"])])))
 /// let client = try Client(transport: CurlTransport(), configuration: configuration)
 /// // 100 screens asking for /config at once: one request on the wire, 100 full bodies.
 /// ```
