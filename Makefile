@@ -4,19 +4,23 @@
 deps:
 	@scripts/install-deps.sh
 
+# The integrations are package traits, off by default so an app resolves only the packages of the
+# products it uses (Package.swift); developing Switchyard builds and tests all of them.
+TRAITS = --enable-all-traits
+
 build: deps
-	swift build
+	swift build $(TRAITS)
 
 demo: deps
-	swift run yard demo
+	swift run $(TRAITS) yard demo
 
 # Tests that measure the process's resident memory run in a second, serial pass: sharing the
 # process with parallel 64 MiB conformance checks would make their figures meaningless.
 MEMORY_TESTS = InBoundedMemory
 
 test: deps lint
-	swift test --skip $(MEMORY_TESTS)
-	swift test --skip-build --no-parallel --filter $(MEMORY_TESTS)
+	swift test $(TRAITS) --skip $(MEMORY_TESTS)
+	swift test $(TRAITS) --skip-build --no-parallel --filter $(MEMORY_TESTS)
 
 # swift-format ships with the toolchain; .swift-format holds the rules (documentation on every public
 # declaration among them). Version-like names (http1_1, v1_2) and the generator-shaped test client

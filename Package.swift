@@ -1,5 +1,14 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
+// 6.2: swift-log, swift-metrics (both needed by the core), async-http-client and swift-openapi-runtime
+// declare tools 6.2.
 import PackageDescription
+
+/// A product of a package dependency that only a target built with `trait` links. SwiftPM leaves a
+/// dependency unresolved when every use of it is guarded by a disabled trait, so an app that uses only
+/// `Switchyard` and `SwitchyardCurl` resolves neither SwiftNIO nor swift-crypto nor the other integrations.
+func product(_ name: String, _ package: String, trait: String) -> Target.Dependency {
+    .product(name: name, package: package, condition: .when(traits: [trait]))
+}
 
 let package = Package(
     name: "Switchyard",
@@ -10,6 +19,7 @@ let package = Package(
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
         .library(name: "SwitchyardAsyncHTTPClient", targets: ["SwitchyardAsyncHTTPClient"]),
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
+        .library(name: "SwitchyardConformance", targets: ["SwitchyardConformance"]),
         .library(name: "SwitchyardTestServer", targets: ["SwitchyardTestServer"]),
         .library(name: "SwitchyardAPI", targets: ["SwitchyardAPI"]),
         .library(name: "SwitchyardSigning", targets: ["SwitchyardSigning"]),
@@ -19,7 +29,32 @@ let package = Package(
         .library(name: "SwitchyardOpenAPI", targets: ["SwitchyardOpenAPI"]),
         .library(name: "SwitchyardTracing", targets: ["SwitchyardTracing"]),
         .library(name: "SwitchyardServiceLifecycle", targets: ["SwitchyardServiceLifecycle"]),
-        .executable(name: "yard", targets: ["yard"]),
+        .executable(name: "yard", targets: ["yard"])
+    ],
+    // All off by default: an app enables the ones whose products it uses, e.g.
+    // `.package(url: …, from: …, traits: ["AsyncHTTPClient"])`. `make build|test|demo` enable them all.
+    // The core, SwitchyardCurl, SwitchyardURLSession, SwitchyardAPI, SwitchyardAuth, SwitchyardExperiments
+    // and SwitchyardTesting need none.
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "SwitchyardAsyncHTTPClient (async-http-client, SwiftNIO, NIOSSL, NIOHTTP2, swift-crypto)."
+        ),
+        .trait(name: "OpenAPI", description: "SwitchyardOpenAPI (swift-openapi-runtime)."),
+        .trait(name: "Tracing", description: "SwitchyardTracing (swift-distributed-tracing)."),
+        .trait(name: "ServiceLifecycle", description: "SwitchyardServiceLifecycle (swift-service-lifecycle)."),
+        .trait(name: "Cache", description: "SwitchyardCache (swift-crypto: SHA-256 of disk entries)."),
+        .trait(name: "Signing", description: "SwitchyardSigning (swift-crypto: HMAC)."),
+        .trait(
+            name: "TestServer",
+            description: "SwitchyardTestServer and SwitchyardConformance (SwiftNIO, NIOSSL, NIOHTTP2, swift-certificates, swift-crypto)."
+        ),
+        .trait(
+            name: "Tools",
+            description: "The yard command line (swift-argument-parser); enables AsyncHTTPClient, Cache and TestServer.",
+            enabledTraits: ["AsyncHTTPClient", "Cache", "TestServer"]
+        ),
+        .default(enabledTraits: [])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -37,10 +72,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
-        // `swift package generate-documentation --target X` (scripts/build-docs.sh builds every catalog).
+        // `swift package generate-documentation --target X` (scripts/build-docs.sh builds every catalog). No
+        // target uses it, so packages that depend on Switchyard never resolve it (no trait needed).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0")
     ],
     targets: [
         // MARK: - Core
@@ -51,7 +87,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Histogram", package: "hdrhistogram-swift")
             ]
         ),
 
@@ -70,7 +106,7 @@ let package = Package(
             providers: [
                 .apt(["libcurl4-openssl-dev"]),
                 .brew(["curl"]),
-                .yum(["libcurl-devel"]),
+                .yum(["libcurl-devel"])
             ]
         ),
         .target(
@@ -82,20 +118,21 @@ let package = Package(
             name: "SwitchyardURLSession",
             dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
+        // Trait AsyncHTTPClient.
         .target(
             name: "SwitchyardAsyncHTTPClient",
             dependencies: [
                 "Switchyard",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                product("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
+                product("NIOCore", "swift-nio", trait: "AsyncHTTPClient"),
+                product("NIOHTTP1", "swift-nio", trait: "AsyncHTTPClient"),
+                product("NIOHTTPCompression", "swift-nio-extras", trait: "AsyncHTTPClient"),
+                product("NIOSSL", "swift-nio-ssl", trait: "AsyncHTTPClient"),
+                product("NIOPosix", "swift-nio", trait: "AsyncHTTPClient"),
+                product("Crypto", "swift-crypto", trait: "AsyncHTTPClient"),
                 // Recognises HTTP/2 stream resets (`NIOHTTP2Errors.StreamClosed`): refused streams are retryable.
-                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                product("NIOHTTP2", "swift-nio-http2", trait: "AsyncHTTPClient")
             ]
         ),
 
@@ -107,12 +144,13 @@ let package = Package(
         ),
 
         // MARK: - Example department plugins
+        // Trait Signing.
         .target(
             name: "SwitchyardSigning",
             dependencies: [
                 "Switchyard",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                product("Crypto", "swift-crypto", trait: "Signing")
             ],
             path: "Plugins/Signing"
         ),
@@ -127,82 +165,91 @@ let package = Package(
             dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Auth"
         ),
-        // The HTTP cache (RFC 9111) with memory and disk stores; SHA-256 checks disk entries.
+        // The HTTP cache (RFC 9111) with memory and disk stores; SHA-256 checks disk entries. Trait Cache.
         .target(
             name: "SwitchyardCache",
             dependencies: [
                 "Switchyard",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                product("Crypto", "swift-crypto", trait: "Cache")
             ],
             path: "Plugins/Cache"
         ),
 
         // MARK: - Ecosystem bridges
         // A Switchyard client as a swift-openapi-runtime `ClientTransport`, and any `ClientMiddleware`
-        // as a Switchyard interceptor.
+        // as a Switchyard interceptor. Trait OpenAPI.
         .target(
             name: "SwitchyardOpenAPI",
             dependencies: [
                 "Switchyard",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                product("OpenAPIRuntime", "swift-openapi-runtime", trait: "OpenAPI")
             ]
         ),
 
         // Spans per call and per attempt (OpenTelemetry HTTP client conventions) through
-        // swift-distributed-tracing, with W3C trace context injected into each attempt.
+        // swift-distributed-tracing, with W3C trace context injected into each attempt. Trait Tracing.
         .target(
             name: "SwitchyardTracing",
             dependencies: [
                 "Switchyard",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                product("Tracing", "swift-distributed-tracing", trait: "Tracing")
             ],
             path: "Plugins/Tracing"
         ),
-        // A transport as a swift-service-lifecycle `Service`: shut down on graceful shutdown.
+        // A transport as a swift-service-lifecycle `Service`: shut down on graceful shutdown. Trait ServiceLifecycle.
         .target(
             name: "SwitchyardServiceLifecycle",
             dependencies: [
                 "Switchyard",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                product("ServiceLifecycle", "swift-service-lifecycle", trait: "ServiceLifecycle")
             ]
         ),
 
         // MARK: - Test support
+        // Stub, routed-stub, recording and replaying transports: the core only, no server, no Swift Testing.
+        .target(
+            name: "SwitchyardTesting",
+            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        // Trait TestServer.
         .target(
             name: "SwitchyardTestServer",
             dependencies: [
                 "CZlib",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                product("Crypto", "swift-crypto", trait: "TestServer"),
+                product("NIOCore", "swift-nio", trait: "TestServer"),
+                product("NIOPosix", "swift-nio", trait: "TestServer"),
+                product("NIOHTTP1", "swift-nio", trait: "TestServer"),
                 // HTTPS mode and the certificates generated for it at test time.
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
+                product("NIOSSL", "swift-nio-ssl", trait: "TestServer"),
+                product("X509", "swift-certificates", trait: "TestServer"),
+                product("SwiftASN1", "swift-asn1", trait: "TestServer"),
                 // HTTP/2 over TLS (ALPN `h2`), each stream served by the HTTP/1.1 route handling.
-                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                product("NIOHTTP2", "swift-nio-http2", trait: "TestServer"),
                 // Raw frames for the HTTP/2-only fault routes (`/h2/…`: stream resets, GOAWAY).
-                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                product("NIOHPACK", "swift-nio-http2", trait: "TestServer")
             ]
         ),
         // The C library allocator's figures (bytes in use), for the soak's memory readings.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        // The transport conformance suite (Swift Testing), its probes and the soak engine, all on the
+        // loopback server. Trait TestServer.
         .target(
-            name: "SwitchyardTesting",
+            name: "SwitchyardConformance",
             dependencies: [
                 "Switchyard",
                 "SwitchyardTestServer",
                 "CMalloc",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                product("Crypto", "swift-crypto", trait: "TestServer")
             ]
         ),
 
         // MARK: - Command line
+        // Trait Tools.
         .executableTarget(
             name: "yard",
             dependencies: [
@@ -215,24 +262,27 @@ let package = Package(
                 "SwitchyardCache",
                 "SwitchyardTestServer",
                 // The soak engine (`yard bench --soak`), shared with the soak tests.
-                "SwitchyardTesting",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "SwitchyardConformance",
+                product("ArgumentParser", "swift-argument-parser", trait: "Tools"),
+                product("Crypto", "swift-crypto", trait: "Tools"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
 
         // MARK: - Tests
+        // Every target below needs every trait: `swift test --enable-all-traits` (`make test`). Their uses of
+        // trait-guarded packages are guarded too, or SwiftPM would resolve those packages for every app.
+
         // Helpers shared by the test targets (scoped servers and clients, echo decoding, captured logs
         // and events, process figures); a regular target because test targets cannot depend on each other.
         .target(
             name: "SwitchyardTestSupport",
             dependencies: [
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
-                "SwitchyardTestServer", "SwitchyardTesting",
+                "SwitchyardTestServer", "SwitchyardConformance",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                product("Crypto", "swift-crypto", trait: "TestServer")
             ],
             path: "Tests/SwitchyardTestSupport"
         ),
@@ -241,32 +291,35 @@ let package = Package(
         .testTarget(
             name: "SwitchyardTests",
             dependencies: [
-                "Switchyard", "SwitchyardTesting", "SwitchyardTestSupport", "SwitchyardCurl", "SwitchyardTestServer",
+                "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport", "SwitchyardCurl",
+                "SwitchyardTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics")
             ]
         ),
         .testTarget(
             name: "SwitchyardCurlTests",
             dependencies: [
-                "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardConformance", "SwitchyardTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
             name: "SwitchyardURLSessionTests",
             dependencies: [
-                "Switchyard", "SwitchyardURLSession", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "Switchyard", "SwitchyardURLSession", "SwitchyardTestServer", "SwitchyardConformance",
+                "SwitchyardTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
             name: "SwitchyardAsyncHTTPClientTests",
             dependencies: [
-                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
+                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardTestServer", "SwitchyardConformance",
+                "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                product("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient")
             ]
         ),
         .testTarget(
@@ -274,49 +327,49 @@ let package = Package(
             dependencies: [
                 "Switchyard", "SwitchyardAPI", "SwitchyardTesting", "SwitchyardTestSupport", "SwitchyardTestServer",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
             name: "SwitchyardTestingTests",
             dependencies: [
                 "Switchyard", "SwitchyardTesting", "SwitchyardTestServer", "SwitchyardTestSupport",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
             name: "TransportConformanceTests",
             dependencies: [
-                "Switchyard", "SwitchyardTesting", "SwitchyardTestServer", "SwitchyardTestSupport",
-                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestServer",
+                "SwitchyardTestSupport", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
             name: "PluginTests",
             dependencies: [
                 "Switchyard", "SwitchyardSigning", "SwitchyardExperiments", "SwitchyardCurl", "SwitchyardTestServer",
-                "SwitchyardTesting",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "SwitchyardConformance",
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         // The auth plugin and request compression against the loopback server, on every transport.
         .testTarget(
             name: "SwitchyardAuthTests",
             dependencies: [
-                "Switchyard", "SwitchyardAuth", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
+                "Switchyard", "SwitchyardAuth", "SwitchyardTestServer", "SwitchyardConformance", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         // Request body compression on the wire, on every transport.
         .testTarget(
             name: "RequestCompressionTests",
             dependencies: [
-                "Switchyard", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
+                "Switchyard", "SwitchyardTestServer", "SwitchyardConformance", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
@@ -324,17 +377,17 @@ let package = Package(
             dependencies: [
                 "Switchyard", "SwitchyardCache", "SwitchyardAPI", "SwitchyardTestServer", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         // The OpenAPI bridge: a generated-style client over the full chain, on curl and AsyncHTTPClient.
         .testTarget(
             name: "SwitchyardOpenAPITests",
             dependencies: [
-                "Switchyard", "SwitchyardOpenAPI", "SwitchyardTestServer", "SwitchyardTesting", "SwitchyardTestSupport",
-                "SwitchyardCurl", "SwitchyardAsyncHTTPClient",
+                "Switchyard", "SwitchyardOpenAPI", "SwitchyardTestServer", "SwitchyardConformance",
+                "SwitchyardTestSupport", "SwitchyardCurl", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                product("OpenAPIRuntime", "swift-openapi-runtime", trait: "OpenAPI")
             ]
         ),
         // Tracing, OpenTelemetry-named metrics and service lifecycle against the loopback server.
@@ -342,15 +395,15 @@ let package = Package(
             name: "SwitchyardObservabilityTests",
             dependencies: [
                 "Switchyard", "SwitchyardTracing", "SwitchyardServiceLifecycle", "SwitchyardTestServer",
-                "SwitchyardTesting", "SwitchyardTestSupport",
+                "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                product("Tracing", "swift-distributed-tracing", trait: "Tracing"),
+                product("InMemoryTracing", "swift-distributed-tracing", trait: "Tracing"),
+                product("ServiceLifecycle", "swift-service-lifecycle", trait: "ServiceLifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         .testTarget(
@@ -361,7 +414,7 @@ let package = Package(
         // wrapped curl, which TransportConformanceTests already runs): a library no test links.
         .target(
             name: "DocumentationExamples",
-            dependencies: ["Switchyard", "SwitchyardCurl", "SwitchyardTesting"],
+            dependencies: ["Switchyard", "SwitchyardCurl", "SwitchyardConformance"],
             path: "Tests/DocumentationExamples"
         ),
         // Every code example of README.md and of the DocC articles, compiled (and run where cheap), and
@@ -371,10 +424,10 @@ let package = Package(
             dependencies: [
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 "SwitchyardAPI", "SwitchyardCache", "SwitchyardAuth", "SwitchyardSigning", "SwitchyardExperiments",
-                "SwitchyardTesting", "SwitchyardTestServer", "SwitchyardTestSupport",
+                "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestServer", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                product("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient")
             ]
         ),
         .testTarget(
@@ -382,7 +435,7 @@ let package = Package(
             dependencies: ["yard", "SwitchyardTestServer", "SwitchyardTestSupport", "CSpawn"]
         ),
         // posix_spawn for the yard tests, in C because the close-every-descriptor action is a GNU extension.
-        .target(name: "CSpawn", path: "Tests/CSpawn"),
+        .target(name: "CSpawn", path: "Tests/CSpawn")
     ]
 )
 

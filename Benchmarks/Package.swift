@@ -7,7 +7,7 @@ let package = Package(
     name: "SwitchyardBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "Switchyard", path: "../"),
+        .package(name: "Switchyard", path: "../", traits: ["Cache", "TestServer"]),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),

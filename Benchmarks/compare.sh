@@ -12,7 +12,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ANCHORS="${ANCHORS:-$ROOT/../shared/anchors}"
 "$ROOT/scripts/install-deps.sh"
-swift build -c release --product yard --package-path "$ROOT" >&2
+swift build -c release --enable-all-traits --product yard --package-path "$ROOT" >&2
 YARD="$(swift build -c release --package-path "$ROOT" --show-bin-path)/yard"
 
 extra="$(mktemp -t yard-extra.XXXXXX)"

@@ -31,7 +31,7 @@ if ((${#need[@]})); then
 fi
 
 if [[ -z "${YARD:-}" ]]; then
-  [[ "${SKIP_BUILD:-0}" == 1 ]] || swift build -c release --product yard --package-path "$ROOT" >&2
+  [[ "${SKIP_BUILD:-0}" == 1 ]] || swift build -c release --enable-all-traits --product yard --package-path "$ROOT" >&2
   YARD="$(swift build -c release --package-path "$ROOT" --show-bin-path)/yard"
 fi
 

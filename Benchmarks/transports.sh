@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 path="${1:-/small}"
 rounds="${2:-3}"
 
-swift build -c release --product yard >/dev/null
+swift build -c release --enable-all-traits --product yard >/dev/null
 yard="$(swift build -c release --show-bin-path)/yard"
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
     name: "SwitchyardFuzz",
-    dependencies: [.package(name: "Switchyard", path: "../")],
+    dependencies: [.package(name: "Switchyard", path: "../", traits: ["Cache"])],
     targets: [
         .executableTarget(
             name: "SwitchyardFuzz",

@@ -11,7 +11,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(Switchyard SwitchyardCurl SwitchyardURLSession SwitchyardAsyncHTTPClient SwitchyardAPI
              SwitchyardCache SwitchyardAuth SwitchyardSigning SwitchyardExperiments SwitchyardTesting
-             SwitchyardTestServer SwitchyardOpenAPI SwitchyardTracing SwitchyardServiceLifecycle)
+             SwitchyardConformance SwitchyardTestServer SwitchyardOpenAPI SwitchyardTracing SwitchyardServiceLifecycle)
 fi
 
 mkdir -p .build/docs-logs
@@ -20,7 +20,7 @@ start=$(date +%s)
 for target in "${targets[@]}"; do
     log=".build/docs-logs/$target.log"
     t0=$(date +%s)
-    if ! swift package --disable-sandbox generate-documentation --target "$target" >"$log" 2>&1; then
+    if ! swift package --disable-sandbox --enable-all-traits generate-documentation --target "$target" >"$log" 2>&1; then
         echo "FAIL $target: generate-documentation failed (see $log)"
         tail -20 "$log"
         failed=1

@@ -42,9 +42,9 @@ esac
 [ "$#" -eq 0 ] && set -- "${default_options[@]}"
 log="$scratch/$sanitizer-test.log"
 
-swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" || exit $?
+swift build --enable-all-traits --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" || exit $?
 
-swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" "$@" 2>&1 | tee "$log"
+swift test --enable-all-traits --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 
 reports=$(grep -cE "$report_pattern" "$log")

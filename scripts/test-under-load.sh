@@ -8,7 +8,7 @@ runs="${1:-1}"
 cores="$(nproc)"
 
 make deps
-swift build --build-tests
+swift build --enable-all-traits --build-tests
 
 hogs=()
 stop_hogs() { for pid in "${hogs[@]}"; do kill "$pid" 2>/dev/null || true; done; }
@@ -21,7 +21,7 @@ echo "test-under-load: $cores busy loops started" >&2
 
 for run in $(seq "$runs"); do
   echo "test-under-load: run $run of $runs" >&2
-  swift test --skip-build --skip InBoundedMemory
-  swift test --skip-build --no-parallel --filter InBoundedMemory
+  swift test --enable-all-traits --skip-build --skip InBoundedMemory
+  swift test --enable-all-traits --skip-build --no-parallel --filter InBoundedMemory
 done
 echo "test-under-load: $runs run(s) passed with every core busy" >&2

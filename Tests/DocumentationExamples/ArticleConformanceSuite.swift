@@ -1,6 +1,6 @@
 import Foundation
 import Switchyard
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 #if canImport(FoundationNetworking)

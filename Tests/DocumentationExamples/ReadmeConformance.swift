@@ -1,4 +1,4 @@
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 // README.md, "Prove your own transport conforms": compiled only. This target is built by

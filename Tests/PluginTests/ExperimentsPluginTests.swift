@@ -3,7 +3,7 @@ import Switchyard
 import SwitchyardCurl
 import SwitchyardExperiments
 import SwitchyardTestServer
-import SwitchyardTesting
+import SwitchyardConformance
 import Synchronization
 import Testing
 

@@ -4,7 +4,7 @@ import Switchyard
 import SwitchyardCurl
 import SwitchyardSigning
 import SwitchyardTestServer
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 /// The signing plugin against the loopback server: the server recomputes each signature from what

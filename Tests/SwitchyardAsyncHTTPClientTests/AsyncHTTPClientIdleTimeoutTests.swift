@@ -1,6 +1,6 @@
 import Switchyard
 import SwitchyardAsyncHTTPClient
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 /// With no deadline, an exchange in which the server sends nothing for the idle timeout ends with

@@ -3,7 +3,7 @@ import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(2))) struct AsyncHTTPClientTransportScaleTests {

@@ -4,7 +4,7 @@ import Switchyard
 import SwitchyardAuth
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 /// Versions, waits, scope and redaction of the auth plugin against the loopback server.

@@ -1,7 +1,7 @@
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 /// With no deadline, an exchange in which the server sends nothing for the idle timeout ends with

@@ -4,7 +4,7 @@ import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct CurlTransportExchangeTests {

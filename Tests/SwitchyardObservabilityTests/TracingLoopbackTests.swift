@@ -3,6 +3,7 @@ import InMemoryTracing
 import Switchyard
 import SwitchyardTestServer
 import SwitchyardTestSupport
+import SwitchyardConformance
 import SwitchyardTesting
 import SwitchyardTracing
 import Testing

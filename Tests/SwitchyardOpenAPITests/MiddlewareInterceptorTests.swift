@@ -5,7 +5,7 @@ import Switchyard
 import SwitchyardOpenAPI
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 /// OpenAPI `ClientMiddleware`s run as Switchyard interceptors, against the loopback server.

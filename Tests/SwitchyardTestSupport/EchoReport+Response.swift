@@ -1,5 +1,5 @@
 public import Switchyard
-public import SwitchyardTesting
+public import SwitchyardConformance
 
 extension EchoReport {
     /// Decodes the JSON of the loopback server's `/echo` route from a buffered response.

@@ -1,6 +1,6 @@
 import Switchyard
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardConformance
 import Synchronization
 import Testing
 

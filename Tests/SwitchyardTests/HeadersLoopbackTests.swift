@@ -3,7 +3,7 @@ import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 /// Scoped header rules in an assembled client, as the loopback server receives them.

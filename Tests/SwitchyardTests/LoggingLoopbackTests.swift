@@ -5,7 +5,7 @@ import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardConformance
 import Synchronization
 import Testing
 

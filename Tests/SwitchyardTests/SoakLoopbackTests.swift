@@ -2,7 +2,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 /// The soak under faults (issue 15), shortened to 5,000 requests per transport: through the default

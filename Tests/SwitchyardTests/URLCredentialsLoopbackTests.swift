@@ -3,7 +3,7 @@ import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 /// User information in a request URL, as the server receives it through curl.

@@ -1,5 +1,5 @@
 import Switchyard
-import SwitchyardTesting
+import SwitchyardConformance
 import SwitchyardURLSession
 import Testing
 

@@ -1,6 +1,6 @@
 import Switchyard
 import SwitchyardAsyncHTTPClient
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 /// The conformance suite on AsyncHTTPClient, with a transport that owns its `HTTPClient`.

@@ -5,7 +5,7 @@ import SwitchyardAsyncHTTPClient
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardConformance
 import SwitchyardURLSession
 import Synchronization
 import Testing

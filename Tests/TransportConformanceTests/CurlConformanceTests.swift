@@ -1,6 +1,7 @@
 import Foundation
 import Switchyard
 import SwitchyardCurl
+import SwitchyardConformance
 import SwitchyardTesting
 import Testing
 

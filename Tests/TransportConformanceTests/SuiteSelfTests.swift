@@ -1,7 +1,7 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardCurl
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 /// The suite must be able to fail: broken transports fail the checks that describe what they break,

@@ -3,7 +3,7 @@ import Foundation
 import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
-import SwitchyardTesting
+import SwitchyardConformance
 
 /// `yard bench`: a matrix of transport × chain × concurrency × payload against the embedded server
 /// (or `--url`), each cell warmed up and then measured; or `--scale`, many requests held in flight.

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
-import SwitchyardTesting
+import SwitchyardConformance
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -12,7 +12,7 @@
 ///
 /// ```swift
 /// import Testing
-/// import SwitchyardTesting
+/// import SwitchyardConformance
 ///
 /// @Suite(.serialized) struct MyTransportConformance {
 ///     static let subject = ConformanceSubject(name: "MyTransport") { MyTransport() }
