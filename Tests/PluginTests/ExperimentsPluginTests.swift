@@ -1,9 +1,9 @@
 import HTTPTypes
 import Switchyard
+import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardExperiments
 import SwitchyardTestServer
-import SwitchyardConformance
 import Synchronization
 import Testing
 

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardSigning
 import SwitchyardTestServer
-import SwitchyardConformance
 import Testing
 
 /// The signing plugin against the loopback server: the server recomputes each signature from what

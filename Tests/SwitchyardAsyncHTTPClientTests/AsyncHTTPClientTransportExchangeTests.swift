@@ -1,9 +1,9 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardAsyncHTTPClient
+import SwitchyardConformance
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct AsyncHTTPClientTransportExchangeTests {

@@ -2,9 +2,9 @@ import HTTPTypes
 import Logging
 import Switchyard
 import SwitchyardAuth
+import SwitchyardConformance
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import Testing
 
 /// Versions, waits, scope and redaction of the auth plugin against the loopback server.

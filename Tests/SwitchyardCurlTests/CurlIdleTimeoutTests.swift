@@ -1,7 +1,7 @@
 import Switchyard
+import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardTestSupport
-import SwitchyardConformance
 import Testing
 
 /// With no deadline, an exchange in which the server sends nothing for the idle timeout ends with

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct CurlTransportExchangeTests {

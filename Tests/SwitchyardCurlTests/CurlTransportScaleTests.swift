@@ -1,9 +1,9 @@
 import HTTPTypes
 import Switchyard
+import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import Synchronization
 import Testing
 

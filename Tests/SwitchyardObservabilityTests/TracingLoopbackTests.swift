@@ -1,9 +1,9 @@
 import HTTPTypes
 import InMemoryTracing
 import Switchyard
+import SwitchyardConformance
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import SwitchyardTesting
 import SwitchyardTracing
 import Testing

@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Switchyard
+import SwitchyardConformance
 import SwitchyardOpenAPI
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import Testing
 
 /// OpenAPI `ClientMiddleware`s run as Switchyard interceptors, against the loopback server.

@@ -1,6 +1,6 @@
 import Switchyard
-import SwitchyardTestSupport
 import SwitchyardConformance
+import SwitchyardTestSupport
 import Synchronization
 import Testing
 

@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import Logging
 import Switchyard
+import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import Synchronization
 import Testing
 

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardConformance
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import Synchronization
 import Testing
 

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import Testing
 
 /// `/redirect-to` on `server`, pointing at `location` with `status`.

@@ -1,8 +1,8 @@
 import HTTPTypes
 import Switchyard
+import SwitchyardConformance
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import Testing
 
 /// The soak under faults (issue 15), shortened to 5,000 requests per transport: through the default

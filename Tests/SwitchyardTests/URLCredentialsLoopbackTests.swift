@@ -1,9 +1,9 @@
 import Foundation
 import Switchyard
+import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import Testing
 
 /// User information in a request URL, as the server receives it through curl.

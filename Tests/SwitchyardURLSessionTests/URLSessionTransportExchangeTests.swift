@@ -2,9 +2,9 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardConformance
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import SwitchyardURLSession
 import Testing
 

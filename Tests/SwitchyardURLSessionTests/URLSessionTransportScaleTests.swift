@@ -1,8 +1,8 @@
 import HTTPTypes
 import Switchyard
+import SwitchyardConformance
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import SwitchyardURLSession
 import Testing
 

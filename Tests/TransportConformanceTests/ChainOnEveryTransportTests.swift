@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import Switchyard
 import SwitchyardAsyncHTTPClient
+import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import SwitchyardConformance
 import SwitchyardURLSession
 import Synchronization
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import Switchyard
-import SwitchyardCurl
 import SwitchyardConformance
+import SwitchyardCurl
 import SwitchyardTesting
 import Testing
 

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Switchyard
-import SwitchyardCurl
 import SwitchyardConformance
+import SwitchyardCurl
 import Testing
 
 /// The suite must be able to fail: broken transports fail the checks that describe what they break,

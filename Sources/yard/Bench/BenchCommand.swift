@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import Switchyard
+import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardTestServer
-import SwitchyardConformance
 
 /// `yard bench`: a matrix of transport × chain × concurrency × payload against the embedded server
 /// (or `--url`), each cell warmed up and then measured; or `--scale`, many requests held in flight.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import SwitchyardTestServer
 import SwitchyardConformance
+import SwitchyardTestServer
 
 /// `yard bench --soak`: ``SoakRun`` on each chosen transport, one after another, as a table or JSON;
 /// exits 1 when any request hung, any POST was duplicated or any body was corrupted.
