@@ -17,7 +17,7 @@ public struct ConformanceHarness: Sendable {
     init(server: LoopbackServer, transport: any Transport, subjectName: String) {
         self.server = server
         self.transport = transport
-        self.client = Client(transport: transport)
+        self.client = Client(transport: transport, interceptors: [])
         self.subjectName = subjectName
     }
 

@@ -67,7 +67,7 @@ final class FeedViewModel {
 @Suite struct ReadmeExamplesTests {
     @Test func theSampleEndpointAnswersBeforeTheServerExists() async throws {
         let offline = try APIClient(
-            client: Client(transport: SampleTransport(serving: [profile])),
+            client: Client(transport: SampleTransport(serving: [profile]), interceptors: []),
             baseURL: "https://api.example.com")
         #expect(await showProfile(offline) == "Ada")
         try await withAPI { live, _ in
@@ -85,7 +85,7 @@ final class FeedViewModel {
 
     @Test func theViewModelPagesThroughAList() async throws {
         try await withLoopbackServer { server in
-            let api = try APIClient(client: Client(transport: CurlTransport()), baseURL: server.baseURL)
+            let api = try APIClient(client: Client(transport: CurlTransport(), interceptors: []), baseURL: server.baseURL)
             let model = await FeedViewModel(api: api, path: "/pages/readme")
             await model.appear()
             while await model.list.loader.hasNext { await model.reachedEnd() }

@@ -13,7 +13,7 @@ import Testing
 
     @Test func theSameEndpointWorksFromSamplesAndAgainstTheServer() async throws {
         let samples = SampleTransport(serving: [Self.user])
-        let offline = try APIClient(client: Client(transport: samples), baseURL: "https://api.example.com")
+        let offline = try APIClient(client: Client(transport: samples, interceptors: []), baseURL: "https://api.example.com")
         #expect(try await offline.value(Self.user).id == "sample")
         let second = await offline.call(Self.user).result()
         #expect(second.error?.kind == .connectionFailed)
@@ -27,7 +27,7 @@ import Testing
 
     @Test func routesByTemplateAndAnswers404ForUnknownPaths() async throws {
         let profile = Endpoint<Item>(.get, "/users/{id}", at: "data").sample(json: #"{"data": {"id": "1", "title": "Ada"}}"#)
-        let api = try APIClient(client: Client(transport: SampleTransport(serving: [profile])), baseURL: "https://api.example.com")
+        let api = try APIClient(client: Client(transport: SampleTransport(serving: [profile]), interceptors: []), baseURL: "https://api.example.com")
         #expect(try await api.value(profile.parameter("id", 7)).title == "Ada")
         let unknown = await api.call(Endpoint<Item>(.get, "/nothing/here")).result()
         #expect(unknown.error?.kind == .httpStatus)
@@ -38,14 +38,14 @@ import Testing
         let slow = Endpoint<Item>(.get, "/slow", at: "data")
             .sample(.json(#"{"data": {"id": "1", "title": "late"}}"#, delay: .seconds(3600)))
         let transport = SampleTransport(serving: [slow], failEvery: 2)
-        let api = try APIClient(client: Client(transport: transport), baseURL: "https://api.example.com")
+        let api = try APIClient(client: Client(transport: transport, interceptors: []), baseURL: "https://api.example.com")
         let handle = api.call(slow)
         handle.cancel()
         #expect(await handle.result().name == "cancelled")
 
         let quick = Endpoint<Item>(.get, "/quick", at: "data").sample(json: #"{"data": {"id": "1", "title": "now"}}"#)
         let failing = try APIClient(
-            client: Client(transport: SampleTransport(serving: [quick], failEvery: 2)),
+            client: Client(transport: SampleTransport(serving: [quick], failEvery: 2), interceptors: []),
             baseURL: "https://api.example.com")
         #expect(await failing.call(quick).result().name == "succeeded")
         #expect(await failing.call(quick).result().error?.kind == .connectionFailed)
@@ -59,7 +59,7 @@ import Testing
         let fromFile = Endpoint<Item>(.get, "/file", at: "data").sample(.jsonFile(path))
         let missing = Endpoint<Item>(.get, "/missing", at: "data").sample(.jsonFile("/nonexistent/sample.json"))
         let api = try APIClient(
-            client: Client(transport: SampleTransport(serving: [fromFile, missing])),
+            client: Client(transport: SampleTransport(serving: [fromFile, missing]), interceptors: []),
             baseURL: "https://api.example.com")
         #expect(try await api.value(fromFile).title == "file")
         let failure = await api.call(missing).result().error

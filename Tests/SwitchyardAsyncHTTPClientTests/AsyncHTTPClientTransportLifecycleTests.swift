@@ -13,12 +13,12 @@ import Testing
         do {
             let transport = AsyncHTTPClientTransport(wrapping: httpClient)
             #expect(!transport.ownsClient)
-            let response = try await Client(transport: transport).send(try Request(url: server.url("/gzip")))
+            let response = try await Client(transport: transport, interceptors: []).send(try Request(url: server.url("/gzip")))
             #expect(response.text == String(repeating: "hello, gzip\n", count: 100))
             try await transport.shutdown()  // does nothing for a wrapped client
         }
         // The transport is gone; the app's client still works and is the app's to shut down.
-        let again = try await Client(transport: AsyncHTTPClientTransport(wrapping: httpClient))
+        let again = try await Client(transport: AsyncHTTPClientTransport(wrapping: httpClient), interceptors: [])
             .send(try Request(url: server.url("/small")))
         #expect(again.text == "hello, world\n")
         try await httpClient.shutdown()
@@ -29,7 +29,7 @@ import Testing
         let server = try await LoopbackServer.start()
         let transport = AsyncHTTPClientTransport()
         #expect(transport.ownsClient)
-        let client = Client(transport: transport)
+        let client = Client(transport: transport, interceptors: [])
         _ = try await client.send(try Request(url: server.url("/small")))
         try await transport.shutdown()
         try await transport.shutdown()  // a second call does nothing
@@ -44,7 +44,7 @@ import Testing
         let server = try await LoopbackServer.start()
         do {
             let transport = AsyncHTTPClientTransport()
-            _ = try await Client(transport: transport).send(try Request(url: server.url("/small")))
+            _ = try await Client(transport: transport, interceptors: []).send(try Request(url: server.url("/small")))
         }
         // The transport is gone without shutdown(); its client shuts down in the background. A debug
         // build of AsyncHTTPClient would trap here if the client were deinitialised while running.
@@ -57,7 +57,7 @@ import Testing
         var response: StreamedResponse?
         do {
             let transport = AsyncHTTPClientTransport()
-            response = try await Client(transport: transport).stream(try Request(url: server.url("/bytes/3000000")))
+            response = try await Client(transport: transport, interceptors: []).stream(try Request(url: server.url("/bytes/3000000")))
         }
         // The last reference to the transport is the body: reading it must still work.
         let bytes = try await response?.body.collect(upTo: 4_000_000)
@@ -70,7 +70,7 @@ import Testing
     @Test func aWrappedClientThatFollowsRedirectsIsReportedNotHidden() async throws {
         let server = try await LoopbackServer.start()
         let followingClient = HTTPClient()  // AsyncHTTPClient's default configuration follows redirects
-        let client = Client(transport: AsyncHTTPClientTransport(wrapping: followingClient))
+        let client = Client(transport: AsyncHTTPClientTransport(wrapping: followingClient), interceptors: [])
         let error = await failure(of: client, try Request(url: server.url("/redirect/1")))
         print("AHC wrapped client following a redirect: \(String(describing: error))")
         #expect(error?.kind == .transport)

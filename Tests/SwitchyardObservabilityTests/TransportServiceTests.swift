@@ -32,7 +32,7 @@ private final class ShutdownProbe: Transport {
     func gracefulShutdownOfTheGroupShutsTheTransportDown(_ kind: TransportKind) async throws {
         try await withLoopbackServer { server in
             let probe = ShutdownProbe(kind.make())
-            let client = Client(transport: probe)
+            let client = Client(transport: probe, interceptors: [])
             let group = ServiceGroup(
                 configuration: ServiceGroupConfiguration(services: [TransportService(probe)], logger: Logger(label: "test")))
             try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -12,7 +12,7 @@ import Testing
 @Suite struct BridgeOverheadTests {
     @Test func theBridgeCostsLittleOverADirectCall() async throws {
         let iterations = ProcessInfo.processInfo.environment["SWITCHYARD_MEASURE"].flatMap(Int.init) ?? 200
-        let plain = Switchyard.Client(transport: MemoryTransport())
+        let plain = Switchyard.Client(transport: MemoryTransport(), interceptors: [])
         let bridged = SwitchyardClientTransport(client: plain)
         let withMiddleware = Switchyard.Client(transport: MemoryTransport(), interceptors: [OpenAPIMiddlewareInterceptor(NoOpMiddleware())])
         let baseURL = try #require(URL(string: "http://api.example.com/v1"))

@@ -15,7 +15,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct NameClashTests {
     @Test func aFileImportingBothModulesUsesTheCommonNames() async throws {
         try await withLoopbackServer { server in
-            let switchyard: Switchyard.Client = Switchyard.Client(transport: CurlTransport())
+            let switchyard: Switchyard.Client = Switchyard.Client(transport: CurlTransport(), interceptors: [])
             let api: Client = Client(
                 serverURL: try #require(URL(string: server.baseURL)),
                 transport: SwitchyardClientTransport(client: switchyard))

@@ -32,7 +32,7 @@ import Testing
         try await withLoopbackServer { server in
             let transport = kind.make()
             defer { Task { try? await transport.shutdown() } }
-            let switchyard = Switchyard.Client(transport: transport)
+            let switchyard = Switchyard.Client(transport: transport, interceptors: [])
             let api = Client(
                 serverURL: try #require(URL(string: server.url("/echo/v1/"))),
                 transport: SwitchyardClientTransport(client: switchyard))
@@ -136,7 +136,7 @@ import Testing
         defer { refusing.close() }
         let closedURL = try #require(URL(string: refusing.url("")))
         let transport = kind.make()
-        let api = Client(serverURL: closedURL, transport: SwitchyardClientTransport(client: Switchyard.Client(transport: transport)))
+        let api = Client(serverURL: closedURL, transport: SwitchyardClientTransport(client: Switchyard.Client(transport: transport, interceptors: [])))
         do {
             _ = try await api.getGreeting(path: .init(name: "ada"))
             Issue.record("the call succeeded")

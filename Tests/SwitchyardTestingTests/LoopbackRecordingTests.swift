@@ -35,7 +35,7 @@ private let urlSessionTransport = ClosureTransport { request, _ in
         try await withTemporaryDirectory { directory in
             let server = try await LoopbackServer.start()
             let recorder = try RecordingTransport(wrapping: urlSessionTransport, directory: directory)
-            let live = Client(transport: recorder)
+            let live = Client(transport: recorder, interceptors: [])
             let echo = try Request(
                 method: .post, url: server.url("/echo"),
                 headers: ["Content-Type": "application/json", "Authorization": "Bearer live-secret"],
@@ -63,7 +63,7 @@ private let urlSessionTransport = ClosureTransport { request, _ in
             #expect(try String(contentsOf: recorder.recordedFiles[1], encoding: .utf8).contains("live-secret") == false)
 
             // The server is gone: the replay answers on its own, with the same status, fields and bytes.
-            let replay = Client(transport: try ReplayingTransport(directory: directory))
+            let replay = Client(transport: try ReplayingTransport(directory: directory), interceptors: [])
             let replayedEcho = try await replay.send(echo)
             let replayedBytes = try await replay.send(bytes)
             #expect(replayedEcho.head == recordedEcho.head)

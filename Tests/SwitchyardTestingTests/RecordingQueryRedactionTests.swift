@@ -15,7 +15,7 @@ import Testing
         try await withTemporaryDirectory { directory in
             let recorder = try RecordingTransport(wrapping: StubTransport.status(.ok, body: "signed"), directory: directory)
             let url = "https://files.test/a.bin?X-Amz-Credential=CRED-SECRET&X-Amz-Signature=SIG-SECRET&part=1"
-            _ = try await Client(transport: recorder).send(try Request(url: url))
+            _ = try await Client(transport: recorder, interceptors: []).send(try Request(url: url))
             let text = try Self.files(of: recorder)
             #expect(!text.contains("CRED-SECRET") && !text.contains("SIG-SECRET"))
             let exchange = try #require(try RecordedExchange.loadAll(from: directory).first)
@@ -23,9 +23,9 @@ import Testing
 
             let replay = try ReplayingTransport(directory: directory)
             let fresh = "https://files.test/a.bin?X-Amz-Credential=OTHER&X-Amz-Signature=OTHER&part=1"
-            #expect(try await Client(transport: replay).send(try Request(url: fresh)).text == "signed")
+            #expect(try await Client(transport: replay, interceptors: []).send(try Request(url: fresh)).text == "signed")
             let wrongPart = "https://files.test/a.bin?X-Amz-Credential=OTHER&X-Amz-Signature=OTHER&part=2"
-            await #expect(throws: SwitchyardError.self) { try await Client(transport: replay).send(try Request(url: wrongPart)) }
+            await #expect(throws: SwitchyardError.self) { try await Client(transport: replay, interceptors: []).send(try Request(url: wrongPart)) }
         }
     }
 
@@ -34,14 +34,14 @@ import Testing
             let plain = try RecordingTransport(
                 wrapping: StubTransport.status(.ok), directory: directory.appendingPathComponent("plain"),
                 configuration: .init(redactedQueryParameters: []))
-            _ = try await Client(transport: plain).send(try Request(url: "https://api.test/a?token=VISIBLE"))
+            _ = try await Client(transport: plain, interceptors: []).send(try Request(url: "https://api.test/a?token=VISIBLE"))
             #expect(try Self.files(of: plain).contains("/a?token=VISIBLE"))
 
             let names = LoggingConfiguration.defaultRedactedQueryParameters.union(["pin"])
             let extra = try RecordingTransport(
                 wrapping: StubTransport.status(.ok), directory: directory.appendingPathComponent("extra"),
                 configuration: .init(redactedQueryParameters: names))
-            _ = try await Client(transport: extra).send(try Request(url: "https://api.test/a?pin=9876&token=HIDDEN"))
+            _ = try await Client(transport: extra, interceptors: []).send(try Request(url: "https://api.test/a?pin=9876&token=HIDDEN"))
             let exchange = try #require(try RecordedExchange.loadAll(from: directory.appendingPathComponent("extra")).first)
             #expect(exchange.request.path == "/a?pin=<redacted>&token=<redacted>")
         }

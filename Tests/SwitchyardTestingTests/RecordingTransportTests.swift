@@ -17,7 +17,7 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
         try await withTemporaryDirectory { directory in
             let chunks = CountingChunks([Array("first ".utf8), Array("second ".utf8), Array("third".utf8)])
             let recorder = try RecordingTransport(wrapping: streamingStub(chunks), directory: directory)
-            let response = try await Client(transport: recorder).stream(Request(url: "http://api.test/stream"))
+            let response = try await Client(transport: recorder, interceptors: []).stream(Request(url: "http://api.test/stream"))
 
             // Nothing was read ahead and nothing is written before the caller reads.
             #expect(chunks.pulledCount == 0)
@@ -55,7 +55,7 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
             let request = try Request(
                 method: .put, url: "https://api.test:8443/items/7?v=2",
                 headers: ["Accept": "application/json", "X-Trace": "a", "x-trace": "b"])
-            _ = try await Client(transport: recorder).send(request)
+            _ = try await Client(transport: recorder, interceptors: []).send(request)
 
             let exchange = try #require(try RecordedExchange.loadAll(from: directory).first)
             #expect(exchange.sequence == 1)
@@ -96,7 +96,7 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
                     "Authorization": "Bearer token-secret", "Cookie": "id=cookie-secret",
                     "Proxy-Authorization": "Basic proxy-secret", "X-Api-Key": "key-secret", "Accept": "*/*"
                 ])
-            let response = try await Client(transport: recorder).send(request)
+            let response = try await Client(transport: recorder, interceptors: []).send(request)
 
             #expect(wrapped.requests.first?.head.headerFields[.authorization] == "Bearer token-secret")
             #expect(response.head.headerFields[.setCookie] == "session=server-secret")
@@ -118,7 +118,7 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
             let request = try Request(
                 method: .post, url: "http://api.test/upload",
                 body: HTTPBody(binaryBytes.reversed()))
-            let response = try await Client(transport: recorder).send(request)
+            let response = try await Client(transport: recorder, interceptors: []).send(request)
             #expect(response.body == binaryBytes)
 
             let exchange = try #require(try RecordedExchange.loadAll(from: directory).first)
@@ -144,7 +144,7 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
             let request = try Request(
                 method: .post, url: "http://api.test/upload",
                 body: upload.body(declaringLength: true))
-            let response = try await Client(transport: recorder).send(request)
+            let response = try await Client(transport: recorder, interceptors: []).send(request)
 
             #expect(response.body == upload.allBytes)
             #expect(upload.pulledCount == upload.chunks.count)  // read exactly once, by the wrapped transport
@@ -158,7 +158,7 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
         try await withTemporaryDirectory { directory in
             let wrapped = StubTransport.failing(.connectionFailed("Connection refused by api.test"))
             let recorder = try RecordingTransport(wrapping: wrapped, directory: directory)
-            let error = await failure(of: Client(transport: recorder), try Request(url: "http://api.test/down"))
+            let error = await failure(of: Client(transport: recorder, interceptors: []), try Request(url: "http://api.test/down"))
             #expect(error?.kind == .connectionFailed)
 
             let exchange = try #require(try RecordedExchange.loadAll(from: directory).first)
@@ -179,7 +179,7 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
                 return Response(HTTPResponse(status: .ok), body: HTTPBody(chunks))
             }
             let recorder = try RecordingTransport(wrapping: wrapped, directory: directory)
-            let error = await failure(of: Client(transport: recorder), try Request(url: "http://api.test/cut"))
+            let error = await failure(of: Client(transport: recorder, interceptors: []), try Request(url: "http://api.test/cut"))
             #expect(error?.kind == .protocolViolation)
 
             let exchange = try #require(try RecordedExchange.loadAll(from: directory).first)
@@ -194,7 +194,7 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
         try await withTemporaryDirectory { directory in
             let chunks = CountingChunks([Array("one".utf8), Array("two".utf8), Array("three".utf8)])
             let recorder = try RecordingTransport(wrapping: streamingStub(chunks), directory: directory)
-            try await readFirstChunkOnly(Client(transport: recorder), url: "http://api.test/long")
+            try await readFirstChunkOnly(Client(transport: recorder, interceptors: []), url: "http://api.test/long")
 
             #expect(recorder.recordedFiles.count == 1)
             let exchange = try #require(try RecordedExchange.loadAll(from: directory).first)
@@ -214,7 +214,7 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
     @Test func namesFilesBySequenceMethodAndSanitizedPath() async throws {
         try await withTemporaryDirectory { directory in
             let recorder = try RecordingTransport(wrapping: StubTransport.status(.ok), directory: directory)
-            let client = Client(transport: recorder)
+            let client = Client(transport: recorder, interceptors: [])
             _ = try await client.send(Request(url: "http://api.test/users/42?fields=name"))
             _ = try await client.send(Request(method: .post, url: "http://api.test/"))
             _ = try await client.send(Request(method: .delete, url: "http://api.test/a%20b/c.json"))
@@ -233,7 +233,7 @@ private func streamingStub(_ chunks: CountingChunks, headers: HTTPFields = [:]) 
         try await withTemporaryDirectory { directory in
             let wrapped = StubTransport.status(.ok, body: "{\"id\":1}")
             let recorder = try RecordingTransport(wrapping: wrapped, directory: directory)
-            _ = try await Client(transport: recorder).send(Request(url: "http://api.test/users/1"))
+            _ = try await Client(transport: recorder, interceptors: []).send(Request(url: "http://api.test/users/1"))
             let text = try String(contentsOf: try #require(recorder.recordedFiles.first), encoding: .utf8)
             #expect(text.contains("\n  \"outcome\" : \"completed\""))
             #expect(text.contains("\"path\" : \"/users/1\""))

@@ -15,7 +15,8 @@ private func record(
     let client = Client(
         transport: try RecordingTransport(
             wrapping: wrapped, directory: directory,
-            configuration: configuration))
+            configuration: configuration),
+        interceptors: [])
     var responses: [BufferedResponse] = []
     for request in requests { responses.append(try await client.send(request)) }
     return responses
@@ -51,7 +52,7 @@ private func record(
             let originals = try await record(requests, through: api, into: directory, configuration: noRedaction)
 
             let replay = try ReplayingTransport(directory: directory)
-            let client = Client(transport: replay)
+            let client = Client(transport: replay, interceptors: [])
             for (request, original) in zip(requests, originals) {
                 var moved = request
                 moved.head.authority = "127.0.0.1:2222"  // another server port: still matches
@@ -71,7 +72,7 @@ private func record(
             let poll = try Request(url: "http://api.test/poll")
             _ = try await record([poll, poll, poll], through: api, into: directory)
 
-            let client = Client(transport: try ReplayingTransport(directory: directory))
+            let client = Client(transport: try ReplayingTransport(directory: directory), interceptors: [])
             var seen: [String] = []
             for _ in 0..<5 {
                 let response = try await client.send(poll)
@@ -85,7 +86,7 @@ private func record(
         try await withTemporaryDirectory { directory in
             let request = try Request(url: "http://api.test/once")
             _ = try await record([request], through: StubTransport.status(.ok, body: "x"), into: directory)
-            let client = Client(transport: try ReplayingTransport(directory: directory, whenExhausted: .fail))
+            let client = Client(transport: try ReplayingTransport(directory: directory, whenExhausted: .fail), interceptors: [])
             #expect(try await client.send(request).text == "x")
             let error = await failure(of: client, request)
             #expect(error?.kind == .invalidRequest)
@@ -99,7 +100,7 @@ private func record(
             let post = try Request(method: .post, url: "http://api.test/users")
             _ = try await record([get, get, post], through: StubTransport.status(.ok), into: directory)
 
-            let client = Client(transport: try ReplayingTransport(directory: directory))
+            let client = Client(transport: try ReplayingTransport(directory: directory), interceptors: [])
             let error = try #require(await failure(of: client, try Request(url: "http://api.test/users/1?x=1")))
             #expect(error.kind == .invalidRequest)
             #expect(error.message.contains("GET /users/1?x=1"))
@@ -124,12 +125,12 @@ private func record(
                         HTTPResponse(status: .ok),
                         body: HTTPBody(FailingChunks(bytes: [1, 2, 3], error: .protocolViolation("short body"))))
                 })
-            let client = Client(transport: try RecordingTransport(wrapping: api, directory: directory))
+            let client = Client(transport: try RecordingTransport(wrapping: api, directory: directory), interceptors: [])
             for path in ["/refused", "/slow", "/cut"] {
                 _ = await failure(of: client, try Request(url: "http://api.test\(path)"))
             }
 
-            let replay = Client(transport: try ReplayingTransport(directory: directory))
+            let replay = Client(transport: try ReplayingTransport(directory: directory), interceptors: [])
             let refused = await failure(of: replay, try Request(url: "http://api.test/refused"))
             #expect(refused?.kind == .connectionFailed)
             #expect(refused?.message == "refused by api.test")
@@ -158,7 +159,7 @@ private func record(
             outcome: .completed
         )
         let replay = ReplayingTransport(exchanges: [exchange])
-        let response = try await Client(transport: replay).send(Request(url: "https://elsewhere.test/hi"))
+        let response = try await Client(transport: replay, interceptors: []).send(Request(url: "https://elsewhere.test/hi"))
         #expect(response.text == "hi")
         #expect(response.head.headerFields[.contentType] == "text/plain")
     }

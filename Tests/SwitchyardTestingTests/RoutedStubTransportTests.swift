@@ -32,7 +32,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
         let list = api.on(.get, "/users", reply: .text("list"))
         let one = api.on(.get, "/users/*", reply: .text("one"))
         let files = api.on(.get, "/files/**", reply: .text("file"))
-        let client = Client(transport: api)
+        let client = Client(transport: api, interceptors: [])
 
         #expect(try await client.send(Request(url: "https://api.test/users?page=2")).text == "list")
         #expect(try await client.send(Request(url: "https://api.test/users/42")).text == "one")
@@ -47,7 +47,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
         let get = api.on(.get, "/users", reply: .text("got"))
         let post = api.on(.post, "/users", reply: .status(.created))
         let any = api.on("/health", reply: .status(.noContent))
-        let client = Client(transport: api)
+        let client = Client(transport: api, interceptors: [])
 
         #expect(try await client.send(Request(url: "https://api.test/users")).head.status == .ok)
         #expect(try await client.send(Request(method: .post, url: "https://api.test/users")).head.status == .created)
@@ -63,7 +63,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
     @Test func firstMatchingRouteWinsInTheOrderAdded() async throws {
         let specific = StubRoute(.get, "/users/me", reply: .text("me"))
         let general = StubRoute(.get, "/users/*", reply: .text("someone"))
-        let client = Client(transport: RoutedStubTransport(routes: [specific, general]))
+        let client = Client(transport: RoutedStubTransport(routes: [specific, general]), interceptors: [])
         #expect(try await client.send(Request(url: "https://api.test/users/me")).text == "me")
         #expect(try await client.send(Request(url: "https://api.test/users/7")).text == "someone")
     }
@@ -75,7 +75,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
         api.on(.get, "/users/42", reply: try .json(User(id: 42, name: "Ada"), headers: [.xTrace: "t1"]))
         api.on(.get, "/avatar", reply: .bytes(binaryBytes, headers: [.contentType: "image/png"]))
         api.on(.get, "/hello", reply: .text("hello", status: .accepted))
-        let client = Client(transport: api)
+        let client = Client(transport: api, interceptors: [])
 
         let user = try await client.send(Request(url: "https://api.test/users/42"))
         #expect(try JSONDecoder().decode(User.self, from: Data(user.body)) == User(id: 42, name: "Ada"))
@@ -92,7 +92,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
 
     @Test func headRequestsGetTheHeadWithoutABody() async throws {
         let api = RoutedStubTransport(routes: [StubRoute("/page", reply: .text("content"))])
-        let response = try await Client(transport: api).stream(Request(method: .head, url: "https://api.test/page"))
+        let response = try await Client(transport: api, interceptors: []).stream(Request(method: .head, url: "https://api.test/page"))
         var count = 0
         for try await chunk in response.body { count += chunk.count }
         #expect(count == 0)
@@ -103,7 +103,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
         let api = RoutedStubTransport()
         api.on(.get, "/down", reply: .failure(.connectionFailed("stubbed: refused")))
         api.on(.get, "/slow", reply: .failure(kind: .timeout))
-        let client = Client(transport: api)
+        let client = Client(transport: api, interceptors: [])
         let down = await failure(of: client, try Request(url: "https://api.test/down"))
         #expect(down?.kind == .connectionFailed)
         #expect(down?.message == "stubbed: refused")
@@ -118,7 +118,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
                 let bytes = try await request.body?.collect(upTo: 1 << 20) ?? []
                 return Response(status: .ok, body: bytes.reversed())
             })
-        let response = try await Client(transport: api)
+        let response = try await Client(transport: api, interceptors: [])
             .send(Request(method: .post, url: "https://api.test/echo", body: HTTPBody("abc")))
         #expect(response.text == "cba")
     }
@@ -126,7 +126,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
     @Test func aCannedBodyOverTheResponseLimitFailsAsTooLarge() async throws {
         let api = RoutedStubTransport(routes: [StubRoute("/big", reply: .bytes([UInt8](repeating: 1, count: 100)))])
         let request = try Request(url: "https://api.test/big", options: RequestOptions(maxResponseBytes: 10))
-        #expect(await failure(of: Client(transport: api), request)?.kind == .responseTooLarge)
+        #expect(await failure(of: Client(transport: api, interceptors: []), request)?.kind == .responseTooLarge)
     }
 
     // MARK: - Sequences and counts
@@ -134,7 +134,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
     @Test func aSequenceAnswersInOrderThenRepeatsItsLastReply() async throws {
         let api = RoutedStubTransport()
         let route = api.on(.get, "/poll", replies: [.text("a"), .text("b"), .text("c")])
-        let client = Client(transport: api)
+        let client = Client(transport: api, interceptors: [])
         var texts: [String] = []
         for _ in 0..<5 { texts.append(try await client.send(Request(url: "https://api.test/poll")).text) }
         #expect(texts == ["a", "b", "c", "c", "c"])
@@ -160,7 +160,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
         let api = RoutedStubTransport()
         let a = api.on(.get, "/a", reply: .text("a"))
         let b = api.on(.get, "/b/*", reply: .text("b"))
-        let client = Client(transport: api)
+        let client = Client(transport: api, interceptors: [])
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<100 {
                 group.addTask {
@@ -181,13 +181,13 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
 
     @Test func aDelayedReplyAnswersAfterItsDelay() async throws {
         let api = RoutedStubTransport(routes: [StubRoute("/slow", reply: .text("done").delayed(by: .milliseconds(20)))])
-        #expect(try await Client(transport: api).send(Request(url: "https://api.test/slow")).text == "done")
+        #expect(try await Client(transport: api, interceptors: []).send(Request(url: "https://api.test/slow")).text == "done")
     }
 
     @Test func cancellingDuringADelayEndsAsCancelled() async throws {
         let api = RoutedStubTransport()
         let route = api.on(.get, "/hang", reply: .delay(.seconds(3600), then: .text("never")))
-        let client = Client(transport: api)
+        let client = Client(transport: api, interceptors: [])
         let task = Task { try await client.send(Request(url: "https://api.test/hang")) }
         #expect(await eventually { route.callCount == 1 })
         task.cancel()
@@ -202,7 +202,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
     @Test func aDelayPastTheDeadlineEndsAsTimeout() async throws {
         let api = RoutedStubTransport(routes: [StubRoute("/hang", reply: .text("never").delayed(by: .seconds(3600)))])
         let request = try Request(url: "https://api.test/hang", options: RequestOptions(timeout: .milliseconds(30)))
-        let error = await failure(of: Client(transport: api), request)
+        let error = await failure(of: Client(transport: api, interceptors: []), request)
         #expect(error?.kind == .timeout)
         #expect(error?.message.contains("stub") == true)
     }
@@ -214,7 +214,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
         api.on(.get, "/users/*", reply: .status(.ok))
         api.on("/health", reply: .status(.ok))
         let request = try Request(method: .post, url: "https://api.test/orders?x=1")
-        let error = await failure(of: Client(transport: api), request)
+        let error = await failure(of: Client(transport: api, interceptors: []), request)
         let found = try #require(error)
         #expect(found.kind == .invalidRequest)
         #expect(found.message.contains("POST /orders?x=1"))
@@ -226,7 +226,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
 
     @Test func anUnmatchedRequestGetsTheFallbackReplyWhenOneIsSet() async throws {
         let api = RoutedStubTransport(unmatched: .reply(.text("no such thing", status: .notFound)))
-        let response = try await Client(transport: api).send(Request(url: "https://api.test/missing"))
+        let response = try await Client(transport: api, interceptors: []).send(Request(url: "https://api.test/missing"))
         #expect(response.head.status == .notFound)
         #expect(response.text == "no such thing")
         #expect(api.unmatchedRequests.first?.head.path == "/missing")
@@ -234,7 +234,7 @@ private func retryingOn503(limit: Int) -> ClosureInterceptor {
 
     @Test func theClosureStubTransportStillWorks() async throws {
         let stub = StubTransport.status(.ok, body: "hello")
-        #expect(try await Client(transport: stub).send(Request(url: "https://api.test/")).text == "hello")
+        #expect(try await Client(transport: stub, interceptors: []).send(Request(url: "https://api.test/")).text == "hello")
         #expect(stub.callCount == 1)
     }
 }

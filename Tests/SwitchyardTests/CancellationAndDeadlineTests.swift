@@ -11,14 +11,14 @@ import Testing
     }
 
     @Test func deadlineStopsAHangingClosureTransport() async throws {
-        let client = Client(transport: Self.hanging)
+        let client = Client(transport: Self.hanging, interceptors: [])
         let request = try Request(url: "http://example.test/", options: RequestOptions(timeout: .milliseconds(50)))
         let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(request) }
         #expect(error?.kind == .timeout)
     }
 
     @Test func taskCancellationEndsTheExchangeAsCancelled() async throws {
-        let client = Client(transport: Self.hanging)
+        let client = Client(transport: Self.hanging, interceptors: [])
         let task = Task { try await client.send(try Request(url: "http://example.test/")) }
         try await Task.sleep(for: .milliseconds(20))
         task.cancel()
@@ -33,7 +33,7 @@ import Testing
     @Test func anAlreadyExpiredDeadlineNeverReachesTheTransport() async throws {
         let stub = StubTransport.status(.ok)
         let request = try Request(url: "http://example.test/", options: RequestOptions(deadline: .now - .seconds(1)))
-        let error = await #expect(throws: SwitchyardError.self) { _ = try await Client(transport: stub).send(request) }
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await Client(transport: stub, interceptors: []).send(request) }
         #expect(error?.kind == .timeout)
         #expect(stub.callCount == 0)
     }

@@ -22,7 +22,7 @@ private func withHTTP2Server(
         let options = TLSOptions(trustRoots: .only(certificateFiles: [certificates.ca.certificateFile]))
         let transport = kind.make(tls: options, http1Only: http1Only)
         do {
-            try await body(server, Client(transport: transport))
+            try await body(server, Client(transport: transport, interceptors: []))
         } catch {
             try? await transport.shutdown()
             throw error
@@ -169,7 +169,7 @@ private func withHTTP2Server(
         try await withLoopbackServer(.init(tls: .init(identity: certificates.server))) { server in
             let options = TLSOptions(trustRoots: .only(certificateFiles: [certificates.ca.certificateFile]))
             let transport = kind.make(tls: options)
-            let client = Client(transport: transport)
+            let client = Client(transport: transport, interceptors: [])
             let tasks = (0..<4).map { index in
                 Task { try await client.send(try Request(url: server.url("/gate/h1?id=\(index)"))) }
             }
@@ -189,7 +189,7 @@ private func withHTTP2Server(
     @Test func urlSessionCannotTellTheVersion() async throws {
         try await withLoopbackServer { server in
             let transport = TransportKind.urlSession.make()
-            let response = try await Client(transport: transport).send(try Request(url: server.url("/small")))
+            let response = try await Client(transport: transport, interceptors: []).send(try Request(url: server.url("/small")))
             try? await transport.shutdown()
             #expect(response.head.status.code == 200)
             #expect(response.httpVersion == nil)

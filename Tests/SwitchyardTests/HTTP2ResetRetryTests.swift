@@ -237,7 +237,7 @@ private func post(_ server: LoopbackServer, _ path: String, body: HTTPBody = HTT
     @Test func h2RoutesNeedHTTP2() async throws {
         try await withLoopbackServer { server in
             let transport = TransportKind.curl.make()
-            let response = try await Client(transport: transport).send(try Request(url: server.url("/h2/refuse/x/1")))
+            let response = try await Client(transport: transport, interceptors: []).send(try Request(url: server.url("/h2/refuse/x/1")))
             try? await transport.shutdown()
             #expect(response.head.status == .badRequest)
             #expect(server.http2Faults(key: "x") == HTTP2FaultFigures())

@@ -20,7 +20,7 @@ import Testing
             let tls = TLSOptions(trustRoots: .systemAnd(certificateFiles: [certificates.ca.certificateFile]))
             let transport = kind.make(proxy: configuration, tls: tls)
             defer { Task { try? await transport.shutdown() } }
-            let client = Client(transport: transport)
+            let client = Client(transport: transport, interceptors: [])
             #expect(server.baseURL.hasPrefix("https://"))
             guard kind != .urlSession else {
                 let error = await failure(of: client, try Request(url: server.url("/small")))
@@ -54,7 +54,7 @@ import Testing
                 pinnedPublicKeys: [try .init(certificates.server.publicKeyPin)])
             configuration.proxy = try ProxyConfiguration.fromEnvironment([:])  // no proxy variables: direct
             let transport = CurlTransport(configuration: configuration)
-            let client = Client(transport: transport)
+            let client = Client(transport: transport, interceptors: [])
             #expect(try await client.send(try Request(url: server.url("/small"))).head.status == .ok)
             try await transport.shutdown()
         }

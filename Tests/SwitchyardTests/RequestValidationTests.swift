@@ -47,7 +47,7 @@ import Testing
         let head = HTTPRequest(method: .get, scheme: "gopher", authority: "example.test", path: "/")
         let stub = StubTransport.status(.ok)
         let error = await #expect(throws: SwitchyardError.self) {
-            _ = try await Client(transport: stub).send(Request(head))
+            _ = try await Client(transport: stub, interceptors: []).send(Request(head))
         }
         #expect(error?.kind == .invalidRequest)
         #expect(stub.callCount == 0)

@@ -29,7 +29,7 @@ private func exchange(
     defer { certificates.remove() }
     try await withLoopbackServer(.init(tls: serving(certificates))) { server in
         let transport = kind.make(tls: try options(certificates))
-        let client = Client(transport: transport)
+        let client = Client(transport: transport, interceptors: [])
         let outcome: Outcome
         do {
             let response = try await client.send(try Request(url: server.url(path)))

@@ -12,7 +12,7 @@ import Testing
     func shutdownEndsRequestsInFlightClosesConnectionsAndRefusesLaterRequests(_ kind: TransportKind) async throws {
         let server = try await LoopbackServer.start()
         var transport: (any Transport)? = kind.make()
-        let client = Client(transport: try #require(transport))
+        let client = Client(transport: try #require(transport), interceptors: [])
         _ = try await client.send(try Request(url: server.url("/small")))
         let inFlight = Task { await failure(of: client, try Request(url: server.url("/delay/600000"))) }
         #expect(await eventually { server.requestCount(path: "/delay/600000") == 1 })

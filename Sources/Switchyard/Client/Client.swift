@@ -3,7 +3,7 @@ public import HTTPTypes
 /// The entry point: owns a transport and a chain of interceptors, and sends requests through both.
 ///
 /// ```swift
-/// let client = Client(transport: CurlTransport(), interceptors: [logging, retry])
+/// let client = Client(transport: CurlTransport())   // the standard chain: events, redirects, retry, validation
 ///
 /// // Buffered: the whole body in memory (bounded by `maxResponseBytes`).
 /// let response = try await client.send(try Request(url: "https://example.com/users/42"))
@@ -54,6 +54,22 @@ public struct Client: Sendable {
     /// client made from bare interceptors.
     public var headerConflicts: [HeaderConflict] { chains.chain.headerConflicts }
 
+    /// Creates a client with the standard chain (``ClientConfiguration/standard``): events,
+    /// redirects, retry of idempotent requests within a budget, and status validation (a status
+    /// outside 200–399 fails with ``SwitchyardError/Kind/httpStatus``, the response head attached).
+    ///
+    /// For exactly the links you choose, use ``init(transport:interceptors:events:)`` (none:
+    /// `interceptors: []`); for the standard chain plus plugins, ``init(transport:configuration:)``.
+    /// - Parameter transport: The transport that performs the I/O.
+    public init(transport: any Transport) {
+        do {
+            self.chains = ChainHolder(try AssembledChain(transport: transport, configuration: .standard))
+        } catch {
+            // Only plugin names and placements can fail to assemble, and the standard configuration has no plugins.
+            preconditionFailure("the standard configuration failed to assemble: \(error)")
+        }
+    }
+
     /// Creates a client with exactly these interceptors and no built-ins.
     ///
     /// Links below the last ``RedirectInterceptor`` or ``RetryInterceptor`` are listed in ``chain``
@@ -63,7 +79,7 @@ public struct Client: Sendable {
     ///   - interceptors: The interceptors, outermost first (see ``Pipeline`` for the order).
     ///   - events: The bus every exchange publishes on; by default the bus of the first
     ///     ``EventsInterceptor`` among `interceptors`, if any.
-    public init(transport: any Transport, interceptors: [any Interceptor] = [], events: EventBus? = nil) {
+    public init(transport: any Transport, interceptors: [any Interceptor], events: EventBus? = nil) {
         self.chains = ChainHolder(AssembledChain(transport: transport, interceptors: interceptors, events: events))
     }
 

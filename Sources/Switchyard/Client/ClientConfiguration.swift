@@ -72,6 +72,19 @@ public struct ClientConfiguration: Sendable {
     /// The app's own attempt interceptors, outermost first (after the attempt plugins).
     public var attemptInterceptors: [any Interceptor]
 
+    /// The everyday chain, what `Client(transport:)` uses: events, redirects (up to 10), retry of
+    /// idempotent requests (3 attempts) within a retry budget, and status validation (200–399
+    /// accepted; others fail with ``SwitchyardError/Kind/httpStatus``). Bodies read whole by
+    /// ``Client/send(_:)`` are already limited (``Client/defaultMaxBufferedResponseBytes``, counted
+    /// in decoded bytes); streamed bodies get a limit from ``maxResponseBytes`` or the request.
+    public static var standard: ClientConfiguration { ClientConfiguration(validation: StatusValidation()) }
+
+    /// No built-in link and no event bus: the transport alone, plus what you add (plugins, the
+    /// app's interceptors).
+    public static var bare: ClientConfiguration {
+        ClientConfiguration(events: nil, redirects: nil, retry: nil, retryBudget: nil)
+    }
+
     /// Creates a configuration with the built-ins on: events, redirects (up to 10), retry
     /// (3 attempts, idempotent requests only) with a retry budget.
     /// - Parameters:
