@@ -180,7 +180,8 @@ import Testing
         #expect(source.pageURL(for: PageRequest(index: 2, offset: 10, size: 10)) == "http://h/list?q=a%20b&page=2&size=10#top")
         var cursor = Self.layout("cursor")
         cursor.sizeParameter = nil
-        let cursorSource = JSONPageSource(client: Client(transport: CurlTransport(), interceptors: []), url: "http://h/list", layout: cursor)
+        let cursorSource = JSONPageSource(
+            client: Client(transport: CurlTransport(), interceptors: []), url: "http://h/list", layout: cursor)
         #expect(cursorSource.pageURL(for: PageRequest(index: 1, offset: 0)) == "http://h/list")
         #expect(cursorSource.pageURL(for: PageRequest(index: 2, offset: 10, cursor: "a/b=")) == "http://h/list?cursor=a%2Fb%3D")
     }

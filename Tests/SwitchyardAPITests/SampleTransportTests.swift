@@ -27,7 +27,8 @@ import Testing
 
     @Test func routesByTemplateAndAnswers404ForUnknownPaths() async throws {
         let profile = Endpoint<Item>(.get, "/users/{id}", at: "data").sample(json: #"{"data": {"id": "1", "title": "Ada"}}"#)
-        let api = try APIClient(client: Client(transport: SampleTransport(serving: [profile]), interceptors: []), baseURL: "https://api.example.com")
+        let api = try APIClient(
+            client: Client(transport: SampleTransport(serving: [profile]), interceptors: []), baseURL: "https://api.example.com")
         #expect(try await api.value(profile.parameter("id", 7)).title == "Ada")
         let unknown = await api.call(Endpoint<Item>(.get, "/nothing/here")).result()
         #expect(unknown.error?.kind == .httpStatus)

@@ -136,7 +136,8 @@ import Testing
         defer { refusing.close() }
         let closedURL = try #require(URL(string: refusing.url("")))
         let transport = kind.make()
-        let api = Client(serverURL: closedURL, transport: SwitchyardClientTransport(client: Switchyard.Client(transport: transport, interceptors: [])))
+        let api = Client(
+            serverURL: closedURL, transport: SwitchyardClientTransport(client: Switchyard.Client(transport: transport, interceptors: [])))
         do {
             _ = try await api.getGreeting(path: .init(name: "ada"))
             Issue.record("the call succeeded")
