@@ -137,10 +137,13 @@ let package = Package(
         ),
 
         // MARK: - Application layer
+        // One JSON value type (Codable, compact text) with no dependencies, for the app layer, `yard`
+        // and the loopback test server (which depends on neither the core nor the app layer).
+        .target(name: "SwitchyardJSON"),
         // Endpoints, decoding at JSON paths, call handles and states, paged lists: built on the core only.
         .target(
             name: "SwitchyardAPI",
-            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["Switchyard", "SwitchyardJSON", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
 
         // MARK: - Example department plugins
@@ -219,6 +222,7 @@ let package = Package(
             name: "SwitchyardTestServer",
             dependencies: [
                 "CZlib",
+                "SwitchyardJSON",
                 product("Crypto", "swift-crypto", trait: "TestServer"),
                 product("NIOCore", "swift-nio", trait: "TestServer"),
                 product("NIOPosix", "swift-nio", trait: "TestServer"),
@@ -258,6 +262,7 @@ let package = Package(
                 "SwitchyardURLSession",
                 "SwitchyardAsyncHTTPClient",
                 "SwitchyardAPI",
+                "SwitchyardJSON",
                 "SwitchyardAuth",
                 "SwitchyardCache",
                 "SwitchyardTestServer",

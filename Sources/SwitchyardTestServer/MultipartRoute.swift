@@ -1,3 +1,5 @@
+import SwitchyardJSON
+
 /// `/upload/multipart`: answers with what ``MultipartParser`` found in the request body.
 enum MultipartRoute {
     /// 200 with the parts as JSON, or 400 with `{"error":…}` for a malformed or non-multipart body.
@@ -7,31 +9,27 @@ enum MultipartRoute {
         }
         parser.finish()
         if let failure = parser.failure {
-            var out = "{\"error\":"
-            EchoResponse.appendString(failure, to: &out)
-            return .text(400, out + "}", contentType: "application/json")
+            return .text(400, JSONValue.object(["error": .string(failure)]).description, contentType: "application/json")
         }
         return .text(200, json(parser.parts), contentType: "application/json")
     }
 
     /// `{"parts":[{"name","filename","content_type","bytes","sha256","value"}]}`.
     static func json(_ parts: [MultipartParser.Part]) -> String {
-        func string(_ value: String?, _ out: inout String) {
-            if let value { EchoResponse.appendString(value, to: &out) } else { out += "null" }
-        }
-        var out = "{\"parts\":["
-        for (index, part) in parts.enumerated() {
-            if index > 0 { out += "," }
-            out += "{\"name\":"
-            string(part.name, &out)
-            out += ",\"filename\":"
-            string(part.filename, &out)
-            out += ",\"content_type\":"
-            string(part.contentType, &out)
-            out += ",\"bytes\":\(part.byteCount),\"sha256\":\"\(part.sha256)\",\"value\":"
-            string(part.value, &out)
-            out += "}"
-        }
-        return out + "]}"
+        func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+        let document: JSONValue = .object([
+            "parts": .array(
+                parts.map { part in
+                    .object([
+                        "name": string(part.name),
+                        "filename": string(part.filename),
+                        "content_type": string(part.contentType),
+                        "bytes": .integer(Int64(part.byteCount)),
+                        "sha256": .string(part.sha256),
+                        "value": string(part.value)
+                    ])
+                })
+        ])
+        return document.description
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardJSON
 
 /// What `yard request` observed of one exchange, rendered as text or as the `--json` contract.
 struct ExchangeOutcome {
@@ -40,12 +41,12 @@ struct ExchangeOutcome {
     /// The stable `--json` object: keys and their order are a contract.
     var json: JSONValue {
         let timings = context?.timings ?? TransferTimings()
-        var timingMembers: [(String, JSONValue)] = [("total", .double((timings.total ?? elapsed).milliseconds))]
+        var timingMembers: JSONObject = ["total": .rounded((timings.total ?? elapsed).milliseconds)]
         let phases: [(String, Duration?)] = [
             ("dns", timings.dns), ("connect", timings.connect), ("tls", timings.tls), ("ttfb", timings.firstByte)
         ]
         for (name, value) in phases {
-            if let value { timingMembers.append((name, .double(value.milliseconds))) }
+            if let value { timingMembers[name] = .rounded(value.milliseconds) }
         }
         let headerPairs: [JSONValue] = (head?.headerFields ?? [:]).map {
             .array([.string($0.name.canonicalName), .string($0.value)])
@@ -56,46 +57,40 @@ struct ExchangeOutcome {
             ? context.map { context in
                 let provenance = context.provenance
                 return .object([
-                    ("source", .string(provenance.source.rawValue)),
-                    (
-                        "age_s",
-                        .double(
-                            Double(provenance.age?.components.seconds ?? 0)
-                                + Double(provenance.age?.components.attoseconds ?? 0) * 1e-18)
-                    )
+                    "source": .string(provenance.source.rawValue),
+                    "age_s": .rounded(
+                        Double(provenance.age?.components.seconds ?? 0)
+                            + Double(provenance.age?.components.attoseconds ?? 0) * 1e-18)
                 ])
             } ?? .null : .null
         let errorValue: JSONValue =
             error.map {
-                .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))])
+                .object(["kind": .string($0.kind.rawValue), "message": .string($0.message)])
             } ?? .null
         return .object([
-            ("ok", .bool(error == nil && head != nil)),
-            ("transport", .string(transport)),
-            ("status", head.map { .int(Int64($0.status.code)) } ?? .null),
+            "ok": .bool(error == nil && head != nil),
+            "transport": .string(transport),
+            "status": head.map { .integer(Int64($0.status.code)) } ?? .null,
             // "1.0", "1.1" or "2"; null when no response arrived or the transport cannot tell (urlsession).
-            ("http_version", head != nil ? timings.httpVersion.map { .string($0.description) } ?? .null : .null),
-            ("headers", .array(headerPairs)),
-            ("body_bytes", .int(bodyBytes)),
-            ("body_sha256", .string(sha256)),
-            ("resumed_from", resumedFrom.map { .int($0) } ?? .null),
-            ("attempts", .int(Int64(attempts))),
-            ("redirects", .int(Int64(redirects))),
-            ("timings_ms", .object(timingMembers)),
-            ("cache", cacheValue),
-            (
-                "events",
-                .array(
-                    events.map { event in
-                        .object([
-                            ("kind", .string(event.kind.name)),
-                            ("attempt", .int(Int64(event.attempt))),
-                            ("at_ms", .double(startedAt.duration(to: event.at).milliseconds)),
-                            ("detail", .string(event.kind.detail))
-                        ])
-                    })
-            ),
-            ("error", errorValue)
+            "http_version": head != nil ? timings.httpVersion.map { .string($0.description) } ?? .null : .null,
+            "headers": .array(headerPairs),
+            "body_bytes": .integer(bodyBytes),
+            "body_sha256": .string(sha256),
+            "resumed_from": resumedFrom.map { .integer($0) } ?? .null,
+            "attempts": .integer(Int64(attempts)),
+            "redirects": .integer(Int64(redirects)),
+            "timings_ms": .object(timingMembers),
+            "cache": cacheValue,
+            "events": .array(
+                events.map { event in
+                    .object([
+                        "kind": .string(event.kind.name),
+                        "attempt": .integer(Int64(event.attempt)),
+                        "at_ms": .rounded(startedAt.duration(to: event.at).milliseconds),
+                        "detail": .string(event.kind.detail)
+                    ])
+                }),
+            "error": errorValue
         ])
     }
 

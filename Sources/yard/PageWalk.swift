@@ -1,5 +1,6 @@
 import Switchyard
 import SwitchyardAPI
+import SwitchyardJSON
 
 /// The walk of `yard pages`: loads pages until the list ends or a page keeps failing, printing
 /// one JSON line per load and a summary line.
@@ -16,14 +17,14 @@ struct PageWalk {
     }
 
     /// Walks the list from its first page.
-    func run<Source: PageSource>(_ loader: PageLoader<Source, SwitchyardAPI.JSONValue>) async -> Summary {
+    func run<Source: PageSource>(_ loader: PageLoader<Source, JSONValue>) async -> Summary {
         var loads = 0
         var pagesLoaded = 0
         var failuresInARow = 0
         var result = await loader.loadFirst()
         while true {
             loads += 1
-            print(Self.line(for: result).rendered)
+            print(Self.line(for: result).description)
             switch result.outcome {
             case .loaded:
                 pagesLoaded += 1
@@ -41,14 +42,14 @@ struct PageWalk {
     }
 
     private func finish<Source: PageSource>(
-        _ loader: PageLoader<Source, SwitchyardAPI.JSONValue>, _ pagesLoaded: Int, _ loads: Int
+        _ loader: PageLoader<Source, JSONValue>, _ pagesLoaded: Int, _ loads: Int
     ) async -> Summary {
         let state = await loader.state
         print(
             JSONValue.object([
-                ("done", .bool(true)), ("state", .string(state.name)), ("unique", .int(Int64(state.items.count))),
-                ("pages_loaded", .int(Int64(pagesLoaded))), ("loads", .int(Int64(loads)))
-            ]).rendered)
+                "done": .bool(true), "state": .string(state.name), "unique": .integer(Int64(state.items.count)),
+                "pages_loaded": .integer(Int64(pagesLoaded)), "loads": .integer(Int64(loads))
+            ]).description)
         if case .failed = state { return Summary(gaveUp: true) }
         return Summary(gaveUp: false)
     }
@@ -57,13 +58,13 @@ struct PageWalk {
     static func line(for result: PageLoadResult) -> JSONValue {
         let error: JSONValue =
             result.error.map {
-                .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))])
+                .object(["kind": .string($0.kind.rawValue), "message": .string($0.message)])
             } ?? .null
         return .object([
-            ("page", .int(Int64(result.page))), ("state", .string(result.outcome.name)),
-            ("items", .int(Int64(result.itemCount))), ("new", .int(Int64(result.newItemCount))),
-            ("duplicates", .int(Int64(result.duplicateCount))), ("has_next", .bool(result.hasNext)),
-            ("error", error)
+            "page": .integer(Int64(result.page)), "state": .string(result.outcome.name),
+            "items": .integer(Int64(result.itemCount)), "new": .integer(Int64(result.newItemCount)),
+            "duplicates": .integer(Int64(result.duplicateCount)), "has_next": .bool(result.hasNext),
+            "error": error
         ])
     }
 }

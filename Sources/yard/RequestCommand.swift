@@ -185,7 +185,7 @@ struct RequestCommand: AsyncParsableCommand {
         outcome.events = events.all
         if verbose { outcome.printWaterfall() }
         if json {
-            print(outcome.json.rendered)
+            print(outcome.json.description)
         } else {
             outcome.printSummary()
         }

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Switchyard
+import SwitchyardJSON
 
 /// Builds the ``Request`` for one call: base URL + path with encoded parameters, query (the
 /// endpoint's, then the scope rules'), header fields, encoded body, and options.

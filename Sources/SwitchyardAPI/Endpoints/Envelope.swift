@@ -1,4 +1,5 @@
 public import Switchyard
+public import SwitchyardJSON
 
 /// The wrapper many APIs put around every payload, e.g. `{"code": 0, "msg": "ok", "data": …}`:
 /// where the code and the message sit and which codes mean success.
@@ -72,7 +73,7 @@ public struct APIFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `code 1001: "token expired"`.
     public var description: String {
-        "code \(code)" + (serverMessage.map { ": " + JSONValue.quoted($0) } ?? "")
+        "code \(code)" + (serverMessage.map { ": " + JSONValue.string($0).description } ?? "")
     }
 }
 

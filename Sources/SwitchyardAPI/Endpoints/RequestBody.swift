@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardJSON
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

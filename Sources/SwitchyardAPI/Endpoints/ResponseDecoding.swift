@@ -1,5 +1,6 @@
 public import HTTPTypes
 public import Switchyard
+import SwitchyardJSON
 
 /// How an endpoint turns a response body into its value, and which bodies mean "no data".
 ///

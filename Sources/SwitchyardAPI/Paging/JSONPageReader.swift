@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardJSON
 
 /// Reads one page out of a decoded JSON document at a ``JSONPageLayout``'s paths.
 struct JSONPageReader {

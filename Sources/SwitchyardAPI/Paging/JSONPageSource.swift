@@ -1,5 +1,6 @@
 public import HTTPTypes
 public import Switchyard
+public import SwitchyardJSON
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -8,7 +9,7 @@ import Foundation
 #endif
 
 /// A ``PageSource`` of untyped JSON: sends `GET url?page=N` through a `Client` and
-/// reads the page at the paths of a ``JSONPageLayout``. Items are ``JSONValue``s, identified by
+/// reads the page at the paths of a ``JSONPageLayout``. Items are `JSONValue`s, identified by
 /// the layout's ``JSONPageLayout/id`` path. `yard pages` walks lists with it.
 ///
 /// ```swift

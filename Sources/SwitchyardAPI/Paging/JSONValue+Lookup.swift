@@ -1,3 +1,5 @@
+import SwitchyardJSON
+
 extension JSONValue {
     /// Why `path` leads nowhere in this document, naming the path and the step that fails, e.g.
     /// `data.items: no such member "items" in data (an object with members "list", "total")`.
@@ -11,9 +13,9 @@ extension JSONValue {
             switch (segment, current) {
             case (.key(let key), .object(let members)):
                 guard let next = members[key] else {
-                    let names = members.keys.sorted().prefix(8).map { JSONValue.quoted($0) }.joined(separator: ", ")
+                    let names = members.keys.sorted().prefix(8).map { JSONValue.string($0).description }.joined(separator: ", ")
                     let found = members.isEmpty ? "an empty object" : "an object with members \(names)"
-                    return "\(path): no such member \(JSONValue.quoted(key)) in \(here) (\(found))."
+                    return "\(path): no such member \(JSONValue.string(key).description) in \(here) (\(found))."
                 }
                 current = next
             case (.index(let index), .array(let elements)):

@@ -1,3 +1,5 @@
+public import SwitchyardJSON
+
 extension PageLoader where Source == JSONPageSource, ID == JSONValue {
     /// Creates a loader over a ``JSONPageSource``: items are identified by the layout's id path
     /// and the has-next rule is the one the layout implies (``JSONPageLayout/hasNextRule``).

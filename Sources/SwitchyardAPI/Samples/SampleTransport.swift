@@ -1,5 +1,6 @@
 public import HTTPTypes
 public import Switchyard
+import SwitchyardJSON
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -64,10 +65,9 @@ public final class SampleTransport: Transport {
             !routes[index].samples.isEmpty
         else {
             try await wait(delay, context: context)
-            let name = request.head.path ?? "/"
+            let error: JSONValue = .object(["error": .string("no sample for \(request.head.method) \(request.head.path ?? "/")")])
             return Response(
-                status: .notFound, headerFields: [.contentType: "application/json"],
-                body: Array(#"{"error": "no sample for \#(request.head.method) \#(JSONValue.quoted(name).dropFirst().dropLast())"}"#.utf8))
+                status: .notFound, headerFields: [.contentType: "application/json"], body: Array(error.description.utf8))
         }
         let turn = calls.withLock { counts in
             defer { counts[index, default: 0] += 1 }

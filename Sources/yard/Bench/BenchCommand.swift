@@ -3,6 +3,7 @@ import Foundation
 import Switchyard
 import SwitchyardConformance
 import SwitchyardCurl
+import SwitchyardJSON
 import SwitchyardTestServer
 
 /// `yard bench`: a matrix of transport × chain × concurrency × payload against the embedded server
@@ -161,7 +162,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         progress(nil)
         if json {
-            print(JSONValue.object([("results", .array(results.map(\.json)))]).rendered)
+            print(JSONValue.object(["results": .array(results.map(\.json))]).description)
         } else if !resultLine {
             print(BenchResult.table(results))
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Histogram
 import Switchyard
+import SwitchyardJSON
 
 /// One cell of the `yard bench` matrix and what it measured.
 struct BenchResult {
@@ -35,13 +36,13 @@ struct BenchResult {
     /// The `--json` object of this cell (keys in the documented order).
     var json: JSONValue {
         .object([
-            ("transport", .string(transport)), ("chain", .string(chain)), ("concurrency", .int(Int64(concurrency))),
-            ("payload", .string(payload)), ("requests", .int(Int64(run.succeeded + run.errors))),
-            ("errors", .int(Int64(run.errors))), ("rps", .double(run.requestsPerSecond)),
-            ("p50_ms", .double(ms(50))), ("p90_ms", .double(ms(90))), ("p99_ms", .double(ms(99))),
-            ("max_ms", .double(Double(run.succeeded == 0 ? 0 : run.latencies.max) / 1_000)),
-            ("cpu_ms_per_1k", .double(cpuMillisecondsPer1000)),
-            ("peak_rss_mb", .double(Double(peakResidentBytes) / 1_048_576)), ("threads", .int(Int64(threads)))
+            "transport": .string(transport), "chain": .string(chain), "concurrency": .integer(Int64(concurrency)),
+            "payload": .string(payload), "requests": .integer(Int64(run.succeeded + run.errors)),
+            "errors": .integer(Int64(run.errors)), "rps": .rounded(run.requestsPerSecond),
+            "p50_ms": .rounded(ms(50)), "p90_ms": .rounded(ms(90)), "p99_ms": .rounded(ms(99)),
+            "max_ms": .rounded(Double(run.succeeded == 0 ? 0 : run.latencies.max) / 1_000),
+            "cpu_ms_per_1k": .rounded(cpuMillisecondsPer1000),
+            "peak_rss_mb": .rounded(Double(peakResidentBytes) / 1_048_576), "threads": .integer(Int64(threads))
         ])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardJSON
 import SwitchyardTestServer
 
 /// `yard bench --scale`: holds K requests in flight at once against a slow endpoint and reports
@@ -19,14 +20,16 @@ struct ScaleRun {
         for transport in transports {
             for level in levels {
                 StatusLine.show("\(transport.rawValue): \(level) in flight")
-                let result = try await transport.withTransport { try await measure(Client(transport: $0), level: level, url: target) }
+                let result = try await transport.withTransport {
+                    try await measure(Client(transport: $0, interceptors: []), level: level, url: target)
+                }
                 rows.append(
                     .object([
-                        ("transport", .string(transport.rawValue)), ("in_flight", .int(Int64(level))),
-                        ("completed", .int(Int64(result.completed))), ("errors", .int(Int64(result.errors))),
-                        ("elapsed_s", .double(result.elapsed.milliseconds / 1_000)),
-                        ("kib_per_request", .double(result.bytesPerRequest / 1_024)), ("threads", .int(Int64(result.threads))),
-                        ("first_error", result.firstError.map { .string($0) } ?? .null)
+                        "transport": .string(transport.rawValue), "in_flight": .integer(Int64(level)),
+                        "completed": .integer(Int64(result.completed)), "errors": .integer(Int64(result.errors)),
+                        "elapsed_s": .rounded(result.elapsed.milliseconds / 1_000),
+                        "kib_per_request": .rounded(result.bytesPerRequest / 1_024), "threads": .integer(Int64(result.threads)),
+                        "first_error": result.firstError.map { .string($0) } ?? .null
                     ]))
                 table.append([
                     transport.rawValue, "\(level)", "\(result.completed)", "\(result.errors)",
@@ -37,7 +40,7 @@ struct ScaleRun {
         }
         StatusLine.clear()
         if json {
-            print(JSONValue.object([("scale", .array(rows))]).rendered)
+            print(JSONValue.object(["scale": .array(rows)]).description)
         } else {
             let widths = table[0].indices.map { column in table.map { $0[column].count }.max() ?? 0 }
             for row in table {

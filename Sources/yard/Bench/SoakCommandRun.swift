@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SwitchyardConformance
+import SwitchyardJSON
 import SwitchyardTestServer
 
 /// `yard bench --soak`: ``SoakRun`` on each chosen transport, one after another, as a table or JSON;
@@ -36,64 +37,64 @@ struct SoakCommandRun {
             reports.append(report)
             if !json { print(report.table + "\n") }
         }
-        if json { print(JSONValue.object([("soak", .array(reports.map(Self.json)))]).rendered) }
+        if json { print(JSONValue.object(["soak": .array(reports.map(Self.json))]).description) }
         if reports.contains(where: { !$0.passed }) { throw ExitCode(1) }
     }
 
     static func json(_ report: SoakReport) -> JSONValue {
         func counts<Key>(_ table: [Key: Int], _ name: (Key) -> String) -> JSONValue {
-            .object(table.map { (name($0.key), JSONValue.int(Int64($0.value))) }.sorted { $0.0 < $1.0 })
+            .object(JSONObject(table.map { (name($0.key), JSONValue.integer(Int64($0.value))) }.sorted { $0.0 < $1.0 }))
         }
         func figures(_ value: SoakProcessFigures?) -> JSONValue {
             guard let value else { return .null }
             return .object([
-                ("fds", .int(Int64(value.openFileDescriptors))), ("threads", .int(Int64(value.threads))),
-                ("rss_bytes", .int(Int64(value.residentBytes)))
+                "fds": .integer(Int64(value.openFileDescriptors)), "threads": .integer(Int64(value.threads)),
+                "rss_bytes": .integer(Int64(value.residentBytes))
             ])
         }
         let configuration = report.configuration
-        func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
+        func int(_ value: Int) -> JSONValue { .integer(Int64(value)) }
         let duration = report.duration.components
-        var members: [(String, JSONValue)] = []
-        members.append(("transport", .string(report.transport)))
-        members.append(("requests", int(configuration.requests)))
-        members.append(("concurrency", int(configuration.concurrency)))
-        members.append(("faults", .string(configuration.faults.description)))
-        members.append(("deadline_s", int(Int(configuration.deadline.components.seconds))))
-        members.append(("grace_s", int(Int(configuration.grace.components.seconds))))
-        members.append(("duration_s", .double(Double(duration.seconds) + Double(duration.attoseconds) / 1e18)))
-        members.append(("gets", int(report.gets)))
-        members.append(("posts", int(report.posts)))
-        members.append(("completed", int(report.completed)))
-        members.append(("completed_by_status", counts(report.completedByStatus) { String($0) }))
-        members.append(("verified", int(report.verified)))
-        members.append(("failed", int(report.failed)))
-        members.append(("failed_by_kind", counts(report.failedByKind) { $0 }))
-        members.append(("hung", int(report.hung)))
-        members.append(("duplicated_posts", int(report.duplicatedPosts)))
-        members.append(("corrupted", int(report.corrupted)))
-        members.append(("repeated_gets", int(report.repeatedGets)))
-        members.append(("late_arrivals", int(report.lateArrivals)))
-        members.append(("injected_faults", counts(report.injectedFaults) { $0 }))
+        var members: JSONObject = [:]
+        members["transport"] = .string(report.transport)
+        members["requests"] = int(configuration.requests)
+        members["concurrency"] = int(configuration.concurrency)
+        members["faults"] = .string(configuration.faults.description)
+        members["deadline_s"] = int(Int(configuration.deadline.components.seconds))
+        members["grace_s"] = int(Int(configuration.grace.components.seconds))
+        members["duration_s"] = .rounded(Double(duration.seconds) + Double(duration.attoseconds) / 1e18)
+        members["gets"] = int(report.gets)
+        members["posts"] = int(report.posts)
+        members["completed"] = int(report.completed)
+        members["completed_by_status"] = counts(report.completedByStatus) { String($0) }
+        members["verified"] = int(report.verified)
+        members["failed"] = int(report.failed)
+        members["failed_by_kind"] = counts(report.failedByKind) { $0 }
+        members["hung"] = int(report.hung)
+        members["duplicated_posts"] = int(report.duplicatedPosts)
+        members["corrupted"] = int(report.corrupted)
+        members["repeated_gets"] = int(report.repeatedGets)
+        members["late_arrivals"] = int(report.lateArrivals)
+        members["injected_faults"] = counts(report.injectedFaults) { $0 }
         func series(_ series: SoakReport.Memory.Series?) -> JSONValue {
             guard let series else { return .null }
             return .object([
-                ("start", int(series.start)), ("middle", int(series.middle)), ("end", int(series.end)),
-                ("drift", .double(series.drift))
+                "start": int(series.start), "middle": int(series.middle), "end": int(series.end),
+                "drift": .rounded(series.drift)
             ])
         }
         func census(_ census: SoakDescriptorCensus?) -> JSONValue {
             census.map { counts($0.counts) { $0 } } ?? .null
         }
-        members.append(("rss_bytes", series(report.memory?.resident)))
-        members.append(("heap_in_use_bytes", series(report.memory?.heapInUse)))
-        members.append(("rss_after_release_bytes", report.memory.map { int($0.residentAfterRelease) } ?? .null))
-        members.append(("baseline", figures(report.baseline)))
-        members.append(("after_shutdown", figures(report.afterShutdown)))
-        members.append(("fds_at_baseline", census(report.baselineDescriptors)))
-        members.append(("fds_after_shutdown", census(report.descriptorsAfterShutdown)))
-        members.append(("samples", .array(report.samples.map { .string($0) })))
-        members.append(("passed", .bool(report.passed)))
+        members["rss_bytes"] = series(report.memory?.resident)
+        members["heap_in_use_bytes"] = series(report.memory?.heapInUse)
+        members["rss_after_release_bytes"] = report.memory.map { int($0.residentAfterRelease) } ?? .null
+        members["baseline"] = figures(report.baseline)
+        members["after_shutdown"] = figures(report.afterShutdown)
+        members["fds_at_baseline"] = census(report.baselineDescriptors)
+        members["fds_after_shutdown"] = census(report.descriptorsAfterShutdown)
+        members["samples"] = .array(report.samples.map { .string($0) })
+        members["passed"] = .bool(report.passed)
         return .object(members)
     }
 }
