@@ -27,41 +27,13 @@ import Synchronization
 /// - **Progress.** ``progress`` reports completed bytes (including those already on disk),
 ///   expected bytes and the rate, throttled to about 20 updates a second, ending with a final update.
 public final class Download: Sendable {
+    /// The runs; every state change is decided under this store's lock, then published (the
+    /// broadcast's lock is taken inside it, never the other way round).
     private struct Store {
-        var state: DownloadState = .notStarted
         var task: Task<Void, Never>?
         /// Bumped by pause and cancel, so that the outcome of a stopped run is not taken as final.
         var generation = 0
-        var waiters: [CheckedContinuation<DownloadState, Never>] = []
-        var observers: [Int: AsyncStream<DownloadState>.Continuation] = [:]
-        var nextObserver = 0
         var lastResponse: (head: HTTPResponse, context: ExchangeContext)?
-
-        /// Sets and announces `newState`; a final state also hands back who must be told it ended,
-        /// to be told after the lock is released (finishing a stream runs its termination handler,
-        /// which takes the lock).
-        mutating func publish(_ newState: DownloadState) -> Ending? {
-            state = newState
-            for observer in observers.values { observer.yield(newState) }
-            guard newState.isFinal else { return nil }
-            defer {
-                observers.removeAll()
-                waiters.removeAll()
-            }
-            return Ending(state: newState, observers: Array(observers.values), waiters: waiters)
-        }
-    }
-
-    /// The observers and waiters of a download that has just ended.
-    private struct Ending {
-        let state: DownloadState
-        let observers: [AsyncStream<DownloadState>.Continuation]
-        let waiters: [CheckedContinuation<DownloadState, Never>]
-
-        func tell() {
-            for observer in observers { observer.finish() }
-            for waiter in waiters { waiter.resume(returning: state) }
-        }
     }
 
     /// The final path of the file.
@@ -71,6 +43,7 @@ public final class Download: Sendable {
     private let client: Client
     private let request: Request
     private let store = Mutex(Store())
+    private let broadcast = StateBroadcast(DownloadState.notStarted)
     private let reporter = ProgressReporter()
 
     /// Creates a download; nothing happens until ``start()`` (or ``result()``).
@@ -94,7 +67,7 @@ public final class Download: Sendable {
     public var partialPath: String { PartialFile(destination: destination).partPath }
 
     /// The current state.
-    public var state: DownloadState { store.withLock { $0.state } }
+    public var state: DownloadState { broadcast.current }
 
     /// The head of the latest response, also for a download that failed (e.g. interrupted).
     public var lastResponseHead: HTTPResponse? { store.withLock { $0.lastResponse?.head } }
@@ -103,22 +76,7 @@ public final class Download: Sendable {
     public var lastExchangeContext: ExchangeContext? { store.withLock { $0.lastResponse?.context } }
 
     /// The current state, then every change until the final one; each access makes a new stream.
-    public var states: AsyncStream<DownloadState> {
-        AsyncStream(bufferingPolicy: .unbounded) { continuation in
-            let id: Int? = store.withLock { store in
-                continuation.yield(store.state)
-                guard !store.state.isFinal else { return nil }
-                let id = store.nextObserver
-                store.nextObserver += 1
-                store.observers[id] = continuation
-                return id
-            }
-            guard let id else { return continuation.finish() }
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.store.withLock { $0.observers.removeValue(forKey: id) }
-            }
-        }
-    }
+    public var states: AsyncStream<DownloadState> { broadcast.subscribe() }
 
     /// Progress updates across pauses and resumes, ending with a final update when the download
     /// ends. One stream per download: iterate it from one place (it is `Sendable`, so a
@@ -128,7 +86,7 @@ public final class Download: Sendable {
     /// Starts the download; does nothing once started.
     public func start() {
         store.withLock { store in
-            guard case .notStarted = store.state else { return }
+            guard case .notStarted = broadcast.current else { return }
             launch(&store, resuming: configuration.resumesPartialFile)
         }
     }
@@ -137,9 +95,9 @@ public final class Download: Sendable {
     /// ``DownloadState/paused(completedBytes:)`` at once. Does nothing unless running.
     public func pause() {
         let task: Task<Void, Never>? = store.withLock { store in
-            guard case .running = store.state else { return nil }
+            guard case .running = broadcast.current else { return nil }
             store.generation += 1
-            _ = store.publish(.paused(completedBytes: reporter.completedBytes))
+            broadcast.publish(.paused(completedBytes: reporter.completedBytes))
             return store.task
         }
         task?.cancel()
@@ -148,21 +106,20 @@ public final class Download: Sendable {
     /// Continues a paused download from its partial file. Does nothing unless paused.
     public func resume() {
         store.withLock { store in
-            guard case .paused = store.state else { return }
+            guard case .paused = broadcast.current else { return }
             launch(&store, resuming: true)
         }
     }
 
     /// Cancels the download, keeping the partial file. Does nothing once it has ended.
     public func cancel() {
-        let (task, ending): (Task<Void, Never>?, Ending?) = store.withLock { store in
-            guard !store.state.isFinal else { return (nil, nil) }
+        let task: Task<Void, Never>? = store.withLock { store in
+            guard !broadcast.current.isFinal else { return nil }
             store.generation += 1
-            return (store.task, store.publish(.cancelled))
+            end(with: .cancelled)
+            return store.task
         }
         task?.cancel()
-        reporter.finish()
-        ending?.tell()
     }
 
     /// Starts the download if needed and waits for it to end (through any pauses).
@@ -172,15 +129,7 @@ public final class Download: Sendable {
     public func result() async throws(SwitchyardError) -> DownloadResult {
         start()
         let final = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<DownloadState, Never>) in
-                store.withLock { store in
-                    if store.state.isFinal {
-                        continuation.resume(returning: store.state)
-                    } else {
-                        store.waiters.append(continuation)
-                    }
-                }
-            }
+            await broadcast.finalState()
         } onCancel: {
             cancel()
         }
@@ -198,7 +147,7 @@ public final class Download: Sendable {
         store.generation += 1
         let generation = store.generation
         let previous = store.task
-        _ = store.publish(.running)
+        broadcast.publish(.running)
         store.task = Task {
             await previous?.value
             let outcome = await self.perform(resuming: resuming)
@@ -231,19 +180,23 @@ public final class Download: Sendable {
     }
 
     private func finish(_ outcome: Result<DownloadResult, SwitchyardError>, generation: Int) {
-        let ending: Ending? = store.withLock { store in
+        store.withLock { store in
             switch outcome {
-            case .success(let result) where !store.state.isFinal:
+            case .success(let result) where !broadcast.current.isFinal:
                 // A run that completed while a pause was being requested still completed.
-                return store.publish(.completed(result))
-            case .failure(let error) where store.generation == generation && !store.state.isFinal:
-                return store.publish(error.kind == .cancelled ? .cancelled : .failed(error))
+                end(with: .completed(result))
+            case .failure(let error) where store.generation == generation && !broadcast.current.isFinal:
+                end(with: error.kind == .cancelled ? .cancelled : .failed(error))
             default:
-                return nil
+                break
             }
         }
-        guard let ending else { return }
+    }
+
+    /// Ends the progress stream, then publishes the final state: whoever is told the download
+    /// ended finds its progress complete. Called under the store's lock.
+    private func end(with final: DownloadState) {
         reporter.finish()
-        ending.tell()
+        broadcast.finish(with: final)
     }
 }

@@ -17,15 +17,10 @@ import Synchronization
 /// - Awaiting ``value``, ``response`` or ``result()`` starts a call that has not started, and
 ///   cancelling the awaiting task cancels the call.
 public final class CallHandle<Value: Sendable>: Sendable {
-    private struct Store {
-        var state: CallState<Value> = .notStarted
-        var task: Task<Void, Never>?
-        var waiters: [CheckedContinuation<CallState<Value>, Never>] = []
-        var observers: [Int: AsyncStream<CallState<Value>>.Continuation] = [:]
-        var nextObserver = 0
-    }
-
-    private let store = Mutex(Store())
+    /// The running call's task; every state change is decided under this lock, then published
+    /// (the broadcast's lock is taken inside it, never the other way round).
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let broadcast = StateBroadcast(CallState<Value>.notStarted)
     private let operation: @Sendable () async -> CallState<Value>
 
     /// Creates a handle that runs `operation` when started.
@@ -35,37 +30,21 @@ public final class CallHandle<Value: Sendable>: Sendable {
     }
 
     deinit {
-        store.withLock { $0.task?.cancel() }
+        task.withLock { $0?.cancel() }
     }
 
     /// The current state.
-    public var state: CallState<Value> { store.withLock { $0.state } }
+    public var state: CallState<Value> { broadcast.current }
 
-    /// The current state, then every change until the final one; each iteration gets its own stream.
-    public var states: AsyncStream<CallState<Value>> {
-        AsyncStream(bufferingPolicy: .unbounded) { continuation in
-            let id: Int? = store.withLock { store in
-                continuation.yield(store.state)
-                guard !store.state.isFinal else { return nil }
-                let id = store.nextObserver
-                store.nextObserver += 1
-                store.observers[id] = continuation
-                return id
-            }
-            guard let id else { return continuation.finish() }
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.store.withLock { $0.observers.removeValue(forKey: id) }
-            }
-        }
-    }
+    /// The current state, then every change until the final one; each access makes a new stream.
+    public var states: AsyncStream<CallState<Value>> { broadcast.subscribe() }
 
     /// Starts the call; does nothing if it has started or ended.
     public func start() {
-        store.withLock { store in
-            guard case .notStarted = store.state else { return }
-            store.state = .running
-            for observer in store.observers.values { observer.yield(.running) }
-            store.task = Task { [operation] in
+        task.withLock { task in
+            guard case .notStarted = broadcast.current else { return }
+            broadcast.publish(.running)
+            task = Task { [operation] in
                 let final = await operation()
                 self.finish(final)
             }
@@ -75,21 +54,18 @@ public final class CallHandle<Value: Sendable>: Sendable {
     /// Cancels the call: before it starts (it then never runs) or while it runs. Does nothing
     /// once it has ended. Safe from any thread, any number of times.
     public func cancel() {
-        let task: Task<Void, Never>? = store.withLock { store in
-            switch store.state {
+        let running: Task<Void, Never>? = task.withLock { task in
+            switch broadcast.current {
             case .notStarted:
+                broadcast.finish(with: .cancelled)
                 return nil
             case .running:
-                return store.task
+                return task
             default:
                 return nil
             }
         }
-        if let task {
-            task.cancel()
-        } else if case .notStarted = state {
-            finish(.cancelled)
-        }
+        running?.cancel()
     }
 
     /// Waits for the final state, starting the call if needed.
@@ -97,14 +73,7 @@ public final class CallHandle<Value: Sendable>: Sendable {
     public func result() async -> CallState<Value> {
         start()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let final: CallState<Value>? = store.withLock { store in
-                    if store.state.isFinal { return store.state }
-                    store.waiters.append(continuation)
-                    return nil
-                }
-                if let final { continuation.resume(returning: final) }
-            }
+            await broadcast.finalState()
         } onCancel: {
             cancel()
         }
@@ -135,21 +104,9 @@ public final class CallHandle<Value: Sendable>: Sendable {
     }
 
     private func finish(_ final: CallState<Value>) {
-        let (waiters, observers): ([CheckedContinuation<CallState<Value>, Never>], [AsyncStream<CallState<Value>>.Continuation]) =
-            store.withLock { store in
-                guard !store.state.isFinal else { return ([], []) }
-                store.state = final
-                store.task = nil
-                defer {
-                    store.waiters = []
-                    store.observers = [:]
-                }
-                return (store.waiters, Array(store.observers.values))
-            }
-        for observer in observers {
-            observer.yield(final)
-            observer.finish()
+        task.withLock { task in
+            guard broadcast.finish(with: final) else { return }
+            task = nil
         }
-        for waiter in waiters { waiter.resume(returning: final) }
     }
 }

@@ -1,3 +1,5 @@
+import Switchyard
+
 extension PageLoader {
     /// The list's states from now on, starting with the current one, for a UI to render.
     ///
@@ -11,24 +13,11 @@ extension PageLoader {
     /// ```
     /// - Returns: A stream of states.
     public func states() -> AsyncStream<PageListState<Item>> {
-        let (stream, continuation) = AsyncStream.makeStream(of: PageListState<Item>.self)
-        nextObserverID += 1
-        let id = nextObserverID
-        observers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeObserver(id) }
-        }
-        continuation.yield(state)
-        return stream
+        broadcast.subscribe()
     }
 
     /// Makes `state` the current state and hands it to every observer.
     func publish(_ newState: PageListState<Item>) {
-        state = newState
-        for continuation in observers.values { continuation.yield(newState) }
-    }
-
-    private func removeObserver(_ id: UInt64) {
-        observers[id] = nil
+        broadcast.publish(newState)
     }
 }

@@ -46,7 +46,7 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     private let identity: @Sendable (Item) -> ID
 
     /// The list's current state.
-    public internal(set) var state: PageListState<Item> = .notStarted
+    public var state: PageListState<Item> { broadcast.current }
 
     /// The list as loaded so far; empty before the first page. Replaced by a successful first page,
     /// refresh or jump; kept by everything that fails.
@@ -54,8 +54,8 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     /// The load in flight, if any.
     var inFlight: InFlight?
     private var nextLoadID: UInt64 = 0
-    var observers: [UInt64: AsyncStream<PageListState<Item>>.Continuation] = [:]
-    var nextObserverID: UInt64 = 0
+    /// The state and its subscribers; releasing the loader ends their streams.
+    let broadcast = StateBroadcast(PageListState<Item>.notStarted)
 
     /// A load in flight, which later callers may join.
     struct InFlight {
@@ -82,10 +82,6 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
         self.rule = rule
         self.firstPage = firstPage
         self.pageSize = pageSize
-    }
-
-    deinit {
-        for continuation in observers.values { continuation.finish() }
     }
 
     // MARK: - Reading the list
