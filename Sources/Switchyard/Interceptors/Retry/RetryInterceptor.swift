@@ -26,7 +26,7 @@ import HTTPTypes
 ///   ``ExchangeEvent/Kind/retrying(attempt:delay:reason:)`` and waits;
 /// - stops waiting at once when the task is cancelled, throwing ``SwitchyardError/Kind/cancelled``;
 /// - with a ``connectivity`` source that reports offline after a failed attempt, publishes
-///   ``ExchangeEvent/Kind/waitingForConnectivity`` and waits for the network instead of the
+///   ``WaitingForConnectivity`` and waits for the network instead of the
 ///   back-off (see ``RetryPolicy``), then retries at once.
 ///
 /// When no retry follows, the caller gets the last outcome unchanged: the last response (e.g. the

@@ -18,13 +18,13 @@ import Synchronization
 /// While a breaker is open, requests to its host fail at once with
 /// ``SwitchyardError/Kind/circuitOpen`` (the message names the host and when it lets a probe
 /// through), without reaching the server; ``RetryInterceptor`` never retries them. The exchange
-/// whose outcome opens or closes a breaker publishes ``ExchangeEvent/Kind/circuitOpened(host:retryAfter:)``
-/// or ``ExchangeEvent/Kind/circuitClosed(host:)`` on its bus, once per transition.
+/// whose outcome opens or closes a breaker publishes ``CircuitOpened``
+/// or ``CircuitClosed`` on its bus, once per transition.
 ///
 /// ```swift
 /// let breaker = CircuitBreaker(policy: CircuitBreakerPolicy(openDuration: .seconds(30)))
 /// var configuration = ClientConfiguration()
-/// configuration.circuitBreaker = breaker
+/// configuration.plugins.append(.circuitBreaker(breaker))
 /// let client = try Client(transport: CurlTransport(), configuration: configuration)
 /// // …
 /// if breaker.state(forHost: "api.example.com") == .open { showServiceDownBanner() }

@@ -6,7 +6,7 @@
 /// request.options.coalescing = .never     // this caller wants its own exchange
 /// ```
 ///
-/// Overrides apply only to a client with a policy (``ClientConfiguration/coalescing``), and a
+/// Overrides apply only to a client with a policy (``Plugin/coalescing(_:)``), and a
 /// request with a body never coalesces.
 public enum CoalescingOverride: Sendable, Hashable {
     /// The policy decides (the default).
@@ -25,7 +25,7 @@ public enum CoalescingOptionKey: RequestOptionKey {
 
 extension RequestOptions {
     /// Whether this request may share an identical exchange already in flight, when the client
-    /// coalesces (``ClientConfiguration/coalescing``): `.automatic` (the default) lets the policy
+    /// coalesces (``Plugin/coalescing(_:)``): `.automatic` (the default) lets the policy
     /// decide; `.always` and `.never` decide for this request.
     public var coalescing: CoalescingOverride {
         get { self[CoalescingOptionKey.self] }

@@ -1,7 +1,7 @@
 public import HTTPTypes
 
 /// Which requests share one exchange while an identical one is in flight, and how far a caller of a
-/// shared exchange may fall behind (``ClientConfiguration/coalescing``; `nil`, the default, is off).
+/// shared exchange may fall behind (given to ``Plugin/coalescing(_:)``; without that plugin nothing coalesces).
 ///
 /// ```swift
 /// var configuration = ClientConfiguration()

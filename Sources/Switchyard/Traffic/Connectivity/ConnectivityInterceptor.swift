@@ -18,7 +18,7 @@
 /// let response = try await client.send(request)   // waits while offline, up to 120 s
 /// ```
 ///
-/// A request that starts waiting publishes ``ExchangeEvent/Kind/waitingForConnectivity``.
+/// A request that starts waiting publishes ``WaitingForConnectivity``.
 public struct ConnectivityInterceptor: Interceptor {
     /// Where the status comes from.
     public let source: any ConnectivitySource

@@ -22,7 +22,7 @@
 ///
 /// Connectivity changes are not ``ExchangeEvent``s (those belong to one exchange): watch
 /// ``changes()`` for them. An exchange that starts waiting publishes
-/// ``ExchangeEvent/Kind/waitingForConnectivity``.
+/// ``WaitingForConnectivity``.
 ///
 /// ``status`` is read on the request path: keep it cheap (a stored value, no I/O on every read).
 public protocol ConnectivitySource: Sendable {
