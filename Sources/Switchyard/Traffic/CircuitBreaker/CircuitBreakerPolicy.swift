@@ -13,7 +13,7 @@
 /// policy.halfOpenProbes = 2
 /// policy.consecutiveFailures = 5             // also open after 5 failures in a row
 /// var configuration = ClientConfiguration()
-/// configuration.circuitBreaker = CircuitBreaker(policy: policy)
+/// configuration.plugins.append(.circuitBreaker(CircuitBreaker(policy: policy)))
 /// ```
 ///
 /// ### What counts as a failure
