@@ -20,8 +20,13 @@ import Darwin
 /// the server's certificate chain with a custom verification callback that then refuses it, and the
 /// chain's validity dates decide: a certificate outside its validity period makes the error
 /// ``TLSFailureReason/expired``; anything else stays ``TLSFailureReason/untrusted``. It runs only
-/// on that failure path, bounded by two seconds.
+/// on that failure path; the handshake ends as soon as the chain is collected, and ``bound`` only
+/// guards against a server that never completes it (two seconds proved too short on a busy machine:
+/// the chain came later and an expired certificate was reported as untrusted).
 enum AsyncHTTPClientTLSDiagnosis {
+    /// The longest the second handshake may take, connecting included.
+    static let bound = TimeAmount.seconds(15)
+
     /// Whether `error` is BoringSSL's chain-verification failure.
     static func isChainVerificationFailure(_ error: any Error) -> Bool {
         guard case NIOSSLError.handshakeFailed = error else { return false }
@@ -73,7 +78,7 @@ enum AsyncHTTPClientTLSDiagnosis {
             let context = try NIOSSLContext(configuration: configuration)
             let serverName = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
             let channel = try await ClientBootstrap(group: group)
-                .connectTimeout(.seconds(2))
+                .connectTimeout(bound)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let collect: NIOSSLCustomVerificationCallback = { chain, promise in
@@ -94,7 +99,7 @@ enum AsyncHTTPClientTLSDiagnosis {
                 }
                 .connect(host: host, port: port).get()
             let closing = channel.closeFuture
-            channel.eventLoop.scheduleTask(in: TimeAmount.seconds(2)) { channel.close(promise: nil) }
+            channel.eventLoop.scheduleTask(in: bound) { channel.close(promise: nil) }
             try? await closing.get()
         } catch {
             return nil
