@@ -41,10 +41,7 @@ extension TransportConformance {
             "response-too-large-declared", .failures,
             "A declared length over maxResponseBytes fails with responseTooLarge and closes the connection"
         ) { h in
-            var options = RequestOptions()
-            options.maxResponseBytes = 1 << 20
-            options.timeout = .seconds(60)
-            let request = try h.request(.get, "/bytes/\(16 << 20)?tag=declared&stall_at=65536", options: options)
+            let request = try limited(h, "/bytes/\(16 << 20)?tag=declared&stall_at=65536")
             try await h.expectFailure(.responseTooLarge, "16 MiB with a 1 MiB limit") { _ = try await h.client.send(request) }
             try await h.expectDisconnect(tag: "declared", after: "refusing the body")
         },
@@ -52,10 +49,7 @@ extension TransportConformance {
             "response-too-large-streamed", .failures,
             "A chunked body growing past maxResponseBytes fails with responseTooLarge and closes the connection"
         ) { h in
-            var options = RequestOptions()
-            options.maxResponseBytes = 1 << 20
-            options.timeout = .seconds(60)
-            let request = try h.request(.get, "/bytes/\(64 << 20)?framing=chunked&tag=streamed&stall_at=\(4 << 20)", options: options)
+            let request = try limited(h, "/bytes/\(64 << 20)?framing=chunked&tag=streamed&stall_at=\(4 << 20)")
             let response = try await h.client.stream(request)
             try await h.expectFailure(.responseTooLarge, "64 MiB chunked with a 1 MiB limit") {
                 for try await _ in response.body {}
@@ -63,6 +57,15 @@ extension TransportConformance {
             try await h.expectDisconnect(tag: "streamed", after: "refusing the body")
         }
     ]
+
+    /// A GET for `pathAndQuery` limited to 1 MiB of response body, with a 60 s deadline that only
+    /// bounds a transport waiting for a whole body the server never finishes.
+    static func limited(_ h: ConformanceHarness, _ pathAndQuery: String) throws -> Request {
+        var options = RequestOptions()
+        options.maxResponseBytes = 1 << 20
+        options.timeout = .seconds(60)
+        return try h.request(.get, pathAndQuery, options: options)
+    }
 
     static func malformed(_ id: String, _ route: String, _ summary: String) -> ConformanceCheck {
         ConformanceCheck(id, .failures, summary) { h in
