@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         .library(name: "SwitchyardConformance", targets: ["SwitchyardConformance"]),
         .library(name: "SwitchyardTestServer", targets: ["SwitchyardTestServer"]),
+        .library(name: "SwitchyardTransfers", targets: ["SwitchyardTransfers"]),
         .library(name: "SwitchyardAPI", targets: ["SwitchyardAPI"]),
         .library(name: "SwitchyardSigning", targets: ["SwitchyardSigning"]),
         .library(name: "SwitchyardExperiments", targets: ["SwitchyardExperiments"]),
@@ -136,6 +137,13 @@ let package = Package(
             ]
         ),
 
+        // MARK: - Features
+        // Resumable downloads to a file, uploads from a file, transfer progress: on the kernel only.
+        .target(
+            name: "SwitchyardTransfers",
+            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+
         // MARK: - Application layer
         // One JSON value type (Codable, compact text) with no dependencies, for the app layer, `yard`
         // and the loopback test server (which depends on neither the core nor the app layer).
@@ -143,7 +151,7 @@ let package = Package(
         // Endpoints, decoding at JSON paths, call handles and states, paged lists: built on the core only.
         .target(
             name: "SwitchyardAPI",
-            dependencies: ["Switchyard", "SwitchyardJSON", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["SwitchyardTransfers", "Switchyard", "SwitchyardJSON", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
 
         // MARK: - Example department plugins
@@ -256,7 +264,7 @@ let package = Package(
         // Trait Tools.
         .executableTarget(
             name: "yard",
-            dependencies: [
+            dependencies: ["SwitchyardTransfers", 
                 "Switchyard",
                 "SwitchyardCurl",
                 "SwitchyardURLSession",
@@ -283,7 +291,7 @@ let package = Package(
         // and events, process figures); a regular target because test targets cannot depend on each other.
         .target(
             name: "SwitchyardTestSupport",
-            dependencies: [
+            dependencies: ["SwitchyardTransfers", 
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 "SwitchyardTestServer", "SwitchyardConformance",
                 .product(name: "Logging", package: "swift-log"),
@@ -295,7 +303,7 @@ let package = Package(
         // loopback server where the wire matters.
         .testTarget(
             name: "SwitchyardTests",
-            dependencies: [
+            dependencies: ["SwitchyardTransfers", 
                 "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport", "SwitchyardCurl",
                 "SwitchyardTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -329,7 +337,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardAPITests",
-            dependencies: [
+            dependencies: ["SwitchyardTransfers", 
                 "Switchyard", "SwitchyardAPI", "SwitchyardTesting", "SwitchyardTestSupport", "SwitchyardTestServer",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -426,7 +434,7 @@ let package = Package(
         // a test that finds each documented ```swift block verbatim in a test file.
         .testTarget(
             name: "DocumentationExamplesTests",
-            dependencies: [
+            dependencies: ["SwitchyardTransfers", 
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 "SwitchyardAPI", "SwitchyardCache", "SwitchyardAuth", "SwitchyardSigning", "SwitchyardExperiments",
                 "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestServer", "SwitchyardTestSupport",

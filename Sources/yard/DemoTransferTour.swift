@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
+import SwitchyardTransfers
 
 /// The transfer part of `yard demo`: a download to a file with a progress bar, interrupted by the
 /// server and resumed from where it stopped.

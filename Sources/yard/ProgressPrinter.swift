@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardTransfers
 
 /// Shows a transfer's progress on standard error: a bar redrawn in place on a terminal, otherwise
 /// one plain line per 10 % step (`download: 30% (3145728 of 10485760 bytes)`; steps a throttled

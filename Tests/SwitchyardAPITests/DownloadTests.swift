@@ -4,6 +4,7 @@ import Switchyard
 import SwitchyardAPI
 import SwitchyardTestServer
 import SwitchyardTestSupport
+import SwitchyardTransfers
 import Testing
 
 /// Collects a progress stream in the background.

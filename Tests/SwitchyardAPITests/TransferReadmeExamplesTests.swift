@@ -5,6 +5,7 @@ import SwitchyardAPI
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
+import SwitchyardTransfers
 import Testing
 
 // The "Uploads and downloads" README examples (texts proposed in issue 13's report), compiled

@@ -1,5 +1,6 @@
 import Crypto
 public import Switchyard
+public import SwitchyardTransfers
 
 /// The deterministic byte pattern of the loopback server's `/bytes/{n}` route.
 /// - Parameter index: The byte's offset in the body.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardTransfers
 
 @Suite struct ContentRangeTests {
     @Test func parsesARangeWithItsTotal() {

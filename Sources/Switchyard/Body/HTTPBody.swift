@@ -42,8 +42,8 @@ public final class HTTPBody: Sendable {
         case chunks(@Sendable () -> ChunkProducer)
     }
 
-    @usableFromInline
-    typealias ChunkProducer = () async throws -> ArraySlice<UInt8>?
+    /// Pulls the next chunk of one iteration of a streamed body; `nil` ends the body.
+    public typealias ChunkProducer = () async throws -> ArraySlice<UInt8>?
 
     let storage: Storage
     private let iterationStarted = Atomic<Bool>(false)
@@ -84,9 +84,15 @@ public final class HTTPBody: Sendable {
             }, length: length, replayability: replayability)
     }
 
-    /// Creates a streamed body whose iterations each pull from a new producer.
-    @usableFromInline
-    init(producing makeProducer: @escaping @Sendable () -> ChunkProducer, length: Length, replayability: Replayability) {
+    /// Creates a streamed body whose iterations each pull from a new producer: the general form of a
+    /// streamed body (a file, a generator, a shared buffer). A producer returns the next chunk, or
+    /// `nil` at the end, and may throw to fail the body.
+    /// - Parameters:
+    ///   - makeProducer: Makes the producer of one iteration; a replayable body calls it again for
+    ///     each iteration.
+    ///   - length: The total size, if known (lets the transport send `Content-Length`).
+    ///   - replayability: Declare `.replayable` only if each new producer yields the same bytes.
+    public init(producing makeProducer: @escaping @Sendable () -> ChunkProducer, length: Length, replayability: Replayability) {
         self.storage = .chunks(makeProducer)
         self.length = length
         self.replayability = replayability

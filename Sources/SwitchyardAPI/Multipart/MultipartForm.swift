@@ -1,4 +1,5 @@
 public import Switchyard
+public import SwitchyardTransfers
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -2,6 +2,7 @@ import Switchyard
 import SwitchyardAuth
 import SwitchyardCache
 import SwitchyardCurl
+import SwitchyardTransfers
 
 // README.md, "HTTP cache", "Token refresh", "Uploads and downloads": compiled (they name
 // api.example.com); the stand-ins (`showBanner(age:)`, `ExampleSession`, `ProgressBar`) are in StandIns.swift.

@@ -1,3 +1,5 @@
+public import Switchyard
+
 extension HTTPBody {
     /// A body streaming the file at `path` from disk, 64 KiB at a time: constant memory whatever
     /// the file's size, `Content-Length` known from the file's size, and replayable (each

@@ -1,4 +1,5 @@
 public import HTTPTypes
+public import Switchyard
 import Synchronization
 
 /// A download of one resource to a file: streamed to `FILE.part` in constant memory, verified,

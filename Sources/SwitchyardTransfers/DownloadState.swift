@@ -1,4 +1,5 @@
 public import HTTPTypes
+public import Switchyard
 
 /// Where a ``Download`` is in its life.
 ///

@@ -1,3 +1,5 @@
+public import Switchyard
+
 /// How far an upload or a download has got: one update of a progress stream.
 ///
 /// ```swift

@@ -9,13 +9,13 @@ import Darwin
 /// An open file, read or written with plain POSIX calls: transfers stream through a fixed-size
 /// buffer, so a file of any size costs the same memory. Not shared between tasks; closed by
 /// ``close()`` or on deinit.
-final class FileDescriptor {
+package final class FileDescriptor {
     /// Size of the pieces files are read in.
-    static let readSize = 64 * 1024
+    package static let readSize = 64 * 1024
 
     private var descriptor: Int32
     /// The path it was opened with, for messages.
-    let path: String
+    package let path: String
 
     private init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
@@ -25,14 +25,14 @@ final class FileDescriptor {
     deinit { close() }
 
     /// Opens `path` for reading.
-    static func reading(_ path: String) throws(SwitchyardError) -> FileDescriptor {
+    package static func reading(_ path: String) throws(SwitchyardError) -> FileDescriptor {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .invalidRequest("Cannot open '\(path)' for reading: \(errorText()).") }
         return FileDescriptor(descriptor: descriptor, path: path)
     }
 
     /// Opens (creating if needed) `path` for writing at its end, or empty when `truncating`.
-    static func writing(_ path: String, truncating: Bool) throws(SwitchyardError) -> FileDescriptor {
+    package static func writing(_ path: String, truncating: Bool) throws(SwitchyardError) -> FileDescriptor {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (truncating ? O_TRUNC : O_APPEND)
         let descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else { throw .invalidRequest("Cannot open '\(path)' for writing: \(errorText()).") }
@@ -40,14 +40,14 @@ final class FileDescriptor {
     }
 
     /// The size of the file at `path`, or `nil` if there is no such file.
-    static func size(of path: String) -> Int64? {
+    package static func size(of path: String) -> Int64? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int64(info.st_size)
     }
 
     /// Reads up to ``readSize`` bytes; an empty result is the end of the file.
-    func read() throws(SwitchyardError) -> [UInt8] {
+    package func read() throws(SwitchyardError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: Self.readSize)
         while true {
             let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
@@ -60,7 +60,7 @@ final class FileDescriptor {
     }
 
     /// Writes all of `bytes`.
-    func write(_ bytes: ArraySlice<UInt8>) throws(SwitchyardError) {
+    package func write(_ bytes: ArraySlice<UInt8>) throws(SwitchyardError) {
         var failure: SwitchyardError?
         bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
@@ -81,31 +81,31 @@ final class FileDescriptor {
     }
 
     /// Flushes the file's data to the storage device.
-    func synchronize() throws(SwitchyardError) {
+    package func synchronize() throws(SwitchyardError) {
         guard fsync(descriptor) == 0 else { throw .invalidRequest("Cannot flush '\(path)' to disk: \(Self.errorText()).") }
     }
 
     /// Closes the file; later calls do nothing.
-    func close() {
+    package func close() {
         guard descriptor >= 0 else { return }
         _ = systemClose(descriptor)
         descriptor = -1
     }
 
     /// Renames `from` to `to` atomically (same file system), replacing `to`.
-    static func rename(_ from: String, to: String) throws(SwitchyardError) {
+    package static func rename(_ from: String, to: String) throws(SwitchyardError) {
         guard systemRename(from, to) == 0 else {
             throw .invalidRequest("Cannot rename '\(from)' to '\(to)': \(errorText()).")
         }
     }
 
     /// Removes `path` if it exists.
-    static func remove(_ path: String) {
+    package static func remove(_ path: String) {
         _ = unlink(path)
     }
 
     /// The text of the current `errno`.
-    static func errorText() -> String {
+    package static func errorText() -> String {
         String(cString: strerror(errno))
     }
 }

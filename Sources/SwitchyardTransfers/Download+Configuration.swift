@@ -1,3 +1,5 @@
+public import Switchyard
+
 extension Download {
     /// How a download treats an existing partial file and how it verifies the result.
     public struct Configuration: Sendable {

@@ -1,3 +1,5 @@
+public import Switchyard
+
 extension Client {
     /// A download of `request`'s response to the file at `destination`, through this client's
     /// chain; call ``Download/start()`` or await ``Download/result()``.

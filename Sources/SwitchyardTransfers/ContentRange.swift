@@ -1,3 +1,5 @@
+import Switchyard
+
 /// A parsed `Content-Range: bytes S-E/T` (or `…/*`) header of a `206` response.
 struct ContentRange: Equatable {
     /// First byte offset.

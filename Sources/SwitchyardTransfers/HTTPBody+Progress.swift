@@ -1,3 +1,5 @@
+public import Switchyard
+
 extension HTTPBody {
     /// This body, together with a stream of upload progress: bytes handed to the transport so far
     /// (the transport pulls chunks as it sends them, so this follows the wire), out of the body's

@@ -1,3 +1,5 @@
+import Switchyard
+
 /// The on-disk side of a download: `FILE.part` holds the bytes received so far and
 /// `FILE.part.validator` the response's validator (its `ETag`, else its `Last-Modified`), which a
 /// resumed download sends as `If-Range` so that a changed resource is fetched whole instead of
