@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "SwitchyardConformance", targets: ["SwitchyardConformance"]),
         .library(name: "SwitchyardTestServer", targets: ["SwitchyardTestServer"]),
         .library(name: "SwitchyardTransfers", targets: ["SwitchyardTransfers"]),
+        .library(name: "SwitchyardObservability", targets: ["SwitchyardObservability"]),
+        .library(name: "SwitchyardTraffic", targets: ["SwitchyardTraffic"]),
         .library(name: "SwitchyardAPI", targets: ["SwitchyardAPI"]),
         .library(name: "SwitchyardSigning", targets: ["SwitchyardSigning"]),
         .library(name: "SwitchyardExperiments", targets: ["SwitchyardExperiments"]),
@@ -86,9 +88,7 @@ let package = Package(
             dependencies: [
                 "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Histogram", package: "hdrhistogram-swift")
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
 
@@ -144,6 +144,25 @@ let package = Package(
             dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
 
+        // Traffic control as plugins: coalescing, concurrency limits and priorities, circuit breaker,
+        // tracking, connectivity, batches.
+        .target(
+            name: "SwitchyardTraffic",
+            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        // Timing statistics (HdrHistogram), OpenTelemetry-named metrics (swift-metrics), HAR files and
+        // logging, as plugins.
+        .target(
+            name: "SwitchyardObservability",
+            dependencies: [
+                "Switchyard",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Histogram", package: "hdrhistogram-swift")
+            ]
+        ),
+
         // MARK: - Application layer
         // One JSON value type (Codable, compact text) with no dependencies, for the app layer, `yard`
         // and the loopback test server (which depends on neither the core nor the app layer).
@@ -151,7 +170,7 @@ let package = Package(
         // Endpoints, decoding at JSON paths, call handles and states, paged lists: built on the core only.
         .target(
             name: "SwitchyardAPI",
-            dependencies: ["SwitchyardTransfers", "Switchyard", "SwitchyardJSON", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["SwitchyardTraffic", "SwitchyardTransfers", "Switchyard", "SwitchyardJSON", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
 
         // MARK: - Example department plugins
@@ -203,7 +222,7 @@ let package = Package(
         // swift-distributed-tracing, with W3C trace context injected into each attempt. Trait Tracing.
         .target(
             name: "SwitchyardTracing",
-            dependencies: [
+            dependencies: ["SwitchyardObservability", 
                 "Switchyard",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 product("Tracing", "swift-distributed-tracing", trait: "Tracing")
@@ -264,7 +283,7 @@ let package = Package(
         // Trait Tools.
         .executableTarget(
             name: "yard",
-            dependencies: ["SwitchyardTransfers", 
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
                 "Switchyard",
                 "SwitchyardCurl",
                 "SwitchyardURLSession",
@@ -291,7 +310,7 @@ let package = Package(
         // and events, process figures); a regular target because test targets cannot depend on each other.
         .target(
             name: "SwitchyardTestSupport",
-            dependencies: ["SwitchyardTransfers", 
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 "SwitchyardTestServer", "SwitchyardConformance",
                 .product(name: "Logging", package: "swift-log"),
@@ -303,7 +322,7 @@ let package = Package(
         // loopback server where the wire matters.
         .testTarget(
             name: "SwitchyardTests",
-            dependencies: ["SwitchyardTransfers", 
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
                 "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport", "SwitchyardCurl",
                 "SwitchyardTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -313,14 +332,14 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardCurlTests",
-            dependencies: [
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardConformance", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
             name: "SwitchyardURLSessionTests",
-            dependencies: [
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardURLSession", "SwitchyardTestServer", "SwitchyardConformance",
                 "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -328,7 +347,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardAsyncHTTPClientTests",
-            dependencies: [
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardTestServer", "SwitchyardConformance",
                 "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -337,7 +356,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardAPITests",
-            dependencies: ["SwitchyardTransfers", 
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
                 "Switchyard", "SwitchyardAPI", "SwitchyardTesting", "SwitchyardTestSupport", "SwitchyardTestServer",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -352,7 +371,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TransportConformanceTests",
-            dependencies: [
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestServer",
                 "SwitchyardTestSupport", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -360,7 +379,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginTests",
-            dependencies: [
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardSigning", "SwitchyardExperiments", "SwitchyardCurl", "SwitchyardTestServer",
                 "SwitchyardConformance",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -369,7 +388,7 @@ let package = Package(
         // The auth plugin and request compression against the loopback server, on every transport.
         .testTarget(
             name: "SwitchyardAuthTests",
-            dependencies: [
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardAuth", "SwitchyardTestServer", "SwitchyardConformance", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -387,7 +406,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CachePluginTests",
-            dependencies: [
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardCache", "SwitchyardAPI", "SwitchyardTestServer", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -396,7 +415,7 @@ let package = Package(
         // The OpenAPI bridge: a generated-style client over the full chain, on curl and AsyncHTTPClient.
         .testTarget(
             name: "SwitchyardOpenAPITests",
-            dependencies: [
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardOpenAPI", "SwitchyardTestServer", "SwitchyardConformance",
                 "SwitchyardTestSupport", "SwitchyardCurl", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -406,7 +425,7 @@ let package = Package(
         // Tracing, OpenTelemetry-named metrics and service lifecycle against the loopback server.
         .testTarget(
             name: "SwitchyardObservabilityTests",
-            dependencies: [
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardTracing", "SwitchyardServiceLifecycle", "SwitchyardTestServer",
                 "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
@@ -434,7 +453,7 @@ let package = Package(
         // a test that finds each documented ```swift block verbatim in a test file.
         .testTarget(
             name: "DocumentationExamplesTests",
-            dependencies: ["SwitchyardTransfers", 
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 "SwitchyardAPI", "SwitchyardCache", "SwitchyardAuth", "SwitchyardSigning", "SwitchyardExperiments",
                 "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestServer", "SwitchyardTestSupport",

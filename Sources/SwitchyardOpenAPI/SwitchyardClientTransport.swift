@@ -7,7 +7,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-
 /// A Switchyard `Switchyard.Client` as a swift-openapi-runtime `ClientTransport`: a generated
 /// OpenAPI client gets the client's whole chain (retry, redirects, events, timing, plugins) and
 /// whichever Switchyard transport it runs on.
@@ -147,7 +146,7 @@ public struct SwitchyardClientTransport: ClientTransport {
     ) async throws -> (HTTPResponse, OpenAPIRuntime.HTTPBody?) {
         var options = Self.taskOptions ?? options
         options.tags.insert(operationID)
-        options.tags.insert(TimingStats.templateTagPrefix + operationID)  // timing statistics per operation
+        options.tags.insert(RequestOptions.endpointTemplateTagPrefix + operationID)  // timing statistics per operation
         options.openAPIOperationID = operationID
         let head = OpenAPIRequestHead.absolute(request, base: try baseURLs.base(of: baseURL))
         let switchyardRequest = Request(head, body: body.map(OpenAPIBodyBridge.switchyard), options: options)

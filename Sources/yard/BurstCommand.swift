@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Switchyard
 import SwitchyardJSON
+import SwitchyardTraffic
 
 /// `yard burst`: many identical GETs through one client with traffic control on, and a count of
 /// what came back.
@@ -84,7 +85,7 @@ struct BurstCommand: AsyncParsableCommand {
     func makeConfiguration() -> ClientConfiguration {
         var configuration = ClientConfiguration(
             events: nil, redirects: nil, retry: retries > 0 ? RetryPolicy(maxAttempts: retries + 1) : nil)
-        if let maxPerHost { configuration.concurrencyLimiter = ConcurrencyLimiter(maxExchangesPerHost: maxPerHost) }
+        if let maxPerHost { configuration.plugins.append(.concurrencyLimit(ConcurrencyLimiter(maxExchangesPerHost: maxPerHost))) }
         if coalesce { configuration.plugins.append(.coalescing(CoalescingPolicy())) }
         if let breakerFailures {
             configuration.plugins.append(.circuitBreaker(CircuitBreaker(policy: .consecutiveFailures(breakerFailures))))

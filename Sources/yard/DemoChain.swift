@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardObservability
 
 /// The chain `yard demo` assembles: the built-ins plus a small department plugin.
 enum DemoChain {
@@ -20,7 +21,7 @@ enum DemoChain {
         stats.register(template: "/malformed/{kind}")
         stats.register(template: "/pages/{list}")
         var configuration = ClientConfiguration(events: events, retry: retry, plugins: [catalog])
-        configuration.timingStats = stats
+        configuration.plugins.append(.timingStats(stats))
         return configuration
     }
 

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
+import SwitchyardTraffic
 
 /// The traffic-control part of `yard demo`: identical requests coalesced, a per-host limit whose
 /// queue follows priorities, a screen's tag cancelled mid-flight, and a circuit breaker opening and
@@ -16,12 +17,12 @@ struct DemoTrafficTour {
 
         let limiter = ConcurrencyLimiter(maxExchangesPerHost: 2)
         var limited = ClientConfiguration(events: nil)
-        limited.concurrencyLimiter = limiter
+        limited.plugins.append(.concurrencyLimit(limiter))
         try await priorities(try Client(transport: transport, configuration: limited), limiter: limiter)
 
         let tracker = ExchangeTracker()
         var tracked = ClientConfiguration(events: nil)
-        tracked.tracker = tracker
+        tracked.plugins.append(.tracking(tracker))
         try await tagCancellation(try Client(transport: transport, configuration: tracked), tracker: tracker)
 
         try await circuitBreaker()

@@ -5,6 +5,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardAPI
 import SwitchyardCache
+import SwitchyardObservability
 import SwitchyardTransfers
 
 /// `yard request`: one request through the full client, printed like a friendly curl or as JSON.

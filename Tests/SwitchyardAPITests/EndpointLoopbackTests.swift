@@ -1,8 +1,10 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardAPI
+import SwitchyardObservability
 import SwitchyardTestServer
 import SwitchyardTestSupport
+import SwitchyardTraffic
 import Testing
 
 @Suite struct EndpointLoopbackTests {
@@ -101,7 +103,7 @@ import Testing
     @Test func theDecodePhaseReachesTimingStatistics() async throws {
         let stats = TimingStats()
         var configuration = ClientConfiguration()
-        configuration.timingStats = stats
+        configuration.plugins.append(.timingStats(stats))
         try await withAPI(configuration: configuration) { api, _ in
             _ = try await api.value(echoing(Book.self, bookJSON))
             let phases = await waitForEndpoint(stats, path: "/echo/body")?.phases.map(\.name) ?? []

@@ -3,6 +3,7 @@ import Logging
 import Switchyard
 import SwitchyardAuth
 import SwitchyardConformance
+import SwitchyardObservability
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
@@ -117,7 +118,7 @@ struct AuthPluginTests {
         let log = CapturedLog()
         let har = HARRecorder()
         var configuration = ClientConfiguration(attemptInterceptors: [har.interceptor])
-        configuration.logging = LoggingConfiguration(logger: log.logger(level: .trace))
+        configuration.plugins.append(.logging(LoggingConfiguration(logger: log.logger(level: .trace))))
         try await withAuthClient(.curl, auth: auth, configuration: configuration) { client, server in
             server.setAuthToken("fresh-token-2", key: "k")
             let response = try await client.send(try Request(url: server.url("/auth/k")))

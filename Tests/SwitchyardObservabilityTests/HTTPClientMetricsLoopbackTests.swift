@@ -2,6 +2,7 @@ import CoreMetrics
 import HTTPTypes
 import MetricsTestKit
 import Switchyard
+import SwitchyardObservability
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardTesting
@@ -19,8 +20,8 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
         let test = TestMetrics()
         let metrics = HTTPClientMetrics(factory: test, templates: ["/bytes/{n}"])
         var configuration = ClientConfiguration(redirects: nil, retry: RetryPolicy(maxAttempts: 3, backoff: RetryBackoff(random: { 0 })))
-        configuration.httpMetrics = metrics
-        #expect(configuration.timingStats == nil)
+        configuration.plugins.append(.httpMetrics(metrics))
+        #expect(!configuration.plugins.contains { $0.name == "timingStats" })
         try await withLoopbackClient(kind, configuration: configuration) { client, server in
             let streamed = try await client.stream(try Request(url: server.url("/bytes/5000?access_token=s3cr3t")))
             // Active while the body is unread; recorded only once it ends.
@@ -69,7 +70,7 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
     @Test func aFailedAttemptCarriesItsErrorKind() async throws {
         let test = TestMetrics()
         var configuration = ClientConfiguration(redirects: nil, retry: nil)
-        configuration.httpMetrics = HTTPClientMetrics(factory: test)
+        configuration.plugins.append(.httpMetrics(HTTPClientMetrics(factory: test)))
         try await withLoopbackClient(.curl, configuration: configuration) { client, _ in
             let refusing = try RefusingPort()
             let url = refusing.url("/small")
@@ -86,7 +87,7 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
         let test = TestMetrics()
         let counting = CountingFactory(base: test)
         var configuration = ClientConfiguration(redirects: nil, retry: nil)
-        configuration.httpMetrics = HTTPClientMetrics(factory: counting)
+        configuration.plugins.append(.httpMetrics(HTTPClientMetrics(factory: counting)))
         try await withLoopbackClient(.curl, configuration: configuration) { client, server in
             for _ in 0..<20 { _ = try await client.send(try Request(url: server.url("/small"))) }
             #expect(counting.made.load(ordering: .relaxed) == 4)  // 1 meter + 3 recorders
@@ -103,7 +104,7 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
         let transport = StubTransport { _, _ in Response(status: .ok, body: Array("ok".utf8)) }
         func on(_ factory: any MetricsFactory) -> ClientConfiguration {
             var on = ClientConfiguration(events: nil, redirects: nil, retry: nil, retryBudget: nil)
-            on.httpMetrics = HTTPClientMetrics(factory: factory, templates: ["/items/{id}"])
+            on.plugins.append(.httpMetrics(HTTPClientMetrics(factory: factory, templates: ["/items/{id}"])))
             return on
         }
         let off = ClientConfiguration(events: nil, redirects: nil, retry: nil, retryBudget: nil)

@@ -1,6 +1,7 @@
 import ServiceLifecycle
 import Switchyard
 import SwitchyardAsyncHTTPClient
+import SwitchyardObservability
 import SwitchyardServiceLifecycle
 import SwitchyardTracing
 import Testing
@@ -9,7 +10,7 @@ import Testing
 @Suite struct ObservabilityReadmeExampleTests {
     @Test func theReadmeExampleAssemblesMetricsTracingAndTheService() async throws {
         var configuration = ClientConfiguration()
-        configuration.httpMetrics = HTTPClientMetrics(templates: ["/users/{id}"])  // swift-metrics, no TimingStats needed
+        configuration.plugins.append(.httpMetrics(HTTPClientMetrics(templates: ["/users/{id}"])))  // swift-metrics
         configuration.plugins += TracingPlugin().plugins  // swift-distributed-tracing
         let transport = AsyncHTTPClientTransport()
         let client = try Client(transport: transport, configuration: configuration)

@@ -2,6 +2,7 @@ import HTTPTypes
 import InMemoryTracing
 import Switchyard
 import SwitchyardConformance
+import SwitchyardObservability
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardTesting

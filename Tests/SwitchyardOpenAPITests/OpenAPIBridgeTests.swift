@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Switchyard
+import SwitchyardObservability
 import SwitchyardOpenAPI
 import SwitchyardTestServer
 import SwitchyardTestSupport
@@ -205,7 +206,7 @@ import Testing
     @Test(arguments: bridgeTransports) func timingStatisticsCountByOperationID(kind: TransportKind) async throws {
         let stats = TimingStats()
         var configuration = ClientConfiguration(retry: nil)
-        configuration.timingStats = stats
+        configuration.plugins.append(.timingStats(stats))
         try await withGeneratedClient(kind, configuration: configuration) { api, _, _ in
             for name in ["ada", "grace", "alan"] { _ = try await api.getGreeting(path: .init(name: name)).ok }
         }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
 import SwitchyardTestSupport
+import SwitchyardTraffic
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct BatchLoopbackTests {

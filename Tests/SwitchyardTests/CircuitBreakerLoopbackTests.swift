@@ -3,6 +3,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
 import SwitchyardTestSupport
+import SwitchyardTraffic
 import Testing
 
 /// A configuration with the breaker on, no retry and no redirects (one attempt per call), and a bus.

@@ -2,6 +2,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardTestSupport
 import SwitchyardTesting
+import SwitchyardTraffic
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Switchyard
+import SwitchyardObservability
 import Synchronization
 import Testing
 

@@ -1,8 +1,10 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardObservability
 import SwitchyardTestServer
 import SwitchyardTestSupport
+import SwitchyardTraffic
 import Synchronization
 import Testing
 
@@ -22,7 +24,7 @@ struct CoalescingLoopbackTests {
         let events = CollectedEvents(bus)
         var configuration = ClientConfiguration(events: bus)
         if let policy { configuration.plugins.append(.coalescing(policy)) }
-        configuration.timingStats = stats
+        if let stats { configuration.plugins.append(.timingStats(stats)) }
         return try await withLoopbackClient(kind, configuration: configuration) { client, server in
             try await body(client, server, events)
         }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
 import SwitchyardTestSupport
+import SwitchyardTraffic
 import Testing
 
 /// Runs `body` with a client of `kind` whose chain has `limiter`, against a new embedded server.
@@ -12,8 +13,8 @@ func withLimitedClient(
     _ body: (Client, LoopbackServer) async throws -> Void
 ) async throws {
     var configuration = ClientConfiguration(events: events, redirects: nil, retry: retry)
-    configuration.concurrencyLimiter = limiter
-    configuration.tracker = tracker
+    configuration.plugins.append(.concurrencyLimit(limiter))
+    if let tracker { configuration.plugins.append(.tracking(tracker)) }
     try await withLoopbackClient(kind, configuration: configuration, body)
 }
 

@@ -2,6 +2,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
 import SwitchyardTestSupport
+import SwitchyardTraffic
 import Synchronization
 import Testing
 
@@ -13,7 +14,7 @@ private func connectivityConfiguration(
     var configuration = ClientConfiguration(
         events: bus, redirects: nil, retry: retry, retryBudget: nil,
         attemptInterceptors: attemptInterceptors)
-    configuration.connectivity = source
+    configuration.plugins.append(.connectivity(source))
     return (configuration, CollectedEvents(bus))
 }
 

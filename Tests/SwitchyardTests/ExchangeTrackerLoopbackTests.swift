@@ -3,6 +3,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
 import SwitchyardTestSupport
+import SwitchyardTraffic
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct ExchangeTrackerLoopbackTests {
@@ -108,7 +109,7 @@ import Testing
     @Test func aTrackedCallLeavesNothingBehindOnceItsResponseIsGone() async throws {
         let tracker = ExchangeTracker()
         var configuration = ClientConfiguration(events: nil)
-        configuration.tracker = tracker
+        configuration.plugins.append(.tracking(tracker))
         let client = try Client(
             transport: ClosureTransport { _, _ in Response(status: .ok, body: Array("hi".utf8)) },
             configuration: configuration)
@@ -139,7 +140,7 @@ import Testing
             let tracker = ExchangeTracker()
             var configuration = ClientConfiguration(events: bus)
             configuration.plugins.append(.coalescing(CoalescingPolicy()))
-            configuration.tracker = tracker
+            configuration.plugins.append(.tracking(tracker))
             let client = try Client(transport: transport, configuration: configuration)
             let path = "/hold/tracked-\(kind)/1000"
             func send(tag: String) -> Task<BufferedResponse, any Error> {

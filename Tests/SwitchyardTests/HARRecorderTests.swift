@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardObservability
 import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing

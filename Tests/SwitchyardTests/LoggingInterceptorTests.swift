@@ -1,6 +1,7 @@
 import HTTPTypes
 import Logging
 import Switchyard
+import SwitchyardObservability
 import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing

@@ -4,6 +4,7 @@ import Logging
 import Switchyard
 import SwitchyardConformance
 import SwitchyardCurl
+import SwitchyardObservability
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import Synchronization
@@ -13,9 +14,11 @@ import Testing
 struct LoggingLoopbackTests {
     static func client(_ log: CapturedLog, level: Logger.Level, retry: RetryPolicy? = nil) throws -> Client {
         var configuration = ClientConfiguration(retry: retry)
-        configuration.logging = LoggingConfiguration(
-            logger: log.logger(level: level), redactedHeaders: ["X-Api-Key"], redactedQueryParameters: ["token"],
-            bodyPreviewBytes: 64)
+        configuration.plugins.append(
+            .logging(
+                LoggingConfiguration(
+                    logger: log.logger(level: level), redactedHeaders: ["X-Api-Key"], redactedQueryParameters: ["token"],
+                    bodyPreviewBytes: 64)))
         return try Client(transport: CurlTransport(), configuration: configuration)
     }
 

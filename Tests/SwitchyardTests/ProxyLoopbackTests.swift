@@ -4,6 +4,7 @@ import Logging
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardCurl
+import SwitchyardObservability
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardURLSession

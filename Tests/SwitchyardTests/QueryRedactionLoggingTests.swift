@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import Switchyard
 import SwitchyardCurl
+import SwitchyardObservability
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
@@ -12,7 +13,7 @@ import Testing
 struct QueryRedactionLoggingTests {
     private static func send(_ url: String, _ logging: LoggingConfiguration) async throws -> String {
         var configuration = ClientConfiguration()
-        configuration.logging = logging
+        configuration.plugins.append(.logging(logging))
         let response = try await Client(transport: CurlTransport(), configuration: configuration)
             .send(try Request(url: url))
         #expect(response.head.status == .ok)

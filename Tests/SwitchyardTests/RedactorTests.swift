@@ -3,6 +3,7 @@ import Logging
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardObservability
 
 /// `Redactor`, the per-exchange masking behind every log line: which header values it hides, which
 /// secrets it learns from a request and a response, and how it masks them in free text.

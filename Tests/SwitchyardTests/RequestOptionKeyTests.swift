@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardTraffic
 import Testing
 
 /// A department's own option, declared the way a plugin declares one.

@@ -2,6 +2,7 @@ import Foundation
 import MetricsTestKit
 import Switchyard
 import SwitchyardCurl
+import SwitchyardObservability
 import SwitchyardTestServer
 import Testing
 
@@ -11,8 +12,7 @@ struct TimingStatsLoopbackTests {
     static func client(_ stats: TimingStats, metrics: TestMetrics? = nil, retry: RetryPolicy? = nil) throws -> Client {
         var configuration = ClientConfiguration(
             retry: retry, callInterceptors: [ClosureInterceptor(name: "Noop") { r, _, next in try await next(r) }])
-        configuration.timingStats = stats
-        configuration.timingMetrics = metrics.map { TimingMetricsExporter(factory: $0) }
+        configuration.plugins.append(.timingStats(stats, exporter: metrics.map { TimingMetricsExporter(factory: $0) }))
         return try Client(transport: CurlTransport(), configuration: configuration)
     }
 

@@ -4,6 +4,7 @@ import Switchyard
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
+import SwitchyardTraffic
 import Testing
 
 /// The README's traffic-control example, run against the embedded server.
@@ -12,17 +13,20 @@ import Testing
         let server = try await LoopbackServer.start()
         let transport = CurlTransport()
 
+        let tracker = ExchangeTracker()
         var configuration = ClientConfiguration()
-        configuration.concurrencyLimiter = ConcurrencyLimiter(maxExchanges: 16, maxExchangesPerHost: 4)
-        configuration.tracker = ExchangeTracker()
-        configuration.plugins.append(.coalescing(CoalescingPolicy()))
-        configuration.plugins.append(.circuitBreaker(CircuitBreaker(policy: CircuitBreakerPolicy())))
+        configuration.plugins = [
+            .concurrencyLimit(ConcurrencyLimiter(maxExchanges: 16, maxExchangesPerHost: 4)),
+            .tracking(tracker),
+            .coalescing(CoalescingPolicy()),
+            .circuitBreaker(CircuitBreaker(policy: CircuitBreakerPolicy()))
+        ]
         let client = try Client(transport: transport, configuration: configuration)
 
         var request = try Request(url: server.url("/gate/readme?id=me&tag=readme"))
         request.options.tags = ["profile-screen"]
         request.options.priority = .userInitiated
-        let updates = client.tracker!.activityUpdates()  // subscribed now, before the request starts
+        let updates = tracker.activityUpdates()  // subscribed now, before the request starts
         let me = Task { try await client.send(request) }
         let spinner = Task {
             var sawActivity = false
@@ -32,7 +36,7 @@ import Testing
             return false
         }
         #expect(await eventually { server.gate(key: "readme").held == 1 })
-        #expect(client.tracker?.cancel(tagged: "profile-screen") == 1)  // the screen went away
+        #expect(tracker.cancel(tagged: "profile-screen") == 1)  // the screen went away
         let error = await #expect(throws: SwitchyardError.self) { try await me.value }
         #expect(error?.kind == .cancelled)
         #expect(await spinner.value)  // the spinner came and went

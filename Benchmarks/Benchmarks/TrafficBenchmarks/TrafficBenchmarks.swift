@@ -81,7 +81,7 @@ struct StreamingInMemoryTransport: Transport {
 func registerLimiterBenchmarks(request: Request) {
     func client(_ limiter: ConcurrencyLimiter?) -> Client {
         var configuration = ClientConfiguration(events: nil, redirects: nil, retry: nil, retryBudget: nil)
-        configuration.concurrencyLimiter = limiter
+        configuration.plugins.append(.concurrencyLimit(limiter))
         return try! Client(transport: StreamingInMemoryTransport(), configuration: configuration)
     }
     measureSends("Traffic.limiter-off-streamed", client: client(nil), request: request)
@@ -96,7 +96,7 @@ func registerLimiterBenchmarks(request: Request) {
 
 /// The exchange tracker: each tracked call runs in a task of its own and is registered by id.
 func registerTrackerBenchmarks(request: Request) {
-    measureSends("Traffic.tracker-on", client: trafficClient { $0.tracker = ExchangeTracker() }, request: request)
+    measureSends("Traffic.tracker-on", client: trafficClient { $0.plugins.append(.tracking(ExchangeTracker())) }, request: request)
 }
 
 /// Forwards to `next` unchanged.

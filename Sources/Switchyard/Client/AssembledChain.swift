@@ -12,8 +12,6 @@ final class AssembledChain: Sendable {
     let eventsLink: EventsInterceptor?
     /// What the chain was assembled from, to assemble it again with other plugins.
     let source: Source
-    /// Follows every call of this chain, when configured.
-    let tracker: ExchangeTracker?
 
     /// What a chain is assembled from.
     enum Source: Sendable {
@@ -30,7 +28,6 @@ final class AssembledChain: Sendable {
         self.eventsLink = Self.firstEventsLink(interceptors)
         self.headerConflicts = []
         self.source = .interceptors(interceptors)
-        self.tracker = nil
         // Links below the last redirect or retry link run once per attempt; the rest once per call.
         let lastRepeating = interceptors.lastIndex {
             let link = Pipeline.unwrapped($0)
@@ -53,7 +50,6 @@ final class AssembledChain: Sendable {
         self.observers = assembly.observers
         self.eventsLink = Self.firstEventsLink(assembly.interceptors)
         self.source = .configuration(configuration)
-        self.tracker = configuration.tracker
     }
 
     private static func firstEventsLink(_ interceptors: [any Interceptor]) -> EventsInterceptor? {

@@ -26,13 +26,11 @@ struct ChainAssembly {
         if let bus = events {
             append(EventsInterceptor(bus: bus, popUps: Self.popUps(configuration)), .call, .builtIn)
         }
-        if let stats = configuration.timingStats {
-            append(TimingStatsInterceptor(stats: stats, exporter: configuration.timingMetrics), .call, .builtIn)
-        }
+        for plugin in callPlugins where plugin.layer < .appHeaders { append(plugin) }
         if !configuration.headers.isEmpty {
             append(HeadersInterceptor(groups: configuration.headers), .call, .builtIn)
         }
-        for plugin in callPlugins where plugin.layer < .department { append(plugin) }
+        for plugin in callPlugins where plugin.layer >= .appHeaders && plugin.layer < .department { append(plugin) }
         for interceptor in configuration.callInterceptors { append(interceptor, .call, .app) }
         for plugin in callPlugins where plugin.layer >= .department { append(plugin) }
         if let validation = configuration.validation {
@@ -42,24 +40,12 @@ struct ChainAssembly {
             append(ResponseSizeLimitInterceptor(maxResponseBytes: limit), .call, .builtIn)
         }
         if let redirects = configuration.redirects { append(RedirectInterceptor(policy: redirects), .call, .builtIn) }
-        if let connectivity = configuration.connectivity {
-            append(ConnectivityInterceptor(source: connectivity), .call, .builtIn)
-        }
         if let retry = configuration.retry {
-            append(
-                RetryInterceptor(policy: retry, budget: configuration.retryBudget, connectivity: configuration.connectivity),
-                .call, .builtIn)
+            append(RetryInterceptor(policy: retry, budget: configuration.retryBudget), .call, .builtIn)
         }
         for plugin in attemptPlugins where plugin.layer <= .department { append(plugin) }
         for interceptor in configuration.attemptInterceptors { append(interceptor, .attempt, .app) }
         for plugin in attemptPlugins where plugin.layer > .department { append(plugin) }
-        if let logging = configuration.logging { append(LoggingInterceptor(configuration: logging), .attempt, .builtIn) }
-        if let metrics = configuration.httpMetrics {
-            append(HTTPClientMetricsInterceptor(metrics: metrics), .attempt, .builtIn)
-        }
-        if let limiter = configuration.concurrencyLimiter {
-            append(ConcurrencyLimitInterceptor(limiter: limiter), .attempt, .builtIn)
-        }
         links.append(ChainLink(name: String(describing: type(of: transport)), position: .attempt, origin: .transport))
         headerConflicts = HeaderConflict.find(
             in: configuration.headers + configuration.plugins.filter { !$0.headerRules.isEmpty }.map(\.headerGroup))

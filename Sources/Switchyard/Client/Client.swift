@@ -42,10 +42,6 @@ public struct Client: Sendable {
     /// The chain this client runs now.
     public var pipeline: Pipeline { chains.chain.pipeline }
 
-    /// The tracker that follows this client's exchanges (``ClientConfiguration/tracker``): activity
-    /// and group cancellation. `nil` when none is configured.
-    public var tracker: ExchangeTracker? { chains.chain.tracker }
-
     /// The assembled chain, outermost first, ending with the transport: for inspection.
     public var chain: [ChainLink] { chains.chain.links }
 
@@ -138,14 +134,7 @@ public struct Client: Sendable {
     public func stream(_ request: Request) async throws(SwitchyardError) -> StreamedResponse {
         let chain = chains.chain
         let context = chain.makeContext(for: request)
-        let response: Response
-        if let tracker = chain.tracker {
-            response = try await tracker.trackStream(context, tags: request.options.tags) { () async throws(SwitchyardError) in
-                try await run(request, chain: chain, context: context)
-            }
-        } else {
-            response = try await run(request, chain: chain, context: context)
-        }
+        let response = try await run(request, chain: chain, context: context)
         return StreamedResponse(head: response.head, body: response.body ?? HTTPBody([]), context: context)
     }
 
@@ -157,16 +146,6 @@ public struct Client: Sendable {
     public func send(_ request: Request) async throws(SwitchyardError) -> BufferedResponse {
         let chain = chains.chain
         let context = chain.makeContext(for: request)
-        guard let tracker = chain.tracker else { return try await buffer(request, chain: chain, context: context) }
-        return try await tracker.track(context, tags: request.options.tags) { () async throws(SwitchyardError) in
-            try await buffer(request, chain: chain, context: context)
-        }
-    }
-
-    /// Runs the chain and reads the whole body.
-    private func buffer(_ request: Request, chain: AssembledChain, context: ExchangeContext) async throws(SwitchyardError)
-        -> BufferedResponse
-    {
         let response = try await run(request, chain: chain, context: context)
         let limit = request.options.maxResponseBytes ?? Self.defaultMaxBufferedResponseBytes
         do {

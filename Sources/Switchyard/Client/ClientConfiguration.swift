@@ -13,16 +13,14 @@
 /// ### The order of the chain
 ///
 /// ```
-/// call:     events → timing stats → headers → outer call plugins → app call interceptors → department and inner call plugins → validation → size limit → redirects → connectivity → retry
-/// attempt:  outer attempt plugins → department attempt plugins → app attempt interceptors → inner attempt plugins → logging → HTTP metrics → concurrency limiter → transport
+/// call:     events → outermost call plugins (tracking, timing stats) → headers → outer call plugins → app call interceptors → department and inner call plugins → validation → size limit → redirects → retry
+/// attempt:  outer attempt plugins → department attempt plugins → app attempt interceptors → inner attempt plugins (logging, HTTP metrics, concurrency limiter) → transport
 /// ```
 ///
 /// Plugins sit by their ``Plugin/Layer``: in the call position, those outside the departments'
 /// layer come before the app's call interceptors; in the attempt position, the app's attempt
-/// interceptors come after the departments' plugins. The connectivity link (``connectivity``) holds requests that ask to wait while
-/// offline; the retry link gets the same source and waits for the network between attempts. The
-/// concurrency limiter is the last link, so a slot is held only on the wire. An ``ExchangeTracker``
-/// (``tracker``) is not a link: it follows each call around the whole chain.
+/// interceptors come after the departments' plugins. Features outside the kernel join as plugins at
+/// their documented layers (timing statistics first, the concurrency limiter last).
 ///
 /// *Call* links run once per call; *attempt* links run once per attempt (each retry and each
 /// redirect hop) and see the request exactly as it goes on the wire. Plugins of one position keep
@@ -33,15 +31,6 @@ public struct ClientConfiguration: Sendable {
     /// ``ExchangeContext/eventBus``); `nil` publishes none, unless a plugin has observers: then the
     /// client creates a bus, so observers are never dropped silently.
     public var events: EventBus?
-    /// Per-endpoint timing statistics (off when `nil`, the default).
-    public var timingStats: TimingStats?
-    /// Also export each call's timings to swift-metrics (needs ``timingStats``).
-    public var timingMetrics: TimingMetricsExporter?
-    /// OpenTelemetry-named HTTP client metrics of every attempt through swift-metrics (off when
-    /// `nil`, the default; independent of ``timingStats``).
-    public var httpMetrics: HTTPClientMetrics?
-    /// Logging of every attempt (off when `nil`, the default).
-    public var logging: LoggingConfiguration?
     /// App-wide and department header rules, each group in its own scope (see ``HeaderRules``).
     public var headers: [HeaderRules] = []
     /// How failures become user-facing pop-ups (per department scope), and their coalescing.
@@ -56,15 +45,6 @@ public struct ClientConfiguration: Sendable {
     public var retry: RetryPolicy?
     /// Limits retries to a fraction of recent requests, shared by every call of the client.
     public var retryBudget: RetryBudget?
-    /// At most N exchanges on the wire at once, overall and per host, with a priority queue (off
-    /// when `nil`, the default). Holds the slots, so keep one limiter per client.
-    public var concurrencyLimiter: ConcurrencyLimiter?
-    /// Follows the exchanges in flight for activity and group cancellation (off when `nil`, the default).
-    public var tracker: ExchangeTracker?
-    /// Where the client learns whether the network is reachable (off when `nil`, the default):
-    /// requests with ``RequestOptions/waitsForConnectivity`` wait while it reports offline, and
-    /// retries wait for the network instead of spending attempts (see ``ConnectivitySource``).
-    public var connectivity: (any ConnectivitySource)?
     /// Department plugins.
     public var plugins: [Plugin]
     /// The app's own call interceptors, outermost first (after the events link).

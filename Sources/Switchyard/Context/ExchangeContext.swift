@@ -32,7 +32,7 @@ public final class ExchangeContext: Sendable {
     /// The chain's plugin observers, each already limited to its plugin's scope.
     let observers: [Plugin.Observer]
     /// Whether the chain records where this exchange spent its time in each link (set by the
-    /// pipeline when a link reads stage timings, e.g. ``TimingStatsInterceptor``).
+    /// pipeline when a link reads stage timings: a ``ReadsStageTimings`` link).
     let profilesChain: Bool
 
     private struct State {
@@ -44,7 +44,6 @@ public final class ExchangeContext: Sendable {
         var pendingDecodingReport: DecodingReport?
         var decodingReported = false
         var provenance = ResponseProvenance.network
-        var trackerRegistration: TrackerRegistration?
     }
 
     private let state: Mutex<State>
@@ -98,13 +97,6 @@ public final class ExchangeContext: Sendable {
         set { state.withLock { $0.provenance = newValue } }
     }
 
-    /// The tracker following this exchange and its entry there, when the client has an
-    /// ``ExchangeTracker`` (read by the links that report to it: the concurrency limiter).
-    var trackerRegistration: TrackerRegistration? {
-        get { state.withLock { $0.trackerRegistration } }
-        set { state.withLock { $0.trackerRegistration = newValue } }
-    }
-
     /// The phase timings recorded so far by the transport.
     public var timings: TransferTimings {
         get { state.withLock { $0.timings } }
@@ -119,7 +111,7 @@ public final class ExchangeContext: Sendable {
 
     /// The chain's own stages recorded so far: queueing, interceptors, back-off waits, decoding.
     /// Queueing and interceptor times are recorded only in a chain that reads them (one with a
-    /// ``TimingStatsInterceptor``).
+    /// ``ReadsStageTimings`` link).
     public var pipelineTimings: PipelineTimings {
         var (timings, interceptors) = stageTimings
         for (name, duration) in interceptors { timings.interceptors[name, default: .zero] += duration }
@@ -147,11 +139,14 @@ public final class ExchangeContext: Sendable {
         report?.complete(duration)
     }
 
-    /// Holds `report` until ``recordDecoding(_:)`` when the request's options ask for it and no
-    /// decoding time is recorded yet; otherwise returns `false` and the caller reports at once.
-    func awaitDecoding(_ report: @escaping @Sendable (Duration?) -> Void) -> Bool {
-        guard options.recordsDecoding else { return false }
-        return state.withLock { state in
+    /// Holds `report` until the caller reports its decoding time with ``recordDecoding(_:)`` (it
+    /// then runs with that time), or until the context ends without one (it runs with `nil`): for a
+    /// link that completes a record only when the decoding phase is known (see
+    /// ``RequestOptions/recordsDecoding``).
+    /// - Parameter report: What to run once the decoding time is known; at most one is held.
+    /// - Returns: `false` when decoding was already reported: the caller then reports at once.
+    public func whenDecodingRecorded(_ report: @escaping @Sendable (Duration?) -> Void) -> Bool {
+        state.withLock { state in
             guard !state.decodingReported else { return false }
             state.pendingDecodingReport = DecodingReport(report)
             return true
@@ -159,8 +154,9 @@ public final class ExchangeContext: Sendable {
     }
 
     /// The stage timings without the interceptors' times, and the interceptors' own times by name
-    /// in chain order: what timing statistics read, without building a dictionary.
-    var stageTimings: (stages: PipelineTimings, interceptors: [(name: String, duration: Duration)]) {
+    /// in chain order: what timing statistics read, without building a dictionary. Interceptor
+    /// times are recorded only in a chain with a ``ReadsStageTimings`` link.
+    public var stageTimings: (stages: PipelineTimings, interceptors: [(name: String, duration: Duration)]) {
         state.withLock { state in
             var stages = state.pipelineTimings
             stages.queued = state.profile?.queued ?? stages.queued

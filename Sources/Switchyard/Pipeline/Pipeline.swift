@@ -98,6 +98,7 @@ public final class Pipeline: Sendable {
     }
 }
 
-/// A link that reads the chain's stage timings (``ExchangeContext/pipelineTimings``): its presence
-/// makes the pipeline record them.
-protocol ReadsStageTimings {}
+/// A link that reads the chain's stage timings (``ExchangeContext/pipelineTimings``,
+/// ``ExchangeContext/stageTimings``): its presence makes the pipeline record them (one clock reading
+/// per link boundary); a chain without one records none.
+public protocol ReadsStageTimings {}

@@ -52,6 +52,9 @@ public struct Plugin: Sendable {
 
         /// Links that see every other plugin's work, e.g. rank -100.
         public static let outer = Layer(rank: -100)
+        /// Where the app's own header rules (``ClientConfiguration/headers``) sit among call
+        /// plugins: plugins ranked below it (timing statistics) see the request before them.
+        public static let appHeaders = Layer(rank: -500)
         /// Department plugins and the app's interceptors: rank 0.
         public static let department = Layer(rank: 0)
         /// Links that shape the exchange below the departments, e.g. rank 100.

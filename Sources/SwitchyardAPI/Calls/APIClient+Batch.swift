@@ -1,4 +1,5 @@
 public import Switchyard
+public import SwitchyardTraffic
 
 extension APIClient {
     /// Calls many endpoints of one model type concurrently, at most `maxConcurrency` at a time, and

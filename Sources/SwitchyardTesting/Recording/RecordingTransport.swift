@@ -1,7 +1,6 @@
 public import Foundation
 public import HTTPTypes
 public import Switchyard
-
 /// A transport that passes every exchange through to a real one and saves it to a directory,
 /// one human-readable JSON file per exchange, for ``ReplayingTransport`` to serve later.
 ///
@@ -34,7 +33,7 @@ public import Switchyard
 /// Header values named in ``Configuration/redactedHeaderNames`` (by default `Authorization`,
 /// `Proxy-Authorization`, `Cookie` and `Set-Cookie`) are written as `<redacted>`, and so are the
 /// values of the query parameters in ``Configuration/redactedQueryParameters`` (by default
-/// `LoggingConfiguration.defaultRedactedQueryParameters`: `token`, `api_key`, `X-Amz-Signature`, …)
+/// ``Redaction/defaultQueryParameters``: `token`, `api_key`, `X-Amz-Signature`, …)
 /// in the recorded path; the wrapped transport and the caller still see the real values. Bodies are recorded as they are: a response
 /// that repeats a secret in its body (an echo endpoint, a token response) writes it to the file.
 public final class RecordingTransport: Transport {
@@ -60,7 +59,7 @@ public final class RecordingTransport: Transport {
         ///     defaults, or pass `[]` to opt out.
         public init(
             redactedHeaderNames: Set<HTTPField.Name> = Self.defaultRedactedHeaderNames,
-            redactedQueryParameters: Set<String> = LoggingConfiguration.defaultRedactedQueryParameters
+            redactedQueryParameters: Set<String> = Redaction.defaultQueryParameters
         ) {
             self.redactedHeaderNames = redactedHeaderNames
             self.redactedQueryParameters = redactedQueryParameters

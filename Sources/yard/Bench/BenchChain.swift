@@ -1,5 +1,6 @@
 import ArgumentParser
 import Switchyard
+import SwitchyardObservability
 
 /// The chains `yard bench` compares.
 enum BenchChain: String, CaseIterable, ExpressibleByArgument {

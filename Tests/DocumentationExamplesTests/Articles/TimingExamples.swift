@@ -1,6 +1,7 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardCurl
+import SwitchyardObservability
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
@@ -12,7 +13,7 @@ func timingClient() throws -> (Client, TimingStats) {
     let stats = TimingStats()
     stats.register(template: "/bytes/{n}")  // one row for every /bytes/… path
     var configuration = ClientConfiguration()
-    configuration.timingStats = stats
+    configuration.plugins.append(.timingStats(stats))
     let client = try Client(transport: CurlTransport(), configuration: configuration)
     // end
     return (client, stats)

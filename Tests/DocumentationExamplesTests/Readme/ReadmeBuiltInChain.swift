@@ -1,6 +1,7 @@
 import Logging
 import Switchyard
 import SwitchyardCurl
+import SwitchyardObservability
 import SwitchyardSigning
 import Testing
 
@@ -17,16 +18,14 @@ func readmeBuiltInChain() throws -> Client {
             owner: "search", scope: RequestScope(pathPrefixes: ["/search"]),
             rules: [.set("X-Team", "search"), .set("X-Request-ID") { _, context in "req-\(context.id)" }])
     ]
-    configuration.logging = LoggingConfiguration(
-        logger: Logger(label: "shop.network"),
-        redactedQueryParameters: ["token"])
     let stats = TimingStats()
     stats.register(template: "/users/{id}")
-    configuration.timingStats = stats  // print(stats.snapshot().table)
     configuration.popUps.add(
         RequestScope(pathPrefixes: ["/payments"]),
         PopUpMessages(statuses: [503: "Payments are paused. You were not charged."]))
     configuration.plugins = [
+        .timingStats(stats),  // print(stats.snapshot().table)
+        .logging(LoggingConfiguration(logger: Logger(label: "shop.network"), redactedQueryParameters: ["token"])),
         SigningPlugin.make(
             scope: RequestScope(hosts: ["pay.example.com"]),
             signer: RequestSigner(keyID: "payments-2026", secret: Array(secret.utf8)))
@@ -47,5 +46,7 @@ func readmeBuiltInChain() throws -> Client {
         let client = try readmeBuiltInChain()
         let names = client.chain.map { "\($0)" }.joined(separator: " ")
         #expect(names.contains("signing"))
+        #expect(client.chain.first { $0.name == "TimingStatsInterceptor" }?.position == .call)
+        #expect(client.chain.first { $0.name == "LoggingInterceptor" }?.position == .attempt)
     }
 }

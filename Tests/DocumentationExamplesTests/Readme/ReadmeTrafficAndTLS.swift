@@ -1,23 +1,27 @@
 import Switchyard
 import SwitchyardCurl
+import SwitchyardTraffic
 
 // README.md, "Traffic control" and "TLS and proxies": compiled (they name api.example.com and a
 // CA file); `Spinner` is in StandIns.swift.
 @MainActor
 func readmeTrafficControl(spinner: Spinner) async throws {
+    let tracker = ExchangeTracker()
     var configuration = ClientConfiguration()
-    configuration.concurrencyLimiter = ConcurrencyLimiter(maxExchanges: 16, maxExchangesPerHost: 4)
-    configuration.tracker = ExchangeTracker()
-    configuration.plugins.append(.coalescing(CoalescingPolicy()))
-    configuration.plugins.append(.circuitBreaker(CircuitBreaker(policy: CircuitBreakerPolicy())))
+    configuration.plugins = [
+        .concurrencyLimit(ConcurrencyLimiter(maxExchanges: 16, maxExchangesPerHost: 4)),
+        .tracking(tracker),
+        .coalescing(CoalescingPolicy()),
+        .circuitBreaker(CircuitBreaker(policy: CircuitBreakerPolicy()))
+    ]
     let client = try Client(transport: CurlTransport(), configuration: configuration)
 
     var request = try Request(url: "https://api.example.com/me")
     request.options.tags = ["profile-screen"]
     request.options.priority = .userInitiated
     async let me = client.send(request)
-    client.tracker?.cancel(tagged: "profile-screen")  // the screen went away: everything it started ends
-    for await activity in client.tracker!.activityUpdates() { spinner.isHidden = !activity.isActive }
+    tracker.cancel(tagged: "profile-screen")  // the screen went away: everything it started ends
+    for await activity in tracker.activityUpdates() { spinner.isHidden = !activity.isActive }
     _ = try await me
 }
 

@@ -25,9 +25,9 @@ import HTTPTypes
 ///   records the wait in ``PipelineTimings/backoffs``, publishes
 ///   ``ExchangeEvent/Kind/retrying(attempt:delay:reason:)`` and waits;
 /// - stops waiting at once when the task is cancelled, throwing ``SwitchyardError/Kind/cancelled``;
-/// - with a ``connectivity`` source that reports offline after a failed attempt, publishes
-///   ``WaitingForConnectivity`` and waits for the network instead of the
-///   back-off (see ``RetryPolicy``), then retries at once.
+/// - with a ``RetryHold`` in the context (``RetryHoldKey``) that holds after a failed attempt
+///   (the connectivity plugin's while offline), publishes its event and waits for it to lift
+///   instead of the back-off (see ``RetryPolicy``), then retries at once.
 ///
 /// When no retry follows, the caller gets the last outcome unchanged: the last response (e.g. the
 /// final 503, with its body) or the last error, with ``SwitchyardError/attempt`` set. This also
@@ -45,25 +45,15 @@ public struct RetryInterceptor: Interceptor {
     public let policy: RetryPolicy
     /// The budget shared by all requests through this interceptor and its copies; `nil` for none.
     public let budget: RetryBudget?
-    /// Where the interceptor learns that the device is offline (then it waits for the network
-    /// instead of retrying into it); `nil` for no such check.
-    public let connectivity: (any ConnectivitySource)?
 
     /// Creates a retry interceptor.
     /// - Parameters:
     ///   - policy: When and how to retry.
     ///   - budget: The retry budget; by default a new ``RetryBudget`` owned by this interceptor.
     ///     Pass `nil` to retry without a budget.
-    ///   - connectivity: A connectivity source: after a failed attempt while it reports offline,
-    ///     the interceptor waits for the network (``RetryPolicy/maxConnectivityWait``, the
-    ///     deadline) instead of the back-off. `nil` (the default) for none.
-    public init(
-        policy: RetryPolicy = RetryPolicy(), budget: RetryBudget? = RetryBudget(),
-        connectivity: (any ConnectivitySource)? = nil
-    ) {
+    public init(policy: RetryPolicy = RetryPolicy(), budget: RetryBudget? = RetryBudget()) {
         self.policy = policy
         self.budget = budget
-        self.connectivity = connectivity
     }
 
     /// Sends `request`, retrying as the policy allows.
@@ -90,12 +80,12 @@ public struct RetryInterceptor: Interceptor {
                     case .retry(let wait, let why) = policy.decision(
                         after: outcome, of: request, attempt: attempt, deadline: deadline)
                 else { return try outcome.get() }
-                if case .failure = outcome, let connectivity, connectivity.status == .offline {
-                    // Waiting for the network replaces the back-off: retrying into it would only burn attempts.
-                    let waited = try await waitForConnectivity(connectivity, request, context, deadline: deadline, attempt: attempt)
+                if case .failure = outcome, let hold = context[RetryHoldKey.self], hold.isHolding {
+                    // Waiting for the hold (the network) replaces the back-off: retrying into it would only burn attempts.
+                    let waited = try await waitForHold(hold, request, context, deadline: deadline, attempt: attempt)
                     guard let waited, budget?.consumeRetry() ?? true else { return try outcome.get() }
                     context.recordPipelineTimings { $0.backoffs.append(waited) }
-                    context.publish(.retrying(attempt: attempt, delay: .zero, reason: why + "; connectivity is back"), request: request)
+                    context.publish(.retrying(attempt: attempt, delay: .zero, reason: why + "; the hold lifted"), request: request)
                     attempt += 1
                     continue
                 }
@@ -110,19 +100,18 @@ public struct RetryInterceptor: Interceptor {
         }
     }
 
-    /// Waits for `connectivity` to report the network back, up to ``RetryPolicy/maxConnectivityWait``
-    /// and `deadline`.
-    /// - Returns: How long it waited, or `nil` when the network was still down at the bound.
+    /// Waits for `hold` to lift, up to ``RetryPolicy/maxConnectivityWait`` and `deadline`.
+    /// - Returns: How long it waited, or `nil` when the hold was still on at the bound.
     /// - Throws: ``SwitchyardError/Kind/cancelled`` when the task is cancelled.
-    private func waitForConnectivity(
-        _ connectivity: any ConnectivitySource, _ request: Request, _ context: ExchangeContext,
+    private func waitForHold(
+        _ hold: any RetryHold, _ request: Request, _ context: ExchangeContext,
         deadline: ContinuousClock.Instant?, attempt: Int
     ) async throws(SwitchyardError) -> Duration? {
         let start = ContinuousClock.now
         let bound = start.advanced(by: policy.maxConnectivityWait)
-        context.publish(.plugin(WaitingForConnectivity()), request: request)
-        switch await connectivity.waitUntilOnline(deadline: deadline.map { min($0, bound) } ?? bound) {
-        case .online: return start.duration(to: .now)
+        if let event = hold.waitingEvent { context.publish(.plugin(event), request: request) }
+        switch await hold.waitUntilLifted(deadline: deadline.map { min($0, bound) } ?? bound) {
+        case .lifted: return start.duration(to: .now)
         case .deadlinePassed: return nil
         case .cancelled:
             var cancelled = SwitchyardError.cancelled

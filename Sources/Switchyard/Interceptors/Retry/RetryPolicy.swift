@@ -40,9 +40,9 @@ public import HTTPTypes
 ///
 /// ### While offline
 ///
-/// A ``RetryInterceptor`` given a ``ConnectivitySource`` does not spend attempts while the source
-/// reports offline: after a failed attempt that is to be retried, it waits for the network to come
-/// back instead of the back-off (up to ``maxConnectivityWait`` and the deadline), then retries at
+/// A ``RetryInterceptor`` whose exchange has a ``RetryHold`` (the connectivity plugin's) does not
+/// spend attempts while the hold is on (offline): after a failed attempt that is to be retried, it
+/// waits for the hold to lift instead of the back-off (up to ``maxConnectivityWait`` and the deadline), then retries at
 /// once. If the network stays down, the last error is final.
 ///
 /// ### One deadline for all attempts
@@ -81,7 +81,7 @@ public struct RetryPolicy: Sendable {
     /// returned instead of waiting.
     public var maxRetryAfter: Duration
     /// The longest a retry waits for the network to come back when the interceptor's
-    /// ``ConnectivitySource`` reports offline after a failed attempt (the exchange's deadline
+    /// ``RetryHold`` holds after a failed attempt (the exchange's deadline
     /// bounds it too); when the network is still down then, the last error is final.
     public var maxConnectivityWait: Duration = RetryPolicy.defaultMaxConnectivityWait
 

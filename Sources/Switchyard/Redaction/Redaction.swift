@@ -1,0 +1,67 @@
+/// What is hidden when a request is shown off the wire, e.g. as a `curl` command
+/// (``Request/curlCommand(redacting:bodyPreviewBytes:)``): the values of credential header fields and
+/// of credential query parameters, and those same values wherever else they appear (a body).
+///
+/// ```swift
+/// var redaction = Redaction.standard
+/// redaction.headers.insert("x-api-key")
+/// print(request.curlCommand(redacting: redaction))
+/// ```
+public struct Redaction: Sendable, Hashable {
+    /// The defaults of the logging interceptor: `Authorization`, `Cookie`, `Set-Cookie`,
+    /// `Proxy-Authorization`, and ``defaultQueryParameters``.
+    public static let standard = Redaction()
+    /// Nothing hidden: for a command you run yourself, never for one you share.
+    public static let none = Redaction(headers: [], queryParameters: [])
+
+    /// Header fields whose values are never logged or recorded: `Authorization`, `Cookie`, `Set-Cookie`,
+    /// `Proxy-Authorization`.
+    public static let defaultHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
+
+    /// Query parameter names (lowercase; compared case-insensitively) whose values are never
+    /// logged or recorded: common credential names such as `token`, `access_token`, `api_key`,
+    /// `password`, `client_secret`, `signature`, `code`, and the presigned-URL parameters of
+    /// S3 (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`) and Cloud Storage
+    /// (`X-Goog-Signature`, `X-Goog-Credential`).
+    public static let defaultQueryParameters: Set<String> = [
+        "token", "access_token", "refresh_token", "id_token", "auth_token",
+        "api_key", "apikey", "api-key", "key",
+        "password", "passwd", "secret", "client_secret",
+        "signature", "sig", "auth", "session", "code",
+        "x-amz-signature", "x-amz-credential", "x-amz-security-token",
+        "x-goog-signature", "x-goog-credential"
+    ]
+
+    /// Lower-cased names of the header fields whose values are replaced by `<redacted>`.
+    public var headers: Set<String>
+    /// The query parameters whose values are replaced by `<redacted>`.
+    public var queryParameters: QueryRedaction
+
+    /// Creates a redaction.
+    /// - Parameters:
+    ///   - headers: Header field names to hide, in any case (default: the logging defaults).
+    ///   - queryParameters: Query parameter names to hide, in any case (default: the logging defaults).
+    public init(
+        headers: some Sequence<String> = Redaction.defaultHeaders,
+        queryParameters: some Sequence<String> = Redaction.defaultQueryParameters
+    ) {
+        self.headers = Set(headers.map { $0.lowercased() })
+        self.queryParameters = QueryRedaction(parameterNames: queryParameters)
+    }
+}
+
+extension Request {
+    /// A copy-pasteable `curl` command for this request, with `redaction`'s secrets masked: e.g.
+    /// `curl -X 'POST' 'https://api.example.com/orders' -H 'Authorization: <redacted>' --data-binary '{"id":1}'`.
+    ///
+    /// A body in memory of at most `bodyPreviewBytes` UTF-8 bytes is included; a streamed, binary or
+    /// larger one is referred to as `@body.bin` with a comment. A URL's user information is never
+    /// shown (it is sent as `Authorization`).
+    /// - Parameters:
+    ///   - redaction: What to hide (default ``Redaction/standard``).
+    ///   - bodyPreviewBytes: The largest body shown inline (default 64 KiB).
+    public func curlCommand(redacting redaction: Redaction = .standard, bodyPreviewBytes: Int = 64 * 1024) -> String {
+        let redactor = Redactor(redactedHeaders: redaction.headers, queryRedaction: redaction.queryParameters, request: head)
+        return CurlCommand.render(self, redactor: redactor, bodyPreviewBytes: bodyPreviewBytes)
+    }
+}

@@ -1,0 +1,105 @@
+import HTTPTypes
+public import Logging
+public import Switchyard
+
+/// Logs each attempt through swift-log, never revealing secrets.
+///
+/// - `.info`: one line per attempt when its head arrives or it fails:
+///   `GET https://api.example.com/users?token=<redacted> → 200 in 12.4 ms (attempt 1)`.
+/// - `.debug`: the request and response header fields, and body previews (up to
+///   ``LoggingConfiguration/bodyPreviewBytes``). A body preview is copied as the bytes pass, so a
+///   one-shot stream is never consumed by logging; the response preview is logged when its body
+///   ends, fails or is dropped.
+/// - `.trace`: a copy-pasteable `curl` command for the attempt.
+///
+/// `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and the configured headers and
+/// query parameters are written as `<redacted>` at every level, and their values are masked
+/// wherever else they would appear (e.g. a body that echoes them). Exchange id, attempt and tags go
+/// into the logger's metadata.
+///
+/// In an assembled client (``Plugin/logging(_:)``) it is an attempt link below the departments' and the app's, so it logs
+/// each request exactly as it goes on the wire.
+///
+/// ```swift
+/// var configuration = ClientConfiguration()
+/// configuration.plugins.append(.logging(LoggingConfiguration(logger: Logger(label: "shop.network"),
+///                                                            redactedQueryParameters: ["token"])))
+/// ```
+public struct LoggingInterceptor: Interceptor {
+    /// What and where to log.
+    public let configuration: LoggingConfiguration
+    /// The query redaction of ``configuration``, built once rather than per request.
+    private let queryRedaction: QueryRedaction
+
+    /// Creates the interceptor.
+    /// - Parameter configuration: What and where to log.
+    public init(configuration: LoggingConfiguration) {
+        self.configuration = configuration
+        self.queryRedaction = QueryRedaction(parameterNames: configuration.redactedQueryParameters)
+    }
+
+    /// Logs the attempt around the rest of the chain.
+    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+        let logger = configuration.logger
+        guard logger.logLevel <= .info else { return try await next(request) }
+        // Passed with each line rather than set on the logger: no copy of the handler, and the
+        // values are formatted only by a handler that writes them.
+        var metadata: Logger.Metadata = [
+            "exchange": .stringConvertible(context.id),
+            "attempt": .stringConvertible(context.attempt)
+        ]
+        if !request.options.tags.isEmpty { metadata["tags"] = "\(request.options.tags.sorted().joined(separator: ","))" }
+        var redactor = Redactor(redactedHeaders: configuration.redactedHeaders, queryRedaction: queryRedaction, request: request.head)
+        let line = "\(request.head.method) \(redactor.url(of: request.head))"
+        let isDebug = logger.logLevel <= .debug
+        var request = request
+        if logger.logLevel <= .trace {
+            logger.trace(
+                "\(redactor.curlCommand(for: request, bodyPreviewBytes: configuration.bodyPreviewBytes))", metadata: metadata)
+        }
+        if isDebug {
+            logger.debug("→ \(line) headers: \(Self.render(request.head.headerFields, redactor))", metadata: metadata)
+            if let body = request.body {
+                request.body = body.tapped(by: preview("→ request body", logger: logger, metadata: metadata, redactor: redactor))
+            }
+        }
+        let started = ContinuousClock.now
+        var response: Response
+        do {
+            response = try await next(request)
+        } catch {
+            logger.info(
+                "\(line) → \(error.kind.rawValue) after \(Self.milliseconds(since: started)) (attempt \(context.attempt)): \(redactor.masking(error.message))",
+                metadata: metadata)
+            throw error
+        }
+        logger.info(
+            "\(line) → \(response.head.status.code) in \(Self.milliseconds(since: started)) (attempt \(context.attempt))",
+            metadata: metadata)
+        if isDebug {
+            redactor.learnSecrets(from: response.head.headerFields)
+            logger.debug("← \(response.head.status.code) headers: \(Self.render(response.head.headerFields, redactor))", metadata: metadata)
+            if let body = response.body {
+                response.body = body.tapped(by: preview("← response body", logger: logger, metadata: metadata, redactor: redactor))
+            }
+        }
+        return response
+    }
+
+    private func preview(_ label: String, logger: Logger, metadata: Logger.Metadata, redactor: Redactor) -> BodyPreview {
+        BodyPreview(limit: configuration.bodyPreviewBytes) { bytes, total, outcome in
+            logger.debug(
+                "\(label) (\(outcome), \(total) bytes): \(redactor.masking(BodyPreview.render(bytes, total: total)))", metadata: metadata)
+        }
+    }
+
+    private static func render(_ fields: HTTPFields, _ redactor: Redactor) -> String {
+        fields.map { "\($0.name.rawName): \(redactor.value(of: $0))" }.joined(separator: "; ")
+    }
+
+    private static func milliseconds(since start: ContinuousClock.Instant) -> String {
+        let duration = start.duration(to: .now)
+        let tenths = Int((duration.milliseconds * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) ms"
+    }
+}

@@ -1,0 +1,11 @@
+public import Switchyard
+
+/// Published (``ExchangeEvent/Kind/plugin(_:)``) when an exchange waits for the connectivity source
+/// to report the network back (``RequestOptions/waitsForConnectivity``, or a retry while offline).
+public struct WaitingForConnectivity: PluginEvent, Hashable {
+    /// `waitingForConnectivity`.
+    public var name: String { "waitingForConnectivity" }
+
+    /// Creates the event.
+    public init() {}
+}

@@ -1,0 +1,54 @@
+public import Switchyard
+
+extension Plugin {
+    /// The layer of ``tracking(_:)``: the first call link after events, outside timing statistics,
+    /// so the tracker sees the whole call.
+    public static let trackingLayer = Layer(rank: -20_000)
+    /// The layer of ``connectivity(_:)``: among the inner call plugins, above the retry link.
+    public static let connectivityLayer = Layer(rank: 900)
+    /// The layer of ``concurrencyLimit(_:)``: the last attempt link, so a slot is held only while
+    /// the exchange is on the wire.
+    public static let concurrencyLimitLayer = Layer(rank: 10_000)
+
+    /// A plugin that follows every call through `tracker`: activity for a spinner, and group
+    /// cancellation by tag (see ``ExchangeTracker``).
+    ///
+    /// ```swift
+    /// let tracker = ExchangeTracker()
+    /// configuration.plugins.append(.tracking(tracker))
+    /// tracker.cancel(tagged: "screen:search")
+    /// ```
+    ///
+    /// Named `tracking`, in the call position at ``trackingLayer``.
+    /// - Parameter tracker: The tracker; share one between clients to follow them together.
+    /// - Returns: The plugin.
+    public static func tracking(_ tracker: ExchangeTracker) -> Plugin {
+        Plugin(
+            name: "tracking", position: .call, layer: trackingLayer, interceptors: [TrackingInterceptor(tracker: tracker)])
+    }
+
+    /// A plugin that holds requests asking for it (``RequestOptions/waitsForConnectivity``) while
+    /// `source` reports offline, and makes the retry link wait for the network instead of spending
+    /// attempts (a ``RetryHold``; see ``ConnectivityInterceptor``).
+    ///
+    /// Named `connectivity`, in the call position at ``connectivityLayer``.
+    /// - Parameter source: Where the client learns whether the network is reachable.
+    /// - Returns: The plugin.
+    public static func connectivity(_ source: any ConnectivitySource) -> Plugin {
+        Plugin(
+            name: "connectivity", position: .call, layer: connectivityLayer,
+            interceptors: [ConnectivityInterceptor(source: source)])
+    }
+
+    /// A plugin that keeps at most N exchanges on the wire at once, overall and per host, with a
+    /// priority queue (see ``ConcurrencyLimiter``). Holds the slots, so keep one limiter per client.
+    ///
+    /// Named `concurrencyLimit`, in the attempt position at ``concurrencyLimitLayer``.
+    /// - Parameter limiter: The limiter.
+    /// - Returns: The plugin.
+    public static func concurrencyLimit(_ limiter: ConcurrencyLimiter) -> Plugin {
+        Plugin(
+            name: "concurrencyLimit", position: .attempt, layer: concurrencyLimitLayer,
+            interceptors: [ConcurrencyLimitInterceptor(limiter: limiter)])
+    }
+}

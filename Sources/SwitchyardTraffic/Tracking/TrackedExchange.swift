@@ -1,0 +1,64 @@
+import Switchyard
+import Synchronization
+
+/// One exchange an ``ExchangeTracker`` follows: its tags, whether it is queued, and how to cancel it.
+final class TrackedExchange: Sendable {
+    let id: UInt64
+    let tags: Set<String>
+    private let state = Mutex(State())
+
+    private struct State {
+        var cancelled = false
+        var ended = false
+        var cancelActions: [@Sendable () -> Void] = []
+    }
+
+    init(id: UInt64, tags: Set<String>) {
+        self.id = id
+        self.tags = tags
+    }
+
+    /// Runs `action` when the exchange is cancelled (at once if it already was; never once it ended).
+    func onCancel(_ action: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state in
+            if !state.cancelled, !state.ended { state.cancelActions.append(action) }
+            return state.cancelled && !state.ended
+        }
+        if runNow { action() }
+    }
+
+    /// The exchange ended: its cancel actions are dropped. They hold its task, whose result holds the
+    /// response and its context, which holds this entry — a cycle that must not outlive the exchange.
+    func end() {
+        let actions = state.withLock { state in
+            state.ended = true
+            defer { state.cancelActions = [] }
+            return state.cancelActions
+        }
+        _ = actions  // released here, outside the lock
+    }
+
+    /// Cancels the exchange: runs every cancel action once.
+    func cancel() {
+        let actions = state.withLock { state in
+            state.cancelled = true
+            defer { state.cancelActions = [] }
+            return state.cancelActions
+        }
+        for action in actions { action() }
+    }
+}
+
+/// A tracked exchange and the tracker that follows it.
+struct TrackerRegistration: Sendable {
+    let tracker: ExchangeTracker
+    let exchange: TrackedExchange
+}
+
+extension ExchangeContext {
+    /// Tells the exchange's tracker, if any, that it waits in (or left) a concurrency-limit queue.
+    func markQueued(_ queued: Bool) {
+        guard let registration = self[TrackerRegistrationKey.self] else { return }
+        registration.tracker.exchange(registration.exchange, isQueued: queued)
+    }
+}
