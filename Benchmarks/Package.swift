@@ -18,6 +18,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Switchyard", package: "Switchyard"),
+                .product(name: "SwitchyardObservability", package: "Switchyard"),
+                .product(name: "SwitchyardTraffic", package: "Switchyard"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -51,6 +53,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Switchyard", package: "Switchyard"),
+                .product(name: "SwitchyardTraffic", package: "Switchyard"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Benchmarks/TrafficBenchmarks",

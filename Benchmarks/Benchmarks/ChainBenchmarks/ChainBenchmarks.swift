@@ -1,6 +1,8 @@
 import Benchmark
 import HTTPTypes
 import Switchyard
+import SwitchyardObservability
+import SwitchyardTraffic
 
 /// Forwards to `next` unchanged: the unit of chain overhead.
 struct PassThrough: Interceptor {
@@ -38,13 +40,13 @@ let benchmarks: @Sendable () -> Void = {
     variant("events") { $0.events = EventBus() }
     variant("timing") { $0.plugins.append(.timingStats(TimingStats())) }
     variant("headers") { $0.headers = [HeaderRules(owner: "app", rules: [.set("X-Client", "bench/1.0")])] }
-    variant("logging") { $0.plugins.append(.logging(ClientConfiguration.benchmarkingBuiltIns().logging)) }
+    variant("logging") { $0.plugins += ClientConfiguration.benchmarkingBuiltIns().plugins.filter { $0.name == "logging" } }
     variant("validation") { $0.validation = StatusValidation(); $0.maxResponseBytes = 1 << 20 }
     variant("redirects") { $0.redirects = RedirectPolicy() }
     variant("retry") { $0.retry = RetryPolicy(); $0.retryBudget = RetryBudget() }
     variant("breaker") { $0.plugins.append(.circuitBreaker(CircuitBreaker())) }
     variant("breaker-out-of-scope") {
-        $0.circuitBreaker = CircuitBreaker(policy: CircuitBreakerPolicy(scope: RequestScope(tags: ["payments"])))
+        $0.plugins.append(.circuitBreaker(CircuitBreaker(policy: CircuitBreakerPolicy(scope: RequestScope(tags: ["payments"])))))
     }
     variant("connectivity") { $0.plugins.append(.connectivity(ManualConnectivitySource())) }
     // The built-in chain `yard bench --chain default` runs, over the same in-memory transport.

@@ -1,5 +1,6 @@
 import Benchmark
 import Switchyard
+import SwitchyardObservability
 
 /// How many tasks send through one client at once in the concurrent benchmarks: the `c=64` of the
 /// transport runs (`yard bench --concurrency 64`), without the network.

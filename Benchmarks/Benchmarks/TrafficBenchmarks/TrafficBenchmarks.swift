@@ -1,6 +1,7 @@
 import Benchmark
 import HTTPTypes
 import Switchyard
+import SwitchyardTraffic
 
 // Traffic control's own cost per request (issue 14), over a transport that answers from memory, so
 // only the chain is measured. Each facility registers a baseline client without it and clients with
@@ -35,13 +36,13 @@ func measureSends(_ name: String, client: Client, request: Request) {
 /// policy's scope (the scope and method checks only).
 func registerCoalescingBenchmarks(request: Request) {
     measureSends("Traffic.coalescing-off", client: trafficClient(), request: request)
-    measureSends("Traffic.coalescing-on-uncontended", client: trafficClient { $0.coalescing = CoalescingPolicy() },
+    measureSends("Traffic.coalescing-on-uncontended", client: trafficClient { $0.plugins.append(.coalescing(CoalescingPolicy())) },
                  request: request)
     let otherHost = CoalescingPolicy(scopes: [RequestScope(hosts: ["elsewhere.test"])])
-    measureSends("Traffic.coalescing-on-out-of-scope", client: trafficClient { $0.coalescing = otherHost },
+    measureSends("Traffic.coalescing-on-out-of-scope", client: trafficClient { $0.plugins.append(.coalescing(otherHost)) },
                  request: request)
     let otherMethods = CoalescingPolicy(methods: [.head])
-    measureSends("Traffic.coalescing-on-other-method", client: trafficClient { $0.coalescing = otherMethods },
+    measureSends("Traffic.coalescing-on-other-method", client: trafficClient { $0.plugins.append(.coalescing(otherMethods)) },
                  request: request)
     // References that explain the figures: one link that only forwards (the cost of any link), and
     // the unstructured task every shared exchange runs in (started and awaited, doing nothing).

@@ -28,7 +28,7 @@
 /// the request and attempt filled in where it lacks them. Links above see only `SwitchyardError`s.
 ///
 /// Stage timings (time inside each interceptor, queueing) are recorded only by a pipeline that
-/// has a link reading them (``TimingStatsInterceptor``); other pipelines do no timing work.
+/// has a link reading them (a ``ReadsStageTimings`` link, e.g. timing statistics); other pipelines do no timing work.
 public final class Pipeline: Sendable {
     /// The interceptors, outermost first.
     public let interceptors: [any Interceptor]

@@ -1,4 +1,4 @@
-/// How urgent a request is when a ``ConcurrencyLimits`` queue holds it: `userInitiated` requests
+/// How urgent a request is when a concurrency-limit queue (`SwitchyardTraffic`) holds it: `userInitiated` requests
 /// leave the queue before `utility` ones, which leave before `background` ones; requests of one
 /// priority leave in the order they arrived.
 ///
@@ -36,7 +36,7 @@ public enum RequestPriorityKey: RequestOptionKey {
 }
 
 extension RequestOptions {
-    /// Where this request stands in a ``ConcurrencyLimits`` queue (default ``RequestPriority/utility``).
+    /// Where this request stands in a concurrency-limit queue (default ``RequestPriority/utility``).
     public var priority: RequestPriority {
         get { self[RequestPriorityKey.self] }
         set { self[RequestPriorityKey.self] = newValue }

@@ -3,11 +3,11 @@ import Synchronization
 /// The latest value of a state, handed to any number of subscribers until the state is final.
 ///
 /// ```swift
-/// let broadcast = StateBroadcast(DownloadState.notStarted)
-/// let states = broadcast.subscribe()           // yields .notStarted, then every later state
-/// broadcast.publish(.running)
-/// broadcast.finish(with: .cancelled)           // yields .cancelled, then ends every stream
-/// let final = await broadcast.finalState()     // .cancelled
+/// let broadcast = StateBroadcast("not started")   // e.g. a download's or a call's state
+/// let states = broadcast.subscribe()           // yields "not started", then every later state
+/// broadcast.publish("running")
+/// broadcast.finish(with: "cancelled")          // yields "cancelled", then ends every stream
+/// let final = await broadcast.finalState()     // "cancelled"
 /// ```
 ///
 /// - **Subscribing.** Every ``subscribe()`` makes a stream of its own that starts with the current
