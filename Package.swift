@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "SwitchyardAPI", targets: ["SwitchyardAPI"]),
         .library(name: "SwitchyardSigning", targets: ["SwitchyardSigning"]),
         .library(name: "SwitchyardExperiments", targets: ["SwitchyardExperiments"]),
+        .library(name: "SwitchyardQuota", targets: ["SwitchyardQuota"]),
         .library(name: "SwitchyardAuth", targets: ["SwitchyardAuth"]),
         .library(name: "SwitchyardCache", targets: ["SwitchyardCache"]),
         .library(name: "SwitchyardOpenAPI", targets: ["SwitchyardOpenAPI"]),
@@ -188,6 +189,12 @@ let package = Package(
             name: "SwitchyardExperiments",
             dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Experiments"
+        ),
+        // A quota of request units per window: its own request option, error kind and event.
+        .target(
+            name: "SwitchyardQuota",
+            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Plugins/Quota"
         ),
         // Bearer credentials with one refresh for many concurrent 401s.
         .target(
@@ -379,7 +386,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginTests",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardQuota", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardSigning", "SwitchyardExperiments", "SwitchyardCurl", "SwitchyardTestServer",
                 "SwitchyardConformance",
                 .product(name: "HTTPTypes", package: "swift-http-types")
