@@ -15,6 +15,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
     products: [
         .library(name: "Switchyard", targets: ["Switchyard"]),
+        .library(name: "SwitchyardCore", targets: ["SwitchyardCore"]),
         .library(name: "SwitchyardCurl", targets: ["SwitchyardCurl"]),
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
         .library(name: "SwitchyardAsyncHTTPClient", targets: ["SwitchyardAsyncHTTPClient"]),
@@ -83,14 +84,22 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0")
     ],
     targets: [
-        // MARK: - Core
+        // MARK: - Kernel and standard links
+        // The kernel: client, chain, plugins and their extension points, transport kit, bodies, errors, events.
         .target(
-            name: "Switchyard",
+            name: "SwitchyardCore",
             dependencies: [
                 "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log")
             ]
+        ),
+
+        // The kernel re-exported, plus the standard links (redirects, retry, status validation, size
+        // limit) as settings of ClientConfiguration, and Client(transport:) with the standard chain.
+        .target(
+            name: "Switchyard",
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
 
         // zlib, for decoding gzip/deflate response bodies identically on every transport.
@@ -113,18 +122,18 @@ let package = Package(
         ),
         .target(
             name: "SwitchyardCurl",
-            dependencies: ["CCurl", "Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["CCurl", "SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
 
         .target(
             name: "SwitchyardURLSession",
-            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // Trait AsyncHTTPClient.
         .target(
             name: "SwitchyardAsyncHTTPClient",
             dependencies: [
-                "Switchyard",
+                "SwitchyardCore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 product("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
                 product("NIOCore", "swift-nio", trait: "AsyncHTTPClient"),
@@ -142,14 +151,14 @@ let package = Package(
         // Resumable downloads to a file, uploads from a file, transfer progress: on the kernel only.
         .target(
             name: "SwitchyardTransfers",
-            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
 
         // Traffic control as plugins: coalescing, concurrency limits and priorities, circuit breaker,
         // tracking, connectivity, batches.
         .target(
             name: "SwitchyardTraffic",
-            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // Timing statistics (HdrHistogram), OpenTelemetry-named metrics (swift-metrics), HAR files and
         // logging, as plugins.
@@ -240,7 +249,7 @@ let package = Package(
         .target(
             name: "SwitchyardServiceLifecycle",
             dependencies: [
-                "Switchyard",
+                "SwitchyardCore",
                 product("ServiceLifecycle", "swift-service-lifecycle", trait: "ServiceLifecycle")
             ]
         ),
@@ -249,7 +258,7 @@ let package = Package(
         // Stub, routed-stub, recording and replaying transports: the core only, no server, no Swift Testing.
         .target(
             name: "SwitchyardTesting",
-            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // Trait TestServer.
         .target(
@@ -317,7 +326,7 @@ let package = Package(
         // and events, process figures); a regular target because test targets cannot depend on each other.
         .target(
             name: "SwitchyardTestSupport",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 "SwitchyardTestServer", "SwitchyardConformance",
                 .product(name: "Logging", package: "swift-log"),
@@ -329,7 +338,7 @@ let package = Package(
         // loopback server where the wire matters.
         .testTarget(
             name: "SwitchyardTests",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
                 "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport", "SwitchyardCurl",
                 "SwitchyardTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -339,14 +348,14 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardCurlTests",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardConformance", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
             name: "SwitchyardURLSessionTests",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardURLSession", "SwitchyardTestServer", "SwitchyardConformance",
                 "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -354,7 +363,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardAsyncHTTPClientTests",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardTestServer", "SwitchyardConformance",
                 "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -363,7 +372,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardAPITests",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
                 "Switchyard", "SwitchyardAPI", "SwitchyardTesting", "SwitchyardTestSupport", "SwitchyardTestServer",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -371,14 +380,14 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardTestingTests",
-            dependencies: [
+            dependencies: ["SwitchyardCore", 
                 "Switchyard", "SwitchyardTesting", "SwitchyardTestServer", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
             name: "TransportConformanceTests",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestServer",
                 "SwitchyardTestSupport", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -386,7 +395,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginTests",
-            dependencies: ["SwitchyardQuota", "SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardQuota", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardSigning", "SwitchyardExperiments", "SwitchyardCurl", "SwitchyardTestServer",
                 "SwitchyardConformance",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -395,7 +404,7 @@ let package = Package(
         // The auth plugin and request compression against the loopback server, on every transport.
         .testTarget(
             name: "SwitchyardAuthTests",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardAuth", "SwitchyardTestServer", "SwitchyardConformance", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -405,7 +414,7 @@ let package = Package(
         // Request body compression on the wire, on every transport.
         .testTarget(
             name: "RequestCompressionTests",
-            dependencies: [
+            dependencies: ["SwitchyardCore", 
                 "Switchyard", "SwitchyardTestServer", "SwitchyardConformance", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -413,7 +422,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CachePluginTests",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardCache", "SwitchyardAPI", "SwitchyardTestServer", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -422,7 +431,7 @@ let package = Package(
         // The OpenAPI bridge: a generated-style client over the full chain, on curl and AsyncHTTPClient.
         .testTarget(
             name: "SwitchyardOpenAPITests",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardOpenAPI", "SwitchyardTestServer", "SwitchyardConformance",
                 "SwitchyardTestSupport", "SwitchyardCurl", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -432,7 +441,7 @@ let package = Package(
         // Tracing, OpenTelemetry-named metrics and service lifecycle against the loopback server.
         .testTarget(
             name: "SwitchyardObservabilityTests",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardTracing", "SwitchyardServiceLifecycle", "SwitchyardTestServer",
                 "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
@@ -460,7 +469,7 @@ let package = Package(
         // a test that finds each documented ```swift block verbatim in a test file.
         .testTarget(
             name: "DocumentationExamplesTests",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 "SwitchyardAPI", "SwitchyardCache", "SwitchyardAuth", "SwitchyardSigning", "SwitchyardExperiments",
                 "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestServer", "SwitchyardTestSupport",

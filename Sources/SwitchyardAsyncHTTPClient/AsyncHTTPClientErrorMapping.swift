@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTP2
 import NIOHTTPCompression
-import Switchyard
+import SwitchyardCore
 
 #if canImport(Glibc)
 import Glibc

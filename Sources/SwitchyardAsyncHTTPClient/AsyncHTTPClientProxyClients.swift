@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import HTTPTypes
 import NIOCore
-import Switchyard
+import SwitchyardCore
 
 #if canImport(Glibc)
 import Glibc

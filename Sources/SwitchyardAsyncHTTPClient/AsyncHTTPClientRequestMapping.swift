@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
-import Switchyard
+import SwitchyardCore
 
 /// Turns a Switchyard ``Request`` into an AsyncHTTPClient `HTTPClientRequest`.
 ///

@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
-import Switchyard
+import SwitchyardCore
 
 /// The body of a response AsyncHTTPClient is still receiving, as Switchyard chunks.
 ///

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import HTTPTypes
 import NIOHTTP1
-import Switchyard
+import SwitchyardCore
 
 /// Turns an AsyncHTTPClient response head into a swift-http-types `HTTPResponse`.
 enum AsyncHTTPClientResponseMapping {

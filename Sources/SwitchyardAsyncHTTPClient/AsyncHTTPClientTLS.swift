@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Crypto
 import NIOCore
 import NIOSSL
-import Switchyard
+import SwitchyardCore
 
 /// ``TLSOptions`` turned into SwiftNIO SSL's `TLSConfiguration` and a public-key pin check.
 ///

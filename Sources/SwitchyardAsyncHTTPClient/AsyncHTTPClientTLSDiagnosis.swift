@@ -1,7 +1,7 @@
 import NIOCore
 import NIOPosix
 import NIOSSL
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 public import AsyncHTTPClient
 import NIOCore
 import NIOHTTPCompression
-public import Switchyard
+public import SwitchyardCore
 
 extension AsyncHTTPClientTransport {
     /// Settings of the `HTTPClient` an ``AsyncHTTPClientTransport`` creates and owns.

@@ -2,7 +2,7 @@ public import AsyncHTTPClient
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
-public import Switchyard
+public import SwitchyardCore
 import Synchronization
 
 /// A `Transport` over swift-server/async-http-client (SwiftNIO).

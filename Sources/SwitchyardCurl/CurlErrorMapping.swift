@@ -1,6 +1,6 @@
 import CCurl
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// Maps libcurl's result codes onto ``SwitchyardError`` kinds with actionable messages.
 enum CurlErrorMapping {

@@ -1,6 +1,6 @@
 import CCurl
 import Foundation
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// One libcurl multi handle driven by one dedicated thread.

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// Collects the header lines libcurl delivers until a final head is complete, on the event-loop
 /// thread, without parsing them: the caller's task parses the block (``CurlHeaderParser/parseHead(_:)``),

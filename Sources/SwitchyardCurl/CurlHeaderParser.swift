@@ -1,5 +1,5 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// Turns the header lines libcurl hands to its header callback into an `HTTPResponse`, defensively.
 ///

@@ -1,6 +1,6 @@
 import CCurl
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// How a curl handle reaches the server through a proxy: which proxy, and whether through a
 /// `CONNECT` tunnel (`CURLOPT_HTTPPROXYTUNNEL`).

@@ -1,6 +1,6 @@
 import CCurl
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// A request's URL and header list in the form libcurl takes them, built on the caller's task so
 /// the event-loop thread only hands them over.

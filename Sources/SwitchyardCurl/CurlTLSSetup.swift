@@ -1,5 +1,5 @@
 import CCurl
-import Switchyard
+import SwitchyardCore
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

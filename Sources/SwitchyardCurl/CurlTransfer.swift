@@ -1,5 +1,5 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// The state one transfer shares between the caller's task and the event-loop thread: the kit's
 /// ``ResponseStream``, driven by libcurl's callbacks.

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// A `Transport` over libcurl's multi interface.
 ///

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// Moves a streamed request body from the caller's task to libcurl's read callback: the kit's
 /// ``UploadPump``, read the way libcurl reads — when nothing is queued the upload pauses, and the

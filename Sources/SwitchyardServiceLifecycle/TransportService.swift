@@ -1,5 +1,5 @@
 public import ServiceLifecycle
-public import Switchyard
+public import SwitchyardCore
 
 /// A transport as a swift-service-lifecycle `Service`: it runs until the service group shuts down
 /// gracefully (or its task is cancelled), then shuts the transport down

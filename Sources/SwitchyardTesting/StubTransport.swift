@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 import Synchronization
 
 /// A transport that answers from a closure instead of the network, and counts its calls.

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension Plugin {
     /// The layer of ``tracking(_:)``: the first call link after events, outside timing statistics,

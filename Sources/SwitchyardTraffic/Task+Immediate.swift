@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 extension Task where Failure == Never {
     /// A task owned by the caller's code that starts on the caller's thread and runs until it first

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension Client {
     /// A download of `request`'s response to the file at `destination`, through this client's

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// A parsed `Content-Range: bytes S-E/T` (or `…/*`) header of a `206` response.
 struct ContentRange: Equatable {

@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 import Synchronization
 
 /// A download of one resource to a file: streamed to `FILE.part` in constant memory, verified,

@@ -1,5 +1,5 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// One exchange of a download: asks for the rest of the partial file (or the whole resource),
 /// interprets the answer, streams the body into `FILE.part`, verifies it and moves it into place.

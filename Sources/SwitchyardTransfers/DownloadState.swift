@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// Where a ``Download`` is in its life.
 ///

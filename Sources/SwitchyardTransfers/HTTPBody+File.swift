@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension HTTPBody {
     /// A body streaming the file at `path` from disk, 64 KiB at a time: constant memory whatever

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension HTTPBody {
     /// This body, together with a stream of upload progress: bytes handed to the transport so far

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// The on-disk side of a download: `FILE.part` holds the bytes received so far and
 /// `FILE.part.validator` the response's validator (its `ETag`, else its `Last-Modified`), which a

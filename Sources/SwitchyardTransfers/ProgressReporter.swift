@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// Turns byte counts into a throttled `AsyncStream` of ``TransferProgress``: at most one update per

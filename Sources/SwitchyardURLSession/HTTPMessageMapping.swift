@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

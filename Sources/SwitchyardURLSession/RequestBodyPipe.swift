@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 #if canImport(FoundationNetworking)

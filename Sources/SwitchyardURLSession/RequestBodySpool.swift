@@ -1,5 +1,5 @@
 import Foundation
-import Switchyard
+import SwitchyardCore
 
 /// Collects a streamed request body before it is sent, for Linux.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,5 @@
 import Foundation
-import Switchyard
+import SwitchyardCore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

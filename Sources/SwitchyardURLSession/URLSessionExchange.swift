@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 #if canImport(FoundationNetworking)

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// The ``TLSOptions`` URLSession cannot honour, as the error every request then fails with.
 ///

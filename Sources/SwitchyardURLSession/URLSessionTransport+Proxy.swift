@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 extension URLSessionTransport {
     /// The error every request fails with when `proxy` cannot be honoured (see

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardCore
 @testable import SwitchyardTraffic
 
 /// Eligibility and keys of coalescing, and the shared exchange over an in-memory transport.

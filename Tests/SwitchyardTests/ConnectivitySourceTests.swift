@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardCore
 @testable import SwitchyardTraffic
 
 @Suite struct ConnectivitySourceTests {

@@ -2,6 +2,7 @@ import HTTPTypes
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardCore
 
 /// The decoder every transport that receives encoded bytes shares (`Response.decodingContent`),
 /// on byte-exact bodies fed in chunks of every size, including one byte at a time.

@@ -2,6 +2,7 @@ import HTTPTypes
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardCore
 
 /// `PluginOrder`: how placements order the plugins of one chain position, and which placements are
 /// impossible. (How the order shows in an assembled chain is covered in `ChainAssemblyTests`.)

@@ -3,6 +3,7 @@ import Logging
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardCore
 @testable import SwitchyardObservability
 
 /// `Redactor`, the per-exchange masking behind every log line: which header values it hides, which

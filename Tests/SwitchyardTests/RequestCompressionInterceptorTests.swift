@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardCore
 
 /// The gzip request-body encoder and its interceptor, in memory: the core's own decoder gets the
 /// original bytes back whatever the chunking, and the interceptor leaves what it should alone.

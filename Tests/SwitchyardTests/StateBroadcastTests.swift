@@ -2,6 +2,7 @@ import SwitchyardTestSupport
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardCore
 
 /// ``StateBroadcast``: what subscribers see, when their streams end, and that they are removed.
 @Suite struct StateBroadcastTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardCore
 @testable import SwitchyardTransfers
 
 @Suite struct ContentRangeTests {

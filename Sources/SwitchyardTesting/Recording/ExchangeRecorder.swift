@@ -1,5 +1,5 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// Collects the parts of one exchange as they pass through a ``RecordingTransport`` and writes its file once.

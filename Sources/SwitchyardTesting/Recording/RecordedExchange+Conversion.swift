@@ -1,6 +1,6 @@
 import Foundation
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 // MARK: - Bodies
 

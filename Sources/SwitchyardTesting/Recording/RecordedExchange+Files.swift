@@ -1,5 +1,5 @@
 public import Foundation
-public import Switchyard
+public import SwitchyardCore
 
 extension RecordedExchange {
     /// Loads every `*.json` exchange file of a recording directory, in recorded order.

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// The directory a ``RecordingTransport`` writes to: numbers exchanges, encodes them and writes one file each.

@@ -1,6 +1,6 @@
 public import Foundation
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 /// A transport that passes every exchange through to a real one and saves it to a directory,
 /// one human-readable JSON file per exchange, for ``ReplayingTransport`` to serve later.
 ///

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 extension HTTPBody {
     /// A body that yields `bytes` and then, instead of ending, throws `error`: replays a body that

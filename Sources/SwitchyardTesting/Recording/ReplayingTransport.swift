@@ -1,6 +1,6 @@
 public import Foundation
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 import Synchronization
 
 /// A transport that serves exchanges saved by ``RecordingTransport``, without a network.

@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 import Synchronization
 
 /// A transport that answers from a route table instead of the network: build screens before the API exists,

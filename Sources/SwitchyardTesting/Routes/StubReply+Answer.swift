@@ -1,5 +1,5 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 extension StubReply {
     /// Waits for the delay, then produces the response or throws the error, as a transport would.

@@ -1,6 +1,6 @@
 public import Foundation
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// What a ``StubRoute`` answers: a canned response, an error, or your own closure — optionally after a delay.
 ///

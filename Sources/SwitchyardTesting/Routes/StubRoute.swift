@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 import Synchronization
 
 /// One entry of a ``RoutedStubTransport``'s table: a method (or any) and a path pattern, answered by a

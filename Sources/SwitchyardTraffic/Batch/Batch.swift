@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// Runs many operations concurrently, at most `maxConcurrency` at a time, and gathers every outcome
 /// in input order — requests, endpoints, anything that throws a ``SwitchyardError``.

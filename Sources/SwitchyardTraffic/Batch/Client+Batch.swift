@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension Client {
     /// Sends many requests concurrently, at most `maxConcurrency` at a time, and returns every

@@ -1,5 +1,5 @@
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// The link that runs a ``CircuitBreaker``: it fails requests to an open host fast and counts the
 /// outcome of every other attempt.

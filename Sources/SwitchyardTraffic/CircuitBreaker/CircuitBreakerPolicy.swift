@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// When a ``CircuitBreaker`` opens, how long it stays open, and what counts as a failure.
 ///

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// Published (``ExchangeEvent/Kind/plugin(_:)``) by the exchange whose outcome opened the circuit
 /// breaker of ``host``: requests to it fail fast with ``SwitchyardError/Kind/circuitOpen`` for

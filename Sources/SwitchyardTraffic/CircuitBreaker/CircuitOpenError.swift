@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension SwitchyardError.Kind {
     /// The host's circuit breaker is open after repeated failures: the request was not sent

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// One breaker's state machine: closed → open → half-open → closed (or open again).
 ///

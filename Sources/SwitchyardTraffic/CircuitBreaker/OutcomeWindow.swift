@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// The recent successes and failures of one breaker: the last N calls, or the calls of the last
 /// period in 10 buckets. Sized once; recording allocates nothing.

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension Plugin {
     /// The layer of ``circuitBreaker(_:)``: the first attempt link, outside every attempt plugin, so

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// One caller's body of a shared exchange: the chunks the fan-out put in its buffer.
 ///

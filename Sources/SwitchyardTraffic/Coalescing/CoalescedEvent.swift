@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// Published (``ExchangeEvent/Kind/plugin(_:)``) when a call joins exchange ``leader``, already in
 /// flight for an identical request: its response comes from that exchange (see ``CoalescingPolicy``).

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension SwitchyardError.Kind {
     /// This caller shared a coalesced exchange and fell more unread bytes behind the fastest

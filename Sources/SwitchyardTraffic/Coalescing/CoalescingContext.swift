@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension ExchangeContext {
     /// For a caller that shared another caller's exchange (see ``CoalescingPolicy``): that

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// Lets callers of identical requests share one exchange while it is in flight (see
 /// ``CoalescingPolicy`` for what is identical, who joins, slow readers and cancellation).

@@ -1,5 +1,5 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// What makes two requests identical for coalescing: method, full URL and the key fields' values.
 ///

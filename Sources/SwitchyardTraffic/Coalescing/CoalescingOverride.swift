@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// Whether one request may share an in-flight identical exchange, whatever the client's
 /// ``CoalescingPolicy`` says about its method and scope (``RequestOptions/coalescing``).

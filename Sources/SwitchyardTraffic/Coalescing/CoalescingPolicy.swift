@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// Which requests share one exchange while an identical one is in flight, and how far a caller of a
 /// shared exchange may fall behind (given to ``Plugin/coalescing(_:)``; without that plugin nothing coalesces).

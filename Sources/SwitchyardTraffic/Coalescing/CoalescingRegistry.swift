@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// The shared exchanges of one coalescing link that still accept callers, by key.

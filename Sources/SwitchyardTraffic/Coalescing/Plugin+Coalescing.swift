@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension Plugin {
     /// The layer of ``coalescing(_:)``: the first call link inside the department plugins, so every

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// One exchange shared by every caller that asked for the same key while it waited for its head

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// The state of one ``SharedExchange``, kept under its lock: the callers, each with its own body
 /// buffer and parked continuations, and where the shared exchange stands.

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// A status and the streams that follow it: the common core of the shipped connectivity sources.

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// Holds requests that ask for it (``RequestOptions/waitsForConnectivity``) while the
 /// ``ConnectivitySource`` reports ``ConnectivityStatus/offline``, until the network is back, the

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// The per-request option to wait for the network (``RequestOptions/waitsForConnectivity``).
 public enum WaitsForConnectivityKey: RequestOptionKey {

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// Tells the client whether the network is reachable, and when that changes.
 ///

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// Reads Linux's routing tables (`/proc/net/route`, `/proc/net/ipv6_route`) for a default route:
 /// the probe behind `RouteConnectivitySource`.

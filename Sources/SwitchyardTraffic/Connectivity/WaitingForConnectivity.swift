@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// Published (``ExchangeEvent/Kind/plugin(_:)``) when an exchange waits for the connectivity source
 /// to report the network back (``RequestOptions/waitsForConnectivity``, or a retry while offline).

@@ -1,5 +1,5 @@
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// Enforces ``ConcurrencyLimits``: the last link before the transport, so each attempt waits for a
 /// slot right before it goes on the wire and holds it until its response body is done.

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 import Synchronization
 
 /// The slots and the priority queue behind ``ConcurrencyLimits``, shared by every exchange of a

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// How many exchanges may be on the wire at once, overall and per host; the rest wait in a queue
 /// ordered by ``RequestOptions/priority`` (first in, first out within one priority).

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// One exchange's slot in a ``ConcurrencyLimiter``, given back exactly once: when the response body

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// Hands a streamed body from the task that reads the transport (the pump) to the caller's task,

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 extension ExchangeTracker {
     /// Runs the head of a streamed call in a task of its own; a streamed body is then read by a pump

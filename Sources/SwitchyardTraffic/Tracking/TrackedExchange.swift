@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// One exchange an ``ExchangeTracker`` follows: its tags, whether it is queued, and how to cancel it.

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// Follows every call through an ``ExchangeTracker``: the outermost call link of
 /// ``Plugin/tracking(_:)``. The call runs in a task the tracker can cancel (group cancellation),

@@ -1,0 +1,144 @@
+import HTTPTypes
+public import SwitchyardCore
+
+/// Sends a request again when an attempt fails in a way that is worth retrying, within one
+/// deadline and a shared ``RetryBudget``.
+///
+/// ```swift
+/// let client = Client(transport: CurlTransport(), interceptors: [
+///     RedirectInterceptor(),
+///     RetryInterceptor(policy: RetryPolicy(maxAttempts: 4, maxTotalDuration: .seconds(15))),
+///     loggingInterceptor,          // sees every attempt as it goes on the wire
+/// ])
+///
+/// // A POST is sent once unless it says repeating it is harmless:
+/// var charge = try Request(method: .post, url: "https://api.example.com/charges",
+///                          headers: ["Idempotency-Key": UUID().uuidString], body: HTTPBody(json))
+/// let response = try await client.send(charge)
+/// ```
+///
+/// What is retried, and when, is the ``RetryPolicy``'s business (statuses, connection failures,
+/// idempotency, `Retry-After`, back-off with full jitter, one deadline); a request can change it
+/// through ``RequestOptions/retry``. For each attempt the interceptor:
+/// - sets ``ExchangeContext/attempt`` (1-based) before calling the rest of the chain;
+/// - after a retryable outcome, takes a retry from the ``RetryBudget`` (none left: the outcome is
+///   final), throws away the failed response's body (``HTTPBody/discard(drainingUpTo:)``),
+///   records the wait in ``PipelineTimings/backoffs``, publishes
+///   ``ExchangeEvent/Kind/retrying(attempt:delay:reason:)`` and waits;
+/// - stops waiting at once when the task is cancelled, throwing ``SwitchyardError/Kind/cancelled``;
+/// - with a ``RetryHold`` in the context (``RetryHoldKey``) that holds after a failed attempt
+///   (the connectivity plugin's while offline), publishes its event and waits for it to lift
+///   instead of the back-off (see ``RetryPolicy``), then retries at once.
+///
+/// When no retry follows, the caller gets the last outcome unchanged: the last response (e.g. the
+/// final 503, with its body) or the last error, with ``SwitchyardError/attempt`` set. This also
+/// holds when the next wait would cross the deadline: the interceptor does not sleep into a
+/// certain timeout but returns what it has right away.
+///
+/// ### Position in the chain
+///
+/// Place it below the call-level interceptors and the ``RedirectInterceptor`` (so each redirect
+/// hop is retried on its own) and above the per-attempt interceptors (logging, signing), which
+/// then run once per attempt. Attempts are counted per pass: after a redirect, the next hop's
+/// first attempt is attempt 1 again, while the deadline and the budget span the whole exchange.
+public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
+    /// The policy applied to every request (before a request's ``RequestOptions/retry`` override).
+    public let policy: RetryPolicy
+    /// The budget shared by all requests through this interceptor and its copies; `nil` for none.
+    public let budget: RetryBudget?
+
+    /// Creates a retry interceptor.
+    /// - Parameters:
+    ///   - policy: When and how to retry.
+    ///   - budget: The retry budget; by default a new ``RetryBudget`` owned by this interceptor.
+    ///     Pass `nil` to retry without a budget.
+    public init(policy: RetryPolicy = RetryPolicy(), budget: RetryBudget? = RetryBudget()) {
+        self.policy = policy
+        self.budget = budget
+    }
+
+    /// Sends `request`, retrying as the policy allows.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The exchange context; ``ExchangeContext/attempt`` is set per attempt.
+    ///   - next: The rest of the chain, called once per attempt.
+    /// - Returns: The first non-retried response, or the last one when retries are exhausted.
+    /// - Throws: The last attempt's error, or ``SwitchyardError/Kind/cancelled`` during a wait.
+    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+        let policy = policy.applying(request.options.retry)
+        let deadline = policy.deadline(for: context)
+        budget?.recordRequest()
+        var attempt = 1
+        while true {
+            context.attempt = attempt
+            let delay: Duration
+            let reason: String
+            do {
+                // Scoped so that a discarded response (and any transfer behind its body) is
+                // released before the wait, not after it.
+                let outcome = await Self.attempt(request, next: next, number: attempt)
+                guard
+                    case .retry(let wait, let why) = policy.decision(
+                        after: outcome, of: request, attempt: attempt, deadline: deadline)
+                else { return try outcome.get() }
+                if case .failure = outcome, let hold = context[RetryHoldKey.self], hold.isHolding {
+                    // Waiting for the hold (the network) replaces the back-off: retrying into it would only burn attempts.
+                    let waited = try await waitForHold(hold, request, context, deadline: deadline, attempt: attempt)
+                    guard let waited, budget?.consumeRetry() ?? true else { return try outcome.get() }
+                    context.recordPipelineTimings { $0.backoffs.append(waited) }
+                    context.publish(.retrying(attempt: attempt, delay: .zero, reason: why + "; the hold lifted"), request: request)
+                    attempt += 1
+                    continue
+                }
+                guard budget?.consumeRetry() ?? true else { return try outcome.get() }
+                if case .success(let response) = outcome { await response.body?.discard() }
+                (delay, reason) = (wait, why)
+            }
+            context.recordPipelineTimings { $0.backoffs.append(delay) }
+            context.publish(.retrying(attempt: attempt, delay: delay, reason: reason), request: request)
+            try await Self.wait(delay, attempt: attempt)
+            attempt += 1
+        }
+    }
+
+    /// Waits for `hold` to lift, up to ``RetryPolicy/maxConnectivityWait`` and `deadline`.
+    /// - Returns: How long it waited, or `nil` when the hold was still on at the bound.
+    /// - Throws: ``SwitchyardError/Kind/cancelled`` when the task is cancelled.
+    private func waitForHold(
+        _ hold: any RetryHold, _ request: Request, _ context: ExchangeContext,
+        deadline: ContinuousClock.Instant?, attempt: Int
+    ) async throws(SwitchyardError) -> Duration? {
+        let start = ContinuousClock.now
+        let bound = start.advanced(by: policy.maxConnectivityWait)
+        if let event = hold.waitingEvent { context.publish(.plugin(event), request: request) }
+        switch await hold.waitUntilLifted(deadline: deadline.map { min($0, bound) } ?? bound) {
+        case .lifted: return start.duration(to: .now)
+        case .deadlinePassed: return nil
+        case .cancelled:
+            var cancelled = SwitchyardError.cancelled
+            cancelled.attempt = attempt
+            throw cancelled
+        }
+    }
+
+    /// Runs one attempt through the rest of the chain and captures its outcome.
+    private static func attempt(_ request: Request, next: Next, number: Int) async -> Result<Response, SwitchyardError> {
+        do {
+            return .success(try await next(request))
+        } catch {
+            return .failure(error)  // already sealed with its attempt by the link it came from
+        }
+    }
+
+    /// Sleeps for `delay`, or throws ``SwitchyardError/Kind/cancelled`` as soon as the task is cancelled.
+    private static func wait(_ delay: Duration, attempt: Int) async throws(SwitchyardError) {
+        do {
+            if Task.isCancelled { throw CancellationError() }
+            try await sleepReleasingTimerOnCancel(until: ContinuousClock.now.advanced(by: delay))
+        } catch {
+            var cancelled = SwitchyardError.cancelled
+            cancelled.attempt = attempt
+            throw cancelled
+        }
+    }
+}

@@ -1,0 +1,221 @@
+public import HTTPTypes
+
+/// The entry point: owns a transport and a chain of interceptors, and sends requests through both.
+///
+/// ```swift
+/// let client = Client(transport: CurlTransport())   // the standard chain: events, redirects, retry, validation
+///
+/// // Buffered: the whole body in memory (bounded by `maxResponseBytes`).
+/// let response = try await client.send(try Request(url: "https://example.com/users/42"))
+/// print(response.head.status, response.body.count, response.timings.total ?? .zero)
+///
+/// // Streamed: chunks as they arrive, with back-pressure.
+/// let streamed = try await client.stream(try Request(url: "https://example.com/big.iso"))
+/// for try await chunk in streamed.body { try file.write(contentsOf: chunk) }
+/// ```
+///
+/// Replacing the framework underneath is a one-line change: pass another ``Transport``.
+/// Cancelling the calling task, or passing the request's deadline, stops the exchange on the
+/// wire; each call ends exactly once, with a response or with a ``SwitchyardError``.
+///
+/// ### Plugins on a live client
+///
+/// A department that loads late can add its plugin to a running client, and remove it again:
+///
+/// ```swift
+/// try client.register(PaymentsPlugin.make())
+/// try client.unregister(pluginNamed: "payments")
+/// ```
+///
+/// The client swaps in a newly assembled chain; calls already in flight finish with the chain they
+/// started with. A call pays one atomic load for this, nothing more.
+public struct Client: Sendable {
+    /// The largest body ``send(_:)`` buffers when the request sets no ``RequestOptions/maxResponseBytes``.
+    public static let defaultMaxBufferedResponseBytes: Int64 = 256 << 20
+
+    private let chains: ChainHolder
+
+    /// Where this client publishes its events (`nil` when it has no bus); subscribe to show pop-ups
+    /// or follow exchanges. Every exchange's ``ExchangeContext/eventBus`` is this bus.
+    public var events: EventBus? { chains.chain.events }
+
+    /// The chain this client runs now.
+    public var pipeline: Pipeline { chains.chain.pipeline }
+
+    /// The assembled chain, outermost first, ending with the transport: for inspection.
+    public var chain: [ChainLink] { chains.chain.links }
+
+    /// Header rules (of ``ClientConfiguration/headers`` and of plugins) from different owners that
+    /// change the same field for requests both could match, with the one that wins. Empty for a
+    /// client made from bare interceptors.
+    public var headerConflicts: [HeaderConflict] { chains.chain.headerConflicts }
+
+    /// Creates a client with exactly these interceptors and no built-ins.
+    ///
+    /// Links below the last ``RedirectInterceptor`` or ``RetryInterceptor`` are listed in ``chain``
+    /// as attempt links, the others as call links.
+    /// - Parameters:
+    ///   - transport: The transport that performs the I/O.
+    ///   - interceptors: The interceptors, outermost first (see ``Pipeline`` for the order).
+    ///   - events: The bus every exchange publishes on; by default the bus of the first
+    ///     ``EventsInterceptor`` among `interceptors`, if any.
+    public init(transport: any Transport, interceptors: [any Interceptor], events: EventBus? = nil) {
+        self.chains = ChainHolder(AssembledChain(transport: transport, interceptors: interceptors, events: events))
+    }
+
+    /// Creates a client whose chain is assembled from built-ins, plugins and the app's interceptors
+    /// (see ``ClientConfiguration`` for the order).
+    ///
+    /// ```swift
+    /// let client = try Client(transport: CurlTransport(), configuration: ClientConfiguration(plugins: [signing]))
+    /// ```
+    /// - Parameters:
+    ///   - transport: The transport that performs the I/O.
+    ///   - configuration: The built-ins' settings, plugins and app interceptors.
+    /// - Throws: ``PluginConfigurationError`` when plugin names repeat or placements cannot be met.
+    public init(transport: any Transport, configuration: ClientConfiguration) throws(PluginConfigurationError) {
+        self.chains = ChainHolder(try AssembledChain(transport: transport, configuration: configuration))
+    }
+
+    /// Adds a plugin to this client (and every copy of it); calls in flight keep their chain.
+    ///
+    /// A client made from bare interceptors keeps them as its app call interceptors, with the plugin
+    /// placed after them (see ``ClientConfiguration`` for the order).
+    /// - Parameter plugin: The plugin.
+    /// - Throws: ``PluginConfigurationError`` when its name is taken or its placement cannot be met;
+    ///   the chain is then unchanged.
+    public func register(_ plugin: Plugin) throws(PluginConfigurationError) {
+        try chains.replace { (chain) throws(PluginConfigurationError) in
+            let configuration = try chain.configuration { (plugins) throws(PluginConfigurationError) in
+                plugins.append(plugin)
+            }
+            return try AssembledChain(transport: chain.pipeline.transport, configuration: configuration)
+        }
+    }
+
+    /// Removes the plugin with this name; calls in flight keep their chain.
+    /// - Parameter name: The plugin's ``Plugin/name``.
+    /// - Throws: ``PluginConfigurationError/unknownPlugin(_:)`` when no plugin has that name, or
+    ///   ``PluginConfigurationError/unknownPlacementTarget(plugin:target:position:)`` when another
+    ///   plugin is placed relative to it; the chain is then unchanged.
+    public func unregister(pluginNamed name: String) throws(PluginConfigurationError) {
+        try chains.replace { (chain) throws(PluginConfigurationError) in
+            let configuration = try chain.configuration { (plugins) throws(PluginConfigurationError) in
+                guard let index = plugins.firstIndex(where: { $0.name == name }) else { throw .unknownPlugin(name) }
+                plugins.remove(at: index)
+            }
+            return try AssembledChain(transport: chain.pipeline.transport, configuration: configuration)
+        }
+    }
+
+    /// Sends a request and returns as soon as the response head arrives; the body streams.
+    ///
+    /// Stop reading (or cancel the task) to abandon the rest of the body; the transport then
+    /// closes the connection rather than reading what is left.
+    /// - Parameter request: The request.
+    /// - Returns: The response head, a streaming body and the exchange context.
+    /// - Throws: A ``SwitchyardError``.
+    public func stream(_ request: Request) async throws(SwitchyardError) -> StreamedResponse {
+        let chain = chains.chain
+        let context = chain.makeContext(for: request)
+        let response = try await run(request, chain: chain, context: context)
+        return StreamedResponse(head: response.head, body: response.body ?? HTTPBody([]), context: context)
+    }
+
+    /// Sends a request and reads the whole response body into memory.
+    /// - Parameter request: The request.
+    /// - Returns: The response head, the body bytes, and the exchange context with final timings.
+    /// - Throws: A ``SwitchyardError``; ``SwitchyardError/Kind/responseTooLarge`` when the body is
+    ///   bigger than ``RequestOptions/maxResponseBytes`` (default ``defaultMaxBufferedResponseBytes``).
+    public func send(_ request: Request) async throws(SwitchyardError) -> BufferedResponse {
+        let chain = chains.chain
+        let context = chain.makeContext(for: request)
+        let response = try await run(request, chain: chain, context: context)
+        let limit = request.options.maxResponseBytes ?? Self.defaultMaxBufferedResponseBytes
+        do {
+            let bytes = try await response.body?.collect(upTo: limit) ?? []
+            try context.checkLiveness()
+            return BufferedResponse(head: response.head, body: bytes, context: context)
+        } catch {
+            throw .sealing(error, request: request.head, response: response.head)
+        }
+    }
+
+    /// Publishes a failure that a layer above the chain found after the exchange succeeded on the
+    /// wire (an API envelope's error code, an unexpected content type): a `failed` event on
+    /// ``events``, with a pop-up from the chain's ``EventsInterceptor`` policy when it has one.
+    ///
+    /// - Parameters:
+    ///   - error: The failure.
+    ///   - request: The request as it was sent.
+    ///   - context: The exchange's context (from the response).
+    public func reportFailure(_ error: SwitchyardError, of request: Request, context: ExchangeContext) {
+        if let link = chains.chain.eventsLink {
+            link.publishFailure(error, request: request, context: context)
+        } else {
+            context.publish(error.kind == .cancelled ? .cancelled : .failed(error), request: request)
+        }
+    }
+
+    private func run(_ request: Request, chain: AssembledChain, context: ExchangeContext) async throws(SwitchyardError) -> Response {
+        do throws(SwitchyardError) {
+            if !request.isValidated { try RequestValidator.validate(request.head) }
+            try context.checkLiveness()
+        } catch {
+            throw .sealing(error, request: request.head)
+        }
+        return try await chain.pipeline.run(request, context: context, from: 0)
+    }
+}
+
+/// A response whose body has been read into memory by ``Client/send(_:)``.
+public struct BufferedResponse: Sendable {
+    /// Status and header fields.
+    public var head: HTTPResponse
+    /// The complete body.
+    public var body: [UInt8]
+    /// The exchange's context: id, attempts and timings.
+    public let context: ExchangeContext
+
+    /// Creates a buffered response.
+    /// - Parameters:
+    ///   - head: The response head.
+    ///   - body: The body bytes.
+    ///   - context: The exchange's context.
+    public init(head: HTTPResponse, body: [UInt8], context: ExchangeContext) {
+        self.head = head
+        self.body = body
+        self.context = context
+    }
+
+    /// The phase timings of the exchange, including ``TransferTimings/total``.
+    public var timings: TransferTimings { context.timings }
+
+    /// The HTTP version the response came over (`"2"` when HTTP/2 was negotiated), or `nil` when the
+    /// transport cannot tell; the same as ``TransferTimings/httpVersion``.
+    public var httpVersion: HTTPProtocolVersion? { context.timings.httpVersion }
+
+    /// The body decoded as UTF-8 (invalid bytes become U+FFFD).
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// A response whose body is still streaming, returned by ``Client/stream(_:)``.
+public struct StreamedResponse: Sendable {
+    /// Status and header fields.
+    public var head: HTTPResponse
+    /// The body, read chunk by chunk; iterate it once.
+    public var body: HTTPBody
+    /// The exchange's context; ``ExchangeContext/timings`` gains `total` when the body ends.
+    public let context: ExchangeContext
+
+    /// Creates a streamed response.
+    /// - Parameters:
+    ///   - head: The response head.
+    ///   - body: The streaming body.
+    ///   - context: The exchange's context.
+    public init(head: HTTPResponse, body: HTTPBody, context: ExchangeContext) {
+        self.head = head
+        self.body = body
+        self.context = context
+    }
+}

@@ -1,0 +1,82 @@
+/// Everything a ``Client`` assembles into its chain: the built-in interceptors' settings, the
+/// registered plugins and the app's own interceptors.
+///
+/// ```swift
+/// var configuration = ClientConfiguration()
+/// configuration.retry?.maxAttempts = 4
+/// configuration.redirects?.maxRedirects = 5
+/// configuration.plugins = [SigningPlugin.make(scope: payments, signer: signer)]
+/// let client = try Client(transport: CurlTransport(), configuration: configuration)
+/// for link in client.chain { print(link) }
+/// ```
+///
+/// ### The order of the chain
+///
+/// ```
+/// call:     events → outermost call plugins (tracking, timing stats) → headers → outer call plugins → app call interceptors → department and inner call plugins (validation, size limit, redirects, retry)
+/// attempt:  outer attempt plugins → department attempt plugins → app attempt interceptors → inner attempt plugins (logging, HTTP metrics, concurrency limiter) → transport
+/// ```
+///
+/// Plugins sit by their ``Plugin/Layer``: in the call position, those outside the departments'
+/// layer come before the app's call interceptors; in the attempt position, the app's attempt
+/// interceptors come after the departments' plugins. Features outside the kernel join as plugins at
+/// their documented layers (timing statistics first, the concurrency limiter last).
+///
+/// *Call* links run once per call; *attempt* links run once per attempt (each retry and each
+/// redirect hop) and see the request exactly as it goes on the wire. Plugins of one position keep
+/// their registration order unless a ``Plugin/Placement`` moves them. Set a built-in's setting to
+/// `nil` to leave it out. Modules add settings of their own (``ClientSettingKey``): the standard
+/// links' `retry`, `redirects`, `validation`, `maxResponseBytes` (module `Switchyard`) are such.
+public struct ClientConfiguration: Sendable {
+    /// Where lifecycle and pop-up events are published (every exchange's
+    /// ``ExchangeContext/eventBus``); `nil` publishes none, unless a plugin has observers: then the
+    /// client creates a bus, so observers are never dropped silently.
+    public var events: EventBus?
+    /// App-wide and department header rules, each group in its own scope (see ``HeaderRules``).
+    public var headers: [HeaderRules] = []
+    /// How failures become user-facing pop-ups (per department scope), and their coalescing.
+    public var popUps: PopUpPolicy
+    /// Department plugins.
+    public var plugins: [Plugin]
+    /// The app's own call interceptors, outermost first (after the events link).
+    public var callInterceptors: [any Interceptor]
+    /// The app's own attempt interceptors, outermost first (after the attempt plugins).
+    public var attemptInterceptors: [any Interceptor]
+
+    /// No built-in link and no event bus: the transport alone, plus what you add (plugins, the
+    /// app's interceptors).
+    public static var bare: ClientConfiguration {
+        ClientConfiguration(events: nil, popUps: PopUpPolicy(), plugins: [], callInterceptors: [], attemptInterceptors: [])
+    }
+
+    /// Settings added by other modules (``ClientSettingKey``), by key.
+    private var settings: [ObjectIdentifier: ClientSetting] = [:]
+
+    /// A configuration with no links and these parts.
+    init(
+        events: EventBus?, popUps: PopUpPolicy, plugins: [Plugin], callInterceptors: [any Interceptor],
+        attemptInterceptors: [any Interceptor]
+    ) {
+        self.events = events
+        self.popUps = popUps
+        self.plugins = plugins
+        self.callInterceptors = callInterceptors
+        self.attemptInterceptors = attemptInterceptors
+    }
+
+    /// A setting added by another module (e.g. `configuration.retry` in `Switchyard`), or its
+    /// default when never set.
+    /// - Parameter key: The setting's key.
+    public subscript<Key: ClientSettingKey>(key: Key.Type) -> Key.Value {
+        get { settings[ObjectIdentifier(key)]?.value as? Key.Value ?? Key.defaultValue }
+        set {
+            settings[ObjectIdentifier(key)] = ClientSetting(
+                value: newValue, plugins: { Key.plugins(for: newValue, in: $0) }, name: String(reflecting: key))
+        }
+    }
+
+    /// The plugins of every setting, in a stable order (by key name; layers then place them).
+    var settingPlugins: [Plugin] {
+        settings.values.sorted { $0.name < $1.name }.flatMap { $0.plugins(self) }
+    }
+}
