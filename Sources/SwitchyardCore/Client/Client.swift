@@ -52,7 +52,7 @@ public struct Client: Sendable {
 
     /// Creates a client with exactly these interceptors and no built-ins.
     ///
-    /// Links below the last ``RedirectInterceptor`` or ``RetryInterceptor`` are listed in ``chain``
+    /// Links below the last ``RepeatsTheRestOfTheChain`` link (retry, redirects) are listed in ``chain``
     /// as attempt links, the others as call links.
     /// - Parameters:
     ///   - transport: The transport that performs the I/O.

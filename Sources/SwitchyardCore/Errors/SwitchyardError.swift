@@ -116,7 +116,7 @@ public struct SwitchyardError: Error, CustomStringConvertible {
     /// A transport sets it only when the protocol proves it: an HTTP/2 stream refused with
     /// `REFUSED_STREAM`, a stream above the last-stream-id of the server's `GOAWAY` (RFC 9113 §8.7),
     /// or a request never sent because no connection could be made. The kind stays
-    /// ``Kind/connectionFailed``. ``RetryInterceptor`` retries such a failure even for a request that
+    /// ``Kind/connectionFailed``. The retry link (`Switchyard`) retries such a failure even for a request that
     /// is not safe to repeat (a POST without `Idempotency-Key`), except a single-use body; a stream
     /// reset or a `GOAWAY` that may have followed processing leaves it `false`, and the usual rules
     /// apply (a GET is retried, a POST is not).
