@@ -1,5 +1,5 @@
 import Foundation
-public import HTTPTypes
+import HTTPTypes
 import Synchronization
 
 /// An HTTP cache: a store, its configuration, and the current partition. Give it to

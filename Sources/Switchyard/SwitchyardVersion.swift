@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 /// The version of the Switchyard package: the top entry of `CHANGELOG.md` (a test keeps the two
 /// equal), printed by `yard --version`.

@@ -1,4 +1,4 @@
-public import NIOSSL
+import NIOSSL
 
 extension LoopbackServer {
     /// The HTTPS mode of a ``LoopbackServer``: a `NIOSSLServerHandler` in front of the same HTTP/1.1

@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 extension Download {
     /// How a download treats an existing partial file and how it verifies the result.

@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 /// How far an upload or a download has got: one update of a progress stream.
 ///

@@ -1,5 +1,5 @@
 import Crypto
-public import Switchyard
+import Switchyard
 public import SwitchyardTransfers
 
 /// The deterministic byte pattern of the loopback server's `/bytes/{n}` route.

@@ -1,5 +1,5 @@
 import Foundation
-public import HTTPTypes
+import HTTPTypes
 import Switchyard
 
 /// Entry points for the fuzzers in `Fuzz/`: the cache's header parsing, with arbitrary input. Not

@@ -1,6 +1,6 @@
 import Foundation
-public import HTTPTypes
-public import SwitchyardCore
+import HTTPTypes
+import SwitchyardCore
 
 /// Entry points for the fuzzers in `Fuzz/`: the code of this module that turns bytes from the
 /// network into values, each callable with arbitrary input. Not API: `@_spi(Fuzzing)` only.

@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import SwitchyardCore
+import SwitchyardCore
 
 /// Which redirects ``RedirectInterceptor`` follows and what it carries across them.
 ///

@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 /// How long to wait before each retry: exponential growth with a cap, and full jitter.
 ///

@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 import Synchronization
 
 /// Limits retries to a fraction of recent requests, so that a total outage does not multiply

@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import SwitchyardCore
+import SwitchyardCore
 
 /// Which response statuses count as success; others become ``SwitchyardError/Kind/httpStatus`` errors.
 ///

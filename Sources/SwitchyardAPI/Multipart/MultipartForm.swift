@@ -1,5 +1,5 @@
 public import Switchyard
-public import SwitchyardTransfers
+import SwitchyardTransfers
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -11,7 +11,7 @@
 /// }
 /// configuration[GreetingKey.self] = "hello"
 /// ```
-public protocol ClientSettingKey {
+public protocol ClientSettingKey: SendableMetatype {
     /// The setting's type.
     associatedtype Value: Sendable
     /// The value of a configuration that never set it.

@@ -1,5 +1,5 @@
 public import Logging
-public import Switchyard
+import Switchyard
 
 /// What ``LoggingInterceptor`` logs, where, and what it never reveals.
 ///

@@ -1,5 +1,5 @@
 import HTTPTypes
-public import Logging
+import Logging
 public import Switchyard
 
 /// Logs each attempt through swift-log, never revealing secrets.

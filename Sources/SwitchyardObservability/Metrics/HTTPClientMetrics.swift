@@ -1,6 +1,6 @@
 public import CoreMetrics
-public import HTTPTypes
-public import Switchyard
+import HTTPTypes
+import Switchyard
 import Synchronization
 
 /// swift-metrics under OpenTelemetry's HTTP client names, one measurement per attempt (each retry

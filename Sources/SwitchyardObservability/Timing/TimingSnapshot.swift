@@ -1,5 +1,5 @@
-public import Foundation
-public import Switchyard
+import Foundation
+import Switchyard
 
 /// Aggregated timings of every endpoint at one moment: a value to inspect, print or export.
 ///

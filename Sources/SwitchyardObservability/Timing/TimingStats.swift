@@ -1,6 +1,6 @@
-public import HTTPTypes
+import HTTPTypes
 import Histogram
-public import Switchyard
+import Switchyard
 import Synchronization
 
 /// Collects the timings of every call per endpoint — method, host and path template — into
@@ -138,7 +138,7 @@ public final class TimingStats: Sendable {
             defer { calls = [] }
             return calls
         }
-        if let full { state.withLock { state in for call in full { fold(call, into: &state) } } }
+        if let full { state.withLock { state in for call in full { _ = fold(call, into: &state) } } }
     }
 
     /// Records one finished call now, under its endpoint.
@@ -155,7 +155,7 @@ public final class TimingStats: Sendable {
                 defer { calls = [] }
                 return calls
             }
-            if !waiting.isEmpty { state.withLock { state in for call in waiting { fold(call, into: &state) } } }
+            if !waiting.isEmpty { state.withLock { state in for call in waiting { _ = fold(call, into: &state) } } }
         }
     }
 

@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 /// What a batch does when one of its operations fails.
 public enum BatchMode: Sendable, Hashable {

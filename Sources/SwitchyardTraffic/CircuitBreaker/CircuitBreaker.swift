@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import SwitchyardCore
+import SwitchyardCore
 import Synchronization
 
 /// Stops sending requests to a host that keeps failing, and lets a few probes through after a

@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 /// The state of one host's circuit breaker (see ``CircuitBreaker``).
 public enum CircuitState: String, Sendable, Hashable, CustomStringConvertible {

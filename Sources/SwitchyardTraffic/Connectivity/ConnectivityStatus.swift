@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 /// Whether the device can reach the network, as a ``ConnectivitySource`` sees it.
 public enum ConnectivityStatus: String, Sendable, Hashable, CustomStringConvertible {

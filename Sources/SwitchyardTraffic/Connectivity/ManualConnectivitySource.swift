@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 /// A connectivity source the app (or a test) sets by hand.
 ///

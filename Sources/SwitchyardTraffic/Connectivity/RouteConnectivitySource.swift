@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 import Synchronization
 
 /// Connectivity from the system's routing tables (Linux; elsewhere it reports `unknown`): online while there is a usable default

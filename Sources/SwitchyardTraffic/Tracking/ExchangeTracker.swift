@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 import Synchronization
 
 /// Follows every exchange of a client while it runs: how many are in flight (and queued), by tag,

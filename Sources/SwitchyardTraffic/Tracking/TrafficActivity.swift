@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 /// How many exchanges are under way: the classic network-activity indicator.
 public struct TrafficActivity: Sendable, Hashable, CustomStringConvertible {

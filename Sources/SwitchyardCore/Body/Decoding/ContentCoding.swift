@@ -1,4 +1,4 @@
-public import HTTPTypes
+package import HTTPTypes
 
 /// A content coding (RFC 9110 §8.4.1) that Switchyard decodes itself, the same way on every
 /// transport that hands it the encoded bytes.
