@@ -21,7 +21,6 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
         let metrics = HTTPClientMetrics(factory: test, templates: ["/bytes/{n}"])
         var configuration = ClientConfiguration(redirects: nil, retry: RetryPolicy(maxAttempts: 3, backoff: RetryBackoff(random: { 0 })))
         configuration.plugins.append(.httpMetrics(metrics))
-        #expect(!configuration.plugins.contains { $0.name == "timingStats" })
         try await withLoopbackClient(kind, configuration: configuration) { client, server in
             let streamed = try await client.stream(try Request(url: server.url("/bytes/5000?access_token=s3cr3t")))
             // Active while the body is unread; recorded only once it ends.

@@ -81,12 +81,7 @@ public struct Redactor: Sendable {
     /// The request's URL with redacted query values masked and no user info.
     /// - Parameter head: The request head.
     public func url(of head: HTTPRequest) -> String {
-        let target = masking(queryRedaction.redact(head.path ?? "/"))
-        var url = head.scheme ?? "http"
-        url += "://"
-        url += RequestOrigin.hostAndPort(of: head.authority)
-        url += target
-        return url
+        masking(queryRedaction.url(of: head))
     }
 }
 

@@ -23,11 +23,14 @@ public import SwitchyardCore
 public struct ConnectivityInterceptor: Interceptor {
     /// Where the status comes from.
     public let source: any ConnectivitySource
+    /// What the retry link waits on while offline: made once, handed to every exchange.
+    private let retryHold: any RetryHold
 
     /// Creates the link.
     /// - Parameter source: Where the status comes from.
     public init(source: any ConnectivitySource) {
         self.source = source
+        self.retryHold = ConnectivityRetryHold(source: source)
     }
 
     /// Waits for connectivity when the request asks to and the source says offline, then continues.
@@ -39,7 +42,7 @@ public struct ConnectivityInterceptor: Interceptor {
     /// - Throws: ``SwitchyardError/Kind/timeout`` or ``SwitchyardError/Kind/cancelled`` while
     ///   waiting, or the error from further down the chain.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
-        context[RetryHoldKey.self] = ConnectivityRetryHold(source: source)
+        context[RetryHoldKey.self] = retryHold
         if request.options.waitsForConnectivity, source.status == .offline {
             context.publish(.plugin(WaitingForConnectivity()), request: request)
             try await source.waitForConnectivity(until: context.deadline)
