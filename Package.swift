@@ -269,6 +269,7 @@ let package = Package(
                 product("Crypto", "swift-crypto", trait: "TestServer"),
                 product("NIOCore", "swift-nio", trait: "TestServer"),
                 product("NIOPosix", "swift-nio", trait: "TestServer"),
+                product("NIOConcurrencyHelpers", "swift-nio", trait: "TestServer"),
                 product("NIOHTTP1", "swift-nio", trait: "TestServer"),
                 // HTTPS mode and the certificates generated for it at test time.
                 product("NIOSSL", "swift-nio-ssl", trait: "TestServer"),

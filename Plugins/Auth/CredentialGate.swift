@@ -1,5 +1,4 @@
 import Switchyard
-import Synchronization
 
 /// The credential state one ``AuthPlugin`` shares between all its requests: the current credential
 /// and its version, the single refresh in flight, and the requests waiting for it.
@@ -48,7 +47,7 @@ final class CredentialGate: Sendable {
     }
 
     private let provider: any CredentialProvider
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(provider: any CredentialProvider) {
         self.provider = provider

@@ -1,4 +1,5 @@
 import Crypto
+import SwitchyardCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -46,7 +47,7 @@ public final class DiskCacheStore: CacheStore {
     /// The most bytes the directory's entries may take.
     public let maxBytes: Int
     private let estimatedBytes: Atomic<Int>
-    private let evicting = Mutex(())
+    private let evicting = Lock(())
     private static let nextTemporary = Atomic<UInt64>(1)
 
     /// Opens (creating if needed) a cache directory.

@@ -1,5 +1,5 @@
 import Crypto
-import Synchronization
+import SwitchyardCore
 
 #if canImport(Glibc)
 import Glibc
@@ -23,7 +23,7 @@ final class DiskEntryWriter: CacheEntryWriter {
     private let key: CacheKey
     private let temporaryPath: String
     /// `nil` once committed or aborted.
-    private let state: Mutex<State?>
+    private let state: Lock<State?>
 
     /// Opens a temporary file and writes `prefix` (magic and header) to it; `nil` when that fails.
     init?(store: DiskCacheStore, key: CacheKey, prefix: [UInt8]) {
@@ -39,7 +39,7 @@ final class DiskEntryWriter: CacheEntryWriter {
         }
         var hasher = SHA256()
         hasher.update(data: prefix)
-        self.state = Mutex(State(fd: fd, hasher: hasher, written: prefix.count))
+        self.state = Lock(State(fd: fd, hasher: hasher, written: prefix.count))
     }
 
     func write(_ chunk: ArraySlice<UInt8>) throws {

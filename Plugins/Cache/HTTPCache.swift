@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import Synchronization
+import SwitchyardCore
 
 /// An HTTP cache: a store, its configuration, and the current partition. Give it to
 /// ``CachePlugin/make(cache:name:scope:placement:)`` to put it in a client's chain; keep it to
@@ -24,7 +24,7 @@ public final class HTTPCache: Sendable {
     public let store: any CacheStore
     /// How the cache behaves.
     public let configuration: CacheConfiguration
-    private let currentPartition: Mutex<String>
+    private let currentPartition: Lock<String>
 
     /// Creates a cache.
     /// - Parameters:
@@ -37,7 +37,7 @@ public final class HTTPCache: Sendable {
     ) {
         self.store = store
         self.configuration = configuration
-        self.currentPartition = Mutex(partition)
+        self.currentPartition = Lock(partition)
     }
 
     /// The partition requests read and write from now on: the signed-in identity, `""` for none.

@@ -1,4 +1,4 @@
-import Synchronization
+import SwitchyardCore
 
 /// A cache store in memory, bounded in bytes, that evicts the least recently used records first.
 ///
@@ -26,7 +26,7 @@ public final class MemoryCacheStore: CacheStore {
 
     /// The most bytes the store keeps (bodies plus an estimate of headers).
     public let maxBytes: Int
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates an empty store.
     /// - Parameter maxBytes: The bound in bytes (default ``defaultMaxBytes``).
@@ -115,12 +115,12 @@ public final class MemoryCacheStore: CacheStore {
 private final class MemoryEntryWriter: CacheEntryWriter {
     private let store: MemoryCacheStore
     private let key: CacheKey
-    private let response: Mutex<CachedResponse?>
+    private let response: Lock<CachedResponse?>
 
     init(store: MemoryCacheStore, key: CacheKey, response: CachedResponse) {
         self.store = store
         self.key = key
-        self.response = Mutex(response)
+        self.response = Lock(response)
     }
 
     func write(_ chunk: ArraySlice<UInt8>) throws {

@@ -1,5 +1,4 @@
 import Switchyard
-import Synchronization
 
 /// What the experiments plugin reports: for each experiment variant, how many calls carried it and
 /// how many of those failed — the exposure and error counts an experiment dashboard needs.
@@ -40,7 +39,7 @@ public final class ExperimentExposures: Sendable {
         var tallies: [String: Tally] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates an empty tally.
     public init() {}

@@ -2,7 +2,6 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import SwitchyardCore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -70,7 +69,7 @@ enum AsyncHTTPClientTLSDiagnosis {
 
     /// The first validity bound of the peer's chain that is violated now, or `nil` (all valid, or no chain seen).
     private static func firstInvalidDate(host: String, port: Int, group: any EventLoopGroup) async -> Int? {
-        let violated = Mutex<Int?>(nil)
+        let violated = Lock<Int?>(nil)
         let now = Int(time(nil))
         do {
             var configuration = TLSConfiguration.makeClientConfiguration()

@@ -32,12 +32,19 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
     public let area: Area
     /// What a conforming transport does, in one sentence.
     public let summary: String
+    /// The settings the check's transport is made with (``ConformanceTransportSettings/defaults``
+    /// for most checks).
+    public let settings: ConformanceTransportSettings
     let body: @Sendable (ConformanceHarness) async throws -> Void
 
-    init(_ id: String, _ area: Area, _ summary: String, _ body: @escaping @Sendable (ConformanceHarness) async throws -> Void) {
+    init(
+        _ id: String, _ area: Area, _ summary: String, settings: ConformanceTransportSettings = .defaults,
+        _ body: @escaping @Sendable (ConformanceHarness) async throws -> Void
+    ) {
         self.id = id
         self.area = area
         self.summary = summary
+        self.settings = settings
         self.body = body
     }
 
@@ -55,10 +62,15 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
     ///   making the transport.
     public func run(on subject: ConformanceSubject) async throws -> ConformanceOutcome {
         if let reason = subject.crashingLimitations[id] { return .limitation("not run, it would crash the process: \(reason)") }
+        if settings != .defaults && !subject.honoursSettings {
+            return .limitation(
+                "not run: it needs a transport made with \(settings), and \(subject.name) was given a factory"
+                    + " without settings (ConformanceSubject(name:makeTransportWith:) takes them)")
+        }
         let server = try await LoopbackServer.start()
         let transport: any Transport
         do {
-            transport = try await subject.makeTransport()
+            transport = try await subject.makeTransport(settings)
         } catch {
             try? await server.shutdown()
             throw error

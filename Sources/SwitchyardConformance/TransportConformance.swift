@@ -40,7 +40,7 @@ public enum TransportConformance {
     /// Every check, in a stable order.
     public static let checks: [ConformanceCheck] =
         methodChecks + statusChecks + headerChecks + requestBodyChecks + responseBodyChecks
-        + cancellationChecks + failureChecks + hostileServerChecks + concurrencyChecks
+        + cancellationChecks + idleTimeoutChecks + failureChecks + hostileServerChecks + concurrencyChecks + queueChecks
 
     /// The check with identifier `id`, if there is one.
     /// - Parameter id: A ``ConformanceCheck/id``.

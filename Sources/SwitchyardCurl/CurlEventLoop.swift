@@ -24,7 +24,7 @@ final class CurlEventLoop: Sendable {
     }
 
     private let multi: MultiHandle
-    private let inbox = Mutex<[Command]>([])
+    private let inbox = Lock<[Command]>([])
     /// Whether a command was queued that the loop has not yet taken by draining the inbox.
     private let wakeupPending = Atomic<Bool>(false)
     /// Whether the loop thread is blocked (or about to block) in `curl_multi_poll`. Only then does a
@@ -38,15 +38,15 @@ final class CurlEventLoop: Sendable {
     /// The multi handle for `curl_multi_wakeup` while it exists (`nil` once cleaned up), so a
     /// wake-up racing the shutdown never touches a freed handle. Locked only on the wake-up path,
     /// which makes a system call anyway.
-    private let wakeupTarget: Mutex<MultiHandle?>
+    private let wakeupTarget: Lock<MultiHandle?>
     /// Callers of ``shutdown()`` waiting for the loop thread to finish, and whether it has.
-    private let shutdownWaiters = Mutex<(finished: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let shutdownWaiters = Lock<(finished: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     init(configuration: CurlTransport.Configuration) {
         _ = CurlEventLoop.globalInit
         self.configuration = configuration
         self.multi = MultiHandle(raw: curl_multi_init())
-        self.wakeupTarget = Mutex(multi)
+        self.wakeupTarget = Lock(multi)
         _ = ccurl_multi_setopt_long(multi.raw, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         _ = ccurl_multi_setopt_long(multi.raw, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxTotalConnections)
         _ = ccurl_multi_setopt_long(multi.raw, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))

@@ -1,5 +1,4 @@
 import Switchyard
-import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -10,7 +9,7 @@ import Foundation
 /// The last server URL a transport parsed, so the calls of one generated client (which pass the
 /// same URL every time) parse it once.
 final class OpenAPIBaseURLCache: Sendable {
-    private let last = Mutex<(url: URL, base: OpenAPIRequestHead.Base)?>(nil)
+    private let last = Lock<(url: URL, base: OpenAPIRequestHead.Base)?>(nil)
 
     /// The parts of `url`, parsed once per distinct URL in a row.
     /// - Throws: `SwitchyardError.Kind.invalidRequest` when `url` has no scheme or host.

@@ -1,6 +1,5 @@
 public import OpenAPIRuntime
 public import Switchyard
-import Synchronization
 
 /// Any swift-openapi-runtime `ClientMiddleware` as a Switchyard `Interceptor`: middleware
 /// written for generated clients (authentication, logging, header injection) runs in a Switchyard
@@ -67,7 +66,7 @@ public struct OpenAPIMiddlewareInterceptor: Interceptor {
 /// Remembers the last response body handed to the middleware, so a body it returns unchanged
 /// goes back up the chain as the original Switchyard body instead of being wrapped twice.
 private final class ResponseBodies: Sendable {
-    private let last = Mutex<(bridged: OpenAPIRuntime.HTTPBody, original: Switchyard.HTTPBody)?>(nil)
+    private let last = Lock<(bridged: OpenAPIRuntime.HTTPBody, original: Switchyard.HTTPBody)?>(nil)
 
     /// `body` as an OpenAPI body, remembered.
     func bridge(_ body: Switchyard.HTTPBody?) -> OpenAPIRuntime.HTTPBody? {

@@ -1,5 +1,5 @@
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// The `/auth/{key}` route: a resource guarded by a bearer token the test sets per key
 /// (``LoopbackServer/setAuthToken(_:key:)``), with per-key counts of accepted and refused requests.
@@ -10,16 +10,16 @@ final class AuthTokens: Sendable {
         var refused = 0
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = NIOLockedValueBox<[String: Entry]>([:])
 
     /// Makes `token` the only one `/auth/{key}` accepts (`nil`: none).
     func setToken(_ token: String?, key: String) {
-        entries.withLock { $0[key, default: Entry()].token = token }
+        entries.withLockedValue { $0[key, default: Entry()].token = token }
     }
 
     /// Requests for `key` answered 200 and 401 so far.
     func counts(key: String) -> (accepted: Int, refused: Int) {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             let entry = entries[key] ?? Entry()
             return (entry.accepted, entry.refused)
         }
@@ -28,7 +28,7 @@ final class AuthTokens: Sendable {
     /// 200 `ok {key}\n` when the request's `Authorization` is `Bearer {token}` for the key's token;
     /// otherwise 401 with `WWW-Authenticate: Bearer` and `unauthorized\n`. Counts either outcome.
     func action(key: String, authorization: [String]) -> RouteAction {
-        let accepted = entries.withLock { entries in
+        let accepted = entries.withLockedValue { entries in
             var entry = entries[key] ?? Entry()
             let accepted = entry.token.map { authorization == ["Bearer \($0)"] } ?? false
             if accepted { entry.accepted += 1 } else { entry.refused += 1 }

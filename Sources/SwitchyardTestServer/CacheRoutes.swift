@@ -1,6 +1,6 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// The `/cache/{key}` routes: responses with the cache headers a test asks for, a body that
 /// changes with every full response (so a test tells a stored body from a fresh one), `304` for
@@ -38,15 +38,15 @@ enum CacheRoutes {
             var mode = Mode.ok
         }
 
-        private let keys = Mutex<[String: Counters]>([:])
+        private let keys = NIOLockedValueBox<[String: Counters]>([:])
 
         func setMode(_ mode: Mode, key: String) {
-            keys.withLock { $0[key, default: Counters()].mode = mode }
+            keys.withLockedValue { $0[key, default: Counters()].mode = mode }
         }
 
         /// Counts a request; returns its number and the key's mode.
         func arrive(key: String) -> (request: Int, mode: Mode) {
-            keys.withLock { keys in
+            keys.withLockedValue { keys in
                 keys[key, default: Counters()].requests += 1
                 let counters = keys[key] ?? Counters()
                 return (counters.requests, counters.mode)
@@ -55,7 +55,7 @@ enum CacheRoutes {
 
         /// Counts a full response; returns its number.
         func served(key: String) -> Int {
-            keys.withLock { keys in
+            keys.withLockedValue { keys in
                 keys[key, default: Counters()].full += 1
                 return keys[key]?.full ?? 0
             }

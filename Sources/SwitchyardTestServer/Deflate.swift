@@ -1,6 +1,6 @@
 import CZlib
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// Compressed bodies made at run time with the system zlib: gzip bombs of any size (zeros) and
 /// gzip of arbitrary bytes, for the decoding and size-limit routes.
@@ -14,13 +14,13 @@ enum Deflate {
     /// (about 1,000 : 1). Cached: a bomb is made once per size and wrapper.
     static func zeros(count: Int, zlibWrapper: Bool) -> ByteBuffer {
         let key = Key(count: count, zlibWrapper: zlibWrapper)
-        if let cached = cache.withLock({ $0[key] }) { return cached }
+        if let cached = cache.withLockedValue({ $0[key] }) { return cached }
         let block = [UInt8](repeating: 0, count: 1 << 16)
         let bytes = compress(totalInput: count, windowBits: zlibWrapper ? 15 : 31) { offset, room in
             Array(block[0..<min(room, count - offset, block.count)])
         }
         let buffer = ByteBuffer(bytes: bytes)
-        cache.withLock { $0[key] = buffer }
+        cache.withLockedValue { $0[key] = buffer }
         return buffer
     }
 
@@ -28,7 +28,7 @@ enum Deflate {
         let count: Int
         let zlibWrapper: Bool
     }
-    private static let cache = Mutex<[Key: ByteBuffer]>([:])
+    private static let cache = NIOLockedValueBox<[Key: ByteBuffer]>([:])
 
     /// Runs deflate over `totalInput` bytes handed out by `input(offset, room)`.
     private static func compress(

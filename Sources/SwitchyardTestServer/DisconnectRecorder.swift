@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Remembers which connection served each `?tag=` and whether that connection has closed.
 ///
@@ -15,11 +15,11 @@ final class DisconnectRecorder: Sendable {
         var tagsByConnection: [UInt64: [String]] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Records that `connection` served a request tagged `tag` (re-using a tag re-opens it).
     func record(tag: String, connection: UInt64) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if case .open(connection) = state.tags[tag] { return }  // already tracked on this connection
             state.tags[tag] = .open(connection: connection)
             state.tagsByConnection[connection, default: []].append(tag)
@@ -28,7 +28,7 @@ final class DisconnectRecorder: Sendable {
 
     /// Marks every tag still attributed to `connection` as disconnected.
     func connectionClosed(_ connection: UInt64) {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard let tags = state.tagsByConnection.removeValue(forKey: connection) else { return }
             for tag in tags {
                 if case .open(connection) = state.tags[tag] { state.tags[tag] = .closed }
@@ -38,7 +38,7 @@ final class DisconnectRecorder: Sendable {
 
     /// Whether the connection that served `tag` has been observed closed.
     func hasDisconnected(tag: String) -> Bool {
-        state.withLock { state in
+        state.withLockedValue { state in
             if case .closed = state.tags[tag] { return true }
             return false
         }

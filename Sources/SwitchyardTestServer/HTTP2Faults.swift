@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The `/h2/{fault}/{key}/{n}` routes (HTTP/2 only): per key, which requests get a stream reset or a
 /// `GOAWAY` instead of an answer, and what the server did with each one.
@@ -46,7 +46,7 @@ final class HTTP2Faults: Sendable {
         case answer(String)
     }
 
-    private let figures = Mutex<[String: HTTP2FaultFigures]>([:])
+    private let figures = NIOLockedValueBox<[String: HTTP2FaultFigures]>([:])
 
     /// Parses `/h2/{fault}/{key}/{n}` (query excluded); `nil` for any other path.
     static func route(path: Substring) -> Route? {
@@ -60,7 +60,7 @@ final class HTTP2Faults: Sendable {
     /// Called when a request's head arrives.
     func arrived(_ route: Route) -> Step {
         guard route.fault.isBeforeProcessing else { return .process }
-        return figures.withLock { figures in
+        return figures.withLockedValue { figures in
             guard figures[route.key, default: HTTP2FaultFigures()].refused < route.count else { return .process }
             figures[route.key, default: HTTP2FaultFigures()].refused += 1
             return .fault
@@ -69,7 +69,7 @@ final class HTTP2Faults: Sendable {
 
     /// Called once the whole request has been read: counts it as processed.
     func processed(_ route: Route, bodyBytes: Int) -> Step {
-        figures.withLock { figures in
+        figures.withLockedValue { figures in
             var entry = figures[route.key, default: HTTP2FaultFigures()]
             entry.processed += 1
             entry.bodyLengths.append(bodyBytes)
@@ -81,7 +81,7 @@ final class HTTP2Faults: Sendable {
 
     /// The figures for `key` so far.
     func figures(key: String) -> HTTP2FaultFigures {
-        figures.withLock { $0[key] ?? HTTP2FaultFigures() }
+        figures.withLockedValue { $0[key] ?? HTTP2FaultFigures() }
     }
 }
 

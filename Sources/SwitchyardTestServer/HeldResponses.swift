@@ -1,5 +1,5 @@
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// Requests held by the server until the test lets them through — the `/hold/{key}/{n}` and
 /// `/gate/{key}` routes — with, per key, the order they arrived in and how many were in progress
@@ -13,13 +13,13 @@ final class HeldResponses: Sendable {
         var maxActive = 0
     }
 
-    private let gates = Mutex<[String: Gate]>([:])
+    private let gates = NIOLockedValueBox<[String: Gate]>([:])
 
     /// Records a request with `id` for `key`, and returns a future that succeeds on `eventLoop` when
     /// the test lets it through (at once once the key is open). Call ``answered(key:)`` when it is.
     func wait(key: String, id: String, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         let promise = eventLoop.makePromise(of: Void.self)
-        let isOpen = gates.withLock { gates in
+        let isOpen = gates.withLockedValue { gates in
             var gate = gates[key, default: Gate()]
             gate.arrivals.append(id)
             gate.active += 1
@@ -34,13 +34,13 @@ final class HeldResponses: Sendable {
 
     /// A request for `key` is being answered.
     func answered(key: String) {
-        gates.withLock { $0[key]?.active -= 1 }
+        gates.withLockedValue { $0[key]?.active -= 1 }
     }
 
     /// Lets the oldest `count` held requests for `key` through; `nil` lets all through and opens the
     /// key for good (later requests answer at once).
     func release(key: String, count: Int?) {
-        let released = gates.withLock { gates -> [EventLoopPromise<Void>] in
+        let released = gates.withLockedValue { gates -> [EventLoopPromise<Void>] in
             var gate = gates[key, default: Gate()]
             let taken = count.map { min($0, gate.waiting.count) } ?? gate.waiting.count
             if count == nil { gate.isOpen = true }
@@ -54,7 +54,7 @@ final class HeldResponses: Sendable {
 
     /// Requests held now, ids in arrival order, and the most in progress at once, for `key`.
     func figures(key: String) -> (held: Int, arrivals: [String], maxActive: Int) {
-        gates.withLock { gates in
+        gates.withLockedValue { gates in
             let gate = gates[key] ?? Gate()
             return (gate.waiting.count, gate.arrivals, gate.maxActive)
         }

@@ -1,6 +1,6 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// A small HTTP proxy on the loopback interface for tests: forwards absolute-form requests
 /// (`GET http://127.0.0.1:PORT/path HTTP/1.1`) to their origin and relays the response, opens
@@ -25,7 +25,7 @@ public final class LoopbackProxy: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let serverChannel: any Channel
     private let state: ProxyState
-    private let isShutDown = Mutex(false)
+    private let isShutDown = NIOLockedValueBox(false)
 
     /// The port the proxy listens on (on `127.0.0.1`).
     public let port: Int
@@ -38,7 +38,7 @@ public final class LoopbackProxy: Sendable {
     }
 
     deinit {
-        if !isShutDown.withLock({ $0 }) {
+        if !isShutDown.withLockedValue({ $0 }) {
             serverChannel.close(promise: nil)
             group.shutdownGracefully { _ in }
         }
@@ -99,7 +99,7 @@ public final class LoopbackProxy: Sendable {
 
     /// Stops listening, closes every connection and releases the thread. Idempotent.
     public func shutdown() async throws {
-        let first = isShutDown.withLock { done in
+        let first = isShutDown.withLockedValue { done in
             defer { done = true }
             return !done
         }

@@ -1,9 +1,9 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
-import Synchronization
 
 /// An in-process HTTP/1.1 (and, over TLS, HTTP/2) server on the loopback interface for tests, demos and benchmarks.
 ///
@@ -57,7 +57,7 @@ public final class LoopbackServer: Sendable {
     private let state: ServerState
     private let host: String
     private let scheme: String
-    private let isShutDown = Mutex(false)
+    private let isShutDown = NIOLockedValueBox(false)
 
     /// The port the server is listening on (the actual one when ``Configuration/port`` was 0).
     public let port: Int
@@ -76,7 +76,7 @@ public final class LoopbackServer: Sendable {
 
     deinit {
         // Forgotten shutdown: release the threads without blocking (safe from any thread).
-        if !isShutDown.withLock({ $0 }) {
+        if !isShutDown.withLockedValue({ $0 }) {
             serverChannel.close(promise: nil)
             group.shutdownGracefully { _ in }
         }
@@ -189,7 +189,7 @@ public final class LoopbackServer: Sendable {
     /// Idempotent: later calls return immediately. Closed connections are recorded for
     /// ``hasDisconnected(tag:)`` as usual.
     public func shutdown() async throws {
-        let first = isShutDown.withLock { done in
+        let first = isShutDown.withLockedValue { done in
             defer { done = true }
             return !done
         }

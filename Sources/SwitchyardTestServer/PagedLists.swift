@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Per-key state of the `/pages/{key}` routes: items inserted so far, pages that already failed or
 /// stalled once, and every page asked for, so that parallel tests using different keys never meet.
@@ -22,7 +22,7 @@ final class PagedLists: Sendable {
         var requests: [Int] = []
     }
 
-    private let lists = Mutex<[String: List]>([:])
+    private let lists = NIOLockedValueBox<[String: List]>([:])
 
     /// Records a request for page `page` of `key` and decides how to answer it, atomically.
     ///
@@ -35,7 +35,7 @@ final class PagedLists: Sendable {
     ///   - insert: Items inserted at the top before each later page is served.
     /// - Returns: The decision.
     func request(key: String, page: Int, isFirst: Bool, fail: Int?, hold: Int?, insert: Int) -> Decision {
-        lists.withLock { lists in
+        lists.withLockedValue { lists in
             var list = lists[key] ?? List()
             defer { lists[key] = list }
             list.requests.append(page)
@@ -48,6 +48,6 @@ final class PagedLists: Sendable {
 
     /// Every page number requested for `key`, in arrival order (failed and held ones included).
     func requests(key: String) -> [Int] {
-        lists.withLock { $0[key]?.requests ?? [] }
+        lists.withLockedValue { $0[key]?.requests ?? [] }
     }
 }

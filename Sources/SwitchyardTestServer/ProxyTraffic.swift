@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// What passed through a ``LoopbackProxy``, counted as it happened.
@@ -28,14 +29,14 @@ public struct ProxyTraffic: Sendable, Equatable {
 /// The proxy's counters, shared by its connections.
 final class ProxyState: Sendable {
     let credentials: (user: String, password: String)?
-    private let traffic = Mutex(ProxyTraffic())
+    private let traffic = NIOLockedValueBox(ProxyTraffic())
     private let open = Atomic<Int>(0)
 
     init(credentials: (user: String, password: String)?) {
         self.credentials = credentials
     }
 
-    var snapshot: ProxyTraffic { traffic.withLock { $0 } }
+    var snapshot: ProxyTraffic { traffic.withLockedValue { $0 } }
     var openConnections: Int { open.load(ordering: .relaxed) }
 
     /// Counts a new client connection; `false` when the limit is reached (the caller closes it).
@@ -50,6 +51,6 @@ final class ProxyState: Sendable {
     func closed() { open.subtract(1, ordering: .relaxed) }
 
     func record(_ update: (inout ProxyTraffic) -> Void) {
-        traffic.withLock { update(&$0) }
+        traffic.withLockedValue { update(&$0) }
     }
 }

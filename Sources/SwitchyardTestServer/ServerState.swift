@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import Synchronization
 
@@ -33,13 +34,13 @@ final class ServerState: Sendable {
 
     private let openConnectionCount = Atomic<Int>(0)
     private let acceptedConnectionCount = Atomic<Int>(0)
-    private let protocols = Mutex<[String]>([])
+    private let protocols = NIOLockedValueBox<[String]>([])
     private let nextConnectionID = Atomic<UInt64>(1)
-    private let requestCounts = Mutex<[Substring: Int]>([:])
-    private let flakyArrivals = Mutex<[String: [ContinuousClock.Instant]]>([:])
-    private let bodyProgress = Mutex<[String: Int]>([:])
-    private let rangeHeaders = Mutex<[String: [String?]]>([:])
-    private let taggedChannels = Mutex<[String: [any Channel]]>([:])
+    private let requestCounts = NIOLockedValueBox<[Substring: Int]>([:])
+    private let flakyArrivals = NIOLockedValueBox<[String: [ContinuousClock.Instant]]>([:])
+    private let bodyProgress = NIOLockedValueBox<[String: Int]>([:])
+    private let rangeHeaders = NIOLockedValueBox<[String: [String?]]>([:])
+    private let taggedChannels = NIOLockedValueBox<[String: [any Channel]]>([:])
 
     /// Number of client connections currently open.
     var openConnections: Int { openConnectionCount.load(ordering: .relaxed) }
@@ -48,7 +49,7 @@ final class ServerState: Sendable {
     var acceptedConnections: Int { acceptedConnectionCount.load(ordering: .relaxed) }
 
     /// The protocol of each accepted connection once known (`h2`, `http/1.1`), in the order decided.
-    var negotiatedProtocols: [String] { protocols.withLock { $0 } }
+    var negotiatedProtocols: [String] { protocols.withLockedValue { $0 } }
 
     /// Called once per accepted TCP connection, before any byte is read.
     func connectionAccepted() {
@@ -57,7 +58,7 @@ final class ServerState: Sendable {
 
     /// Records the protocol an accepted connection speaks (ALPN's choice, or `http/1.1`).
     func recordProtocol(_ name: String) {
-        protocols.withLock { $0.append(name) }
+        protocols.withLockedValue { $0.append(name) }
     }
 
     /// Called when a connection becomes active; returns its unique id.
@@ -74,23 +75,23 @@ final class ServerState: Sendable {
 
     /// Counts one received request for `path` (query excluded).
     func countRequest(path: Substring) {
-        requestCounts.withLock { $0[path, default: 0] += 1 }
+        requestCounts.withLockedValue { $0[path, default: 0] += 1 }
     }
 
     /// Forgets the count of `path` (a `/soak/{id}` path once its id is taken: a long soak's unique
     /// paths would otherwise grow this table by one entry per request).
     func forgetRequestCount(path: String) {
-        requestCounts.withLock { _ = $0.removeValue(forKey: path[...]) }
+        requestCounts.withLockedValue { _ = $0.removeValue(forKey: path[...]) }
     }
 
     /// Requests received so far for exactly `path`.
     func requestCount(path: String) -> Int {
-        requestCounts.withLock { $0[path[...]] ?? 0 }
+        requestCounts.withLockedValue { $0[path[...]] ?? 0 }
     }
 
     /// Records an arrival for the `/flaky` key `key` and returns its 1-based attempt number.
     func nextFlakyAttempt(key: String) -> Int {
-        flakyArrivals.withLock { arrivals in
+        flakyArrivals.withLockedValue { arrivals in
             arrivals[key, default: []].append(.now)
             return arrivals[key]?.count ?? 0
         }
@@ -98,37 +99,37 @@ final class ServerState: Sendable {
 
     /// When each request for the `/flaky` key `key` arrived, in order.
     func flakyArrivalTimes(key: String) -> [ContinuousClock.Instant] {
-        flakyArrivals.withLock { $0[key] ?? [] }
+        flakyArrivals.withLockedValue { $0[key] ?? [] }
     }
 
     /// Records that `bytes` generated body bytes of the response tagged `tag` were handed to the socket.
     func recordBodyProgress(tag: String, bytes: Int) {
-        bodyProgress.withLock { $0[tag] = bytes }
+        bodyProgress.withLockedValue { $0[tag] = bytes }
     }
 
     /// Remembers `channel` as serving a request tagged `tag`, for ``dropConnections(tag:)``.
     func recordChannel(_ channel: any Channel, tag: String) {
-        taggedChannels.withLock { $0[tag, default: []].append(channel) }
+        taggedChannels.withLockedValue { $0[tag, default: []].append(channel) }
     }
 
     /// Closes every connection that served a request tagged `tag`.
     func dropConnections(tag: String) {
-        let channels = taggedChannels.withLock { $0.removeValue(forKey: tag) ?? [] }
+        let channels = taggedChannels.withLockedValue { $0.removeValue(forKey: tag) ?? [] }
         for channel in channels { channel.close(promise: nil) }
     }
 
     /// Records the `Range` header (or its absence) of a request tagged `tag`.
     func recordRangeHeader(tag: String, value: String?) {
-        rangeHeaders.withLock { $0[tag, default: []].append(value) }
+        rangeHeaders.withLockedValue { $0[tag, default: []].append(value) }
     }
 
     /// The `Range` header of each request tagged `tag`, in arrival order (`nil`: none).
     func rangeHeaders(tag: String) -> [String?] {
-        rangeHeaders.withLock { $0[tag] ?? [] }
+        rangeHeaders.withLockedValue { $0[tag] ?? [] }
     }
 
     /// Generated body bytes handed to the socket so far for the response tagged `tag`.
     func bodyBytesSent(tag: String) -> Int {
-        bodyProgress.withLock { $0[tag] ?? 0 }
+        bodyProgress.withLockedValue { $0[tag] ?? 0 }
     }
 }

@@ -1,6 +1,5 @@
 public import HTTPTypes
 public import SwitchyardCore
-import Synchronization
 
 /// A transport that answers from a closure instead of the network, and counts its calls.
 ///
@@ -21,7 +20,7 @@ public final class StubTransport: Transport {
     public typealias Handler = @Sendable (Request, ExchangeContext) async throws -> Response
 
     private let handler: Handler
-    private let recorded = Mutex<[Request]>([])
+    private let recorded = Lock<[Request]>([])
 
     /// Creates a stub answering every request with `handler`.
     /// - Parameter handler: Produces the response (or throws the error) for a request.

@@ -1,6 +1,5 @@
 public import HTTPTypes
 public import SwitchyardCore
-import Synchronization
 
 /// A download of one resource to a file: streamed to `FILE.part` in constant memory, verified,
 /// then renamed to `FILE` atomically; resumable, pausable, with progress.
@@ -43,7 +42,7 @@ public final class Download: Sendable {
     public let configuration: Configuration
     private let client: Client
     private let request: Request
-    private let store = Mutex(Store())
+    private let store = Lock(Store())
     private let broadcast = StateBroadcast(DownloadState.notStarted)
     private let reporter = ProgressReporter()
 

@@ -1,5 +1,4 @@
 import SwitchyardCore
-import Synchronization
 
 /// Turns byte counts into a throttled `AsyncStream` of ``TransferProgress``: at most one update per
 /// ``minimumInterval`` (about 20 a second), and always a final one when the transfer ends.
@@ -28,7 +27,7 @@ final class ProgressReporter: Sendable {
     /// The updates.
     let updates: AsyncStream<TransferProgress>
     private let continuation: AsyncStream<TransferProgress>.Continuation
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Bytes counted so far.
     var completedBytes: Int64 { state.withLock { $0.completed } }

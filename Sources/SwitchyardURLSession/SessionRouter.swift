@@ -1,6 +1,5 @@
 import Foundation
 import SwitchyardCore
-import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -23,7 +22,7 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         var startedAt: ContinuousClock.Instant
     }
 
-    private let routes = Mutex<[Int: Route]>([:])
+    private let routes = Lock<[Int: Route]>([:])
 
     /// Routes the callbacks of `task` to `exchange` from now on.
     func register(_ exchange: URLSessionExchange, for task: URLSessionTask) {

@@ -169,7 +169,7 @@ final class URLSessionTaskHandle: Sendable {
         var cleanups: [@Sendable () -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let progressCount = Atomic<Int>(0)
 
     var progress: Int { progressCount.load(ordering: .relaxed) }

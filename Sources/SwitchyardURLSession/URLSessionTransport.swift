@@ -1,6 +1,5 @@
 import HTTPTypes
 public import SwitchyardCore
-import Synchronization
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -158,7 +157,7 @@ public final class URLSessionTransport: Transport {
     private let tlsLimitation: SwitchyardError?
     /// Whether ``shutdown()`` invalidated the session. Tasks are created under this lock: a task made
     /// on an invalidated session is a fatal error in FoundationNetworking.
-    private let isShutDown = Mutex(false)
+    private let isShutDown = Lock(false)
 
     /// Creates a transport with its own session, configured for throughput and with URLSession's
     /// cache, cookies and credential storage switched off.

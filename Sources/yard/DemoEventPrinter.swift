@@ -6,7 +6,7 @@ import Synchronization
 final class DemoEventPrinter: Sendable {
     private let printing = Atomic<Bool>(false)
     /// Every pop-up published so far (cleared by the tour when it needs a fresh count).
-    let popUps = Mutex<[PopUp]>([])
+    let popUps = Lock<[PopUp]>([])
 
     init(bus: EventBus) {
         bus.addObserver { event in self.handle(event) }

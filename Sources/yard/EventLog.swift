@@ -1,9 +1,8 @@
 import Switchyard
-import Synchronization
 
 /// Collects every event a client publishes, synchronously, for `yard request`'s JSON and waterfall.
 final class EventLog: Sendable {
-    private let events = Mutex<[ExchangeEvent]>([])
+    private let events = Lock<[ExchangeEvent]>([])
 
     /// Starts collecting the events of `bus`.
     init(observing bus: EventBus) {

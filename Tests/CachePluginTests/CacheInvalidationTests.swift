@@ -1,14 +1,13 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardCache
-import Synchronization
 import Testing
 
 /// Invalidation by unsafe methods (RFC 9111 §4.4), over an in-memory transport.
 @Suite struct CacheInvalidationTests {
     /// Answers GETs with a counted, storable body and POSTs with 201 and `Location: /a`.
     final class CountingTransport: Transport {
-        let gets = Mutex(0)
+        let gets = Lock(0)
 
         func send(_ request: Request, context: ExchangeContext) async throws -> Response {
             if request.head.method == .post {

@@ -7,11 +7,10 @@ import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardURLSession
-import Synchronization
 
 /// The `succeeded` events' provenances, in order.
 final class ProvenanceLog: Sendable {
-    private let entries = Mutex<[ResponseProvenance]>([])
+    private let entries = Lock<[ResponseProvenance]>([])
 
     func record(_ event: ExchangeEvent) {
         guard case .succeeded = event.kind, let provenance = event.provenance else { return }

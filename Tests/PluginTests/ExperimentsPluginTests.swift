@@ -4,7 +4,6 @@ import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardExperiments
 import SwitchyardTestServer
-import Synchronization
 import Testing
 
 /// The experiments plugin in an assembled client, against the loopback server.
@@ -17,7 +16,7 @@ struct ExperimentsPluginTests {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
         let exposures = ExperimentExposures()
-        let reported = Mutex<[ExperimentExposures.Exposure]>([])
+        let reported = Lock<[ExperimentExposures.Exposure]>([])
         let plugin = ExperimentsPlugin.make(
             scope: RequestScope(pathPrefixes: ["/echo/shop", "/status"]),
             assignment: { Self.assignment },

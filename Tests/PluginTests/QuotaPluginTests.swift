@@ -3,7 +3,6 @@ import Switchyard
 import SwitchyardCurl
 import SwitchyardQuota
 import SwitchyardTestServer
-import Synchronization
 import Testing
 
 /// The example quota plugin in an assembled client, against the loopback server: its option, its
@@ -12,7 +11,7 @@ import Testing
 struct QuotaPluginTests {
     /// A clock the test moves by hand.
     final class ManualClock: Sendable {
-        private let instant = Mutex(ContinuousClock.now)
+        private let instant = Lock(ContinuousClock.now)
         var now: ContinuousClock.Instant { instant.withLock { $0 } }
         func advance(by duration: Duration) { instant.withLock { $0 += duration } }
     }

@@ -3,7 +3,6 @@ import Switchyard
 import SwitchyardAPI
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import Synchronization
 import Testing
 
 @Suite struct CallHandleTests {
@@ -27,7 +26,7 @@ import Testing
     func cancellingInFlightClosesTheConnection(_ kind: TransportKind) async throws {
         try await withAPI(kind) { api, server in
             let handle = api.call(Endpoint<String>(.get, "/stall", decoding: .text).query("tag", "in-flight"))
-            let states = Mutex<[String]>([])
+            let states = Lock<[String]>([])
             let watcher = Task { for await state in handle.states { states.withLock { $0.append(state.name) } } }
             #expect(await eventually { server.requestCount(path: "/stall") == 1 })
             handle.cancel()
@@ -103,7 +102,7 @@ import Testing
 
 /// A call interceptor that holds every call until cancelled: a stand-in for a queue in front of the wire.
 final class Gate: Interceptor {
-    private let entered = Mutex(false)
+    private let entered = Lock(false)
 
     func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         entered.withLock { $0 = true }

@@ -1,6 +1,5 @@
 import Switchyard
 import SwitchyardAPI
-import Synchronization
 
 /// A page source a test drives: it records every request, answers through `answer` (given the
 /// request and how many times that page was asked for before), and holds the pages in `held` on
@@ -16,11 +15,11 @@ final class ScriptedPageSource: PageSource {
         var cancelled: [Int] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let answer: Answer
 
     init(holding held: Set<Int> = [], answer: @escaping Answer) {
-        state = Mutex(State(held: held))
+        state = Lock(State(held: held))
         self.answer = answer
     }
 

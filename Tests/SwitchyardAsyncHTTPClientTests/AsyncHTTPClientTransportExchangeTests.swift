@@ -62,20 +62,6 @@ import Testing
         }
     }
 
-    @Test func aSingleUseBodyIsNotSentTwice() async throws {
-        try await withAHCClient { client, server in
-            let body = HTTPBody(
-                AsyncStream<ArraySlice<UInt8>> { continuation in
-                    continuation.yield(ArraySlice("once".utf8))
-                    continuation.finish()
-                })
-            let first = try await client.send(try Request(method: .post, url: server.url("/echo"), body: body))
-            #expect(try EchoReport(first).bodyLength == 4)
-            let error = await failure(of: client, try Request(method: .post, url: server.url("/echo"), body: body))
-            #expect(error?.kind == .invalidRequest, "\(String(describing: error))")
-        }
-    }
-
     @Test func anExplicitHostAndAcceptEncodingAreSentAsGiven() async throws {
         try await withAHCClient { client, server in
             let request = try Request(
@@ -87,15 +73,6 @@ import Testing
         }
     }
 
-    /// Twenty sequential requests travel over one TCP connection: the server accepted exactly one
-    /// (connections open at the end would not tell reuse from a new connection per request).
-    @Test func keepAliveReusesConnections() async throws {
-        try await withAHCClient { client, server in
-            for _ in 0..<20 { _ = try await client.send(try Request(url: server.url("/small"))) }
-            #expect(server.requestCount(path: "/small") == 20)
-            #expect(server.acceptedConnections == 1)
-        }
-    }
 }
 
 @Suite(.timeLimit(.minutes(2))) struct AsyncHTTPClientTransportPolicyTests {

@@ -6,7 +6,6 @@ import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardURLSession
-import Synchronization
 
 /// A provider whose refreshes are held until the test releases them with an outcome.
 final class HeldRefreshProvider: CredentialProvider {
@@ -21,10 +20,10 @@ final class HeldRefreshProvider: CredentialProvider {
         var held: [CheckedContinuation<Result<BearerCredential, RefreshFailed>, Never>] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     init(_ credential: BearerCredential) {
-        state = Mutex(State(credential: credential))
+        state = Lock(State(credential: credential))
     }
 
     /// How many times ``refresh(stale:)`` was called.

@@ -1,4 +1,4 @@
-import Synchronization
+import SwitchyardCore
 
 /// A gate tasks wait at until the test opens it; counts arrivals so the test can wait for them.
 final class Latch: Sendable {
@@ -8,7 +8,7 @@ final class Latch: Sendable {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// How many tasks have arrived so far.
     var arrivals: Int { state.withLock { $0.arrivals } }

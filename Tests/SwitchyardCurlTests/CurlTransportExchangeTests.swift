@@ -21,13 +21,4 @@ import Testing
         }
     }
 
-    /// Twenty sequential requests travel over one TCP connection: the server accepted exactly one
-    /// (connections open at the end would not tell reuse from a new connection per request).
-    @Test func keepAliveReusesConnections() async throws {
-        try await withCurlClient { client, server in
-            for _ in 0..<20 { _ = try await client.send(try Request(url: server.url("/small"))) }
-            #expect(server.requestCount(path: "/small") == 20)
-            #expect(server.acceptedConnections == 1)
-        }
-    }
 }

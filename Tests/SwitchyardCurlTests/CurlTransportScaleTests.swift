@@ -4,33 +4,9 @@ import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import Synchronization
 import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(2))) struct CurlTransportScaleTests {
-    @Test func a64MiBDownloadStreamsInBoundedMemory() async throws {
-        try await withCurlClient { client, server in
-            let size = 64 << 20
-            let response = try await client.stream(try Request(url: server.url("/bytes/\(size)")))
-            let baseline = residentMemoryBytes()
-            var peakGrowth = 0
-            var received = 0
-            var mismatches = 0
-            for try await chunk in response.body {
-                for (offset, byte) in chunk.enumerated() where byte != expectedPatternByte(at: received + offset) {
-                    mismatches += 1
-                }
-                received += chunk.count
-                peakGrowth = max(peakGrowth, residentMemoryBytes() - baseline)
-            }
-            print("64 MiB streamed download: resident memory grew by at most \(peakGrowth >> 10) KiB")
-            #expect(received == size)
-            #expect(mismatches == 0)
-            // The body is 64 MiB; buffering it would grow RSS by at least that much.
-            #expect(peakGrowth < 24 << 20, "resident memory grew by \(peakGrowth >> 20) MiB")
-        }
-    }
-
     @Test func aGzipBombIsRefusedInBoundedMemory() async throws {
         try await withCurlClient { client, server in
             let outcome = try await CompressionBombProbe.run(client: client, server: server)
@@ -78,7 +54,7 @@ import Testing
 
 /// Keeps the highest thread count seen.
 final class ThreadSampler: Sendable {
-    private let highest = Mutex(0)
+    private let highest = Lock(0)
     func sample() {
         let count = processThreadCount()
         highest.withLock { $0 = max($0, count) }

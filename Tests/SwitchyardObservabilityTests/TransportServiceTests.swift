@@ -7,13 +7,12 @@ import SwitchyardCurl
 import SwitchyardServiceLifecycle
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import Synchronization
 import Testing
 
 /// Records whether the transport it wraps was shut down.
 private final class ShutdownProbe: Transport {
     let base: any Transport
-    let shutDown = Mutex(false)
+    let shutDown = Lock(false)
 
     init(_ base: any Transport) { self.base = base }
 

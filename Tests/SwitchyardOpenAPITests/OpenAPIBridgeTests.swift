@@ -6,14 +6,13 @@ import SwitchyardObservability
 import SwitchyardOpenAPI
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import Synchronization
 import Testing
 
 /// A generated-style OpenAPI client over `SwitchyardClientTransport`, against the loopback server,
 /// on curl and AsyncHTTPClient.
 @Suite(.timeLimit(.minutes(2))) struct OpenAPIBridgeTests {
     @Test(arguments: bridgeTransports) func aJSONGetRunsThroughTheWholeChain(kind: TransportKind) async throws {
-        let seen = Mutex<[String]>([])
+        let seen = Lock<[String]>([])
         let link = ClosureInterceptor { request, context, next in
             seen.withLock { $0.append(request.head.url?.absoluteString ?? "?") }
             return try await next(request)
@@ -45,7 +44,7 @@ import Testing
     @Test(arguments: bridgeTransports) func aStreamedUploadArrivesByteForByte(kind: TransportKind) async throws {
         let size = 1 << 20
         let expected = sha256Hex(patternBytes(count: size))
-        let bodies = Mutex<[(SwitchyardHTTPBody.Length, SwitchyardHTTPBody.Replayability, Bool)]>([])
+        let bodies = Lock<[(SwitchyardHTTPBody.Length, SwitchyardHTTPBody.Replayability, Bool)]>([])
         let inspect = ClosureInterceptor { request, context, next in
             if let body = request.body { bodies.withLock { $0.append((body.length, body.replayability, body.bufferedBytes == nil)) } }
             return try await next(request)
@@ -177,7 +176,7 @@ import Testing
             ]
         )
         let bus = EventBus()
-        let tags = Mutex<[Set<String>]>([])
+        let tags = Lock<[Set<String>]>([])
         let subscription = bus.subscribe()
         let collector = Task {
             for await event in subscription where event.kind.name == "started" {

@@ -51,7 +51,10 @@ final class RawConnection {
         }
         guard result == 0 else {
             let error = errno
-            Glibc.close(fd)
+            // Through close(), which forgets the descriptor: self is fully initialised here, so its
+            // deinit runs when this init throws, and a second close of the same number would close
+            // whatever the process opened with it meanwhile (another test's listening socket).
+            close()
             throw RawSocketError("connect() failed: errno \(error)")
         }
     }

@@ -1,12 +1,12 @@
 public import Logging
-import Synchronization
+import SwitchyardCore
 
 /// Collects log lines in memory, from loggers it makes (never the global logging system).
 public final class CapturedLog: Sendable {
     /// One logged line: level, rendered message and metadata rendered as sorted `key=value` pairs.
     public typealias Line = (level: Logger.Level, message: String, metadata: String)
 
-    private let lines = Mutex<[Line]>([])
+    private let lines = Lock<[Line]>([])
 
     /// Creates an empty log.
     public init() {}

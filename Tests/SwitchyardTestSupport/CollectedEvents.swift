@@ -1,10 +1,9 @@
 public import Switchyard
-import Synchronization
 
 /// Every event an ``EventBus`` publishes, collected synchronously by an observer (no subscriber
 /// buffer, nothing dropped), for assertions on whole event sequences.
 public final class CollectedEvents: Sendable {
-    private let events = Mutex<[ExchangeEvent]>([])
+    private let events = Lock<[ExchangeEvent]>([])
 
     /// Starts collecting what `bus` publishes from now on.
     /// - Parameter bus: The bus to observe.

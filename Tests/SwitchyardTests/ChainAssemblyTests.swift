@@ -7,7 +7,7 @@ import Testing
 @Suite struct ChainAssemblyTests {
     /// Records the order interceptors ran in.
     final class Trace: Sendable {
-        private let names = Mutex<[String]>([])
+        private let names = Lock<[String]>([])
         var all: [String] { names.withLock { $0 } }
         func interceptor(_ name: String) -> ClosureInterceptor {
             ClosureInterceptor(name: name) { request, _, next in
@@ -72,7 +72,7 @@ import Testing
 
     @Test func aPluginSeesOnlyRequestsAndEventsInItsScope() async throws {
         let trace = Trace()
-        let seen = Mutex<[String]>([])
+        let seen = Lock<[String]>([])
         let payments = Plugin(
             name: "payments", scope: RequestScope(hosts: ["pay.example.com"]),
             interceptors: [trace.interceptor("payments")],

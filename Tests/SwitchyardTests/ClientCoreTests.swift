@@ -1,7 +1,6 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardObservability
-import Synchronization
 import Testing
 
 /// What the core guarantees around the chain: one error boundary, events set by the client, an open
@@ -11,7 +10,7 @@ import Testing
 
     /// Records the names of the events it observes.
     final class Seen: Sendable {
-        private let names = Mutex<[String]>([])
+        private let names = Lock<[String]>([])
         var all: [String] { names.withLock { $0 } }
         func observe(_ event: ExchangeEvent) { names.withLock { $0.append(event.kind.name) } }
     }
@@ -21,7 +20,7 @@ import Testing
     struct Plain: Error {}
 
     @Test func anInterceptorsOwnErrorIsWrappedOnceWithItsNameAttemptAndRequest() async throws {
-        let seenBelow = Mutex<SwitchyardError?>(nil)
+        let seenBelow = Lock<SwitchyardError?>(nil)
         let client = Client(
             transport: Self.okTransport,
             interceptors: [
@@ -85,7 +84,7 @@ import Testing
     @Test func innerLinksPublishOnTheClientsBusWithoutAnEventsInterceptor() async throws {
         let bus = EventBus()
         let events = bus.subscribe()
-        let calls = Mutex(0)
+        let calls = Lock(0)
         let flaky = ClosureTransport { _, _ in
             calls.withLock {
                 $0 += 1
@@ -142,7 +141,7 @@ import Testing
     // MARK: - Plugins on a live client
 
     @Test func aPluginRegisteredLaterRunsOnTheNextCallAndCanBeRemoved() async throws {
-        let marks = Mutex<[String]>([])
+        let marks = Lock<[String]>([])
         let client = try Client(transport: Self.okTransport, configuration: ClientConfiguration())
         let plugin = Plugin(
             name: "payments",
@@ -171,7 +170,7 @@ import Testing
             for await _ in release { break }
             return Response(status: .ok)
         }
-        let pluginRan = Mutex(0)
+        let pluginRan = Lock(0)
         let client = try Client(transport: gate, configuration: ClientConfiguration())
         let inFlight = Task { try await client.send(try Request(url: "http://a.test/")) }
         for await _ in entered { break }

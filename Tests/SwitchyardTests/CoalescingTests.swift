@@ -132,7 +132,7 @@ private func withGatedClient(
 /// Answers every request with `answer()` once the test opens its gate; counts the requests.
 private final class GatedTransport: Transport {
     private let answer: @Sendable () throws -> Response
-    private let state = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Lock<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
     private let sent = Atomic<Int>(0)
 
     init(_ answer: @escaping @Sendable () throws -> Response) { self.answer = answer }

@@ -3,7 +3,6 @@ import Switchyard
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardTraffic
-import Synchronization
 import Testing
 
 /// A configuration with this connectivity source, a bus, no redirects, and `retry`.
@@ -28,7 +27,7 @@ private func waitingRequest(_ server: LoopbackServer, _ path: String, timeout: D
 
 /// Fails attempt 1 with a connection failure before it reaches the wire; later attempts go on.
 private final class FirstAttemptOffline: Interceptor {
-    let attempts = Mutex<[Int]>([])
+    let attempts = Lock<[Int]>([])
     func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         attempts.withLock { $0.append(context.attempt) }
         if context.attempt == 1 { throw SwitchyardError.connectionFailed("The network is down (simulated).") }

@@ -1,14 +1,13 @@
 import Switchyard
-import Synchronization
 import Testing
 
 /// Produces `chunks` chunks of `chunkSize` bytes and counts how many were pulled.
 private final class ChunkSource: Sendable {
-    private let state: Mutex<(remaining: Int, pulled: Int)>
+    private let state: Lock<(remaining: Int, pulled: Int)>
     private let chunkSize: Int
 
     init(chunks: Int, chunkSize: Int) {
-        state = Mutex((chunks, 0))
+        state = Lock((chunks, 0))
         self.chunkSize = chunkSize
     }
 

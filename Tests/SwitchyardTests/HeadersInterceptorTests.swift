@@ -2,7 +2,6 @@ import HTTPTypes
 import Switchyard
 import SwitchyardTestSupport
 import SwitchyardTesting
-import Synchronization
 import Testing
 
 /// `HeadersInterceptor` and its `HeaderRules`/`HeaderRule` values, over a stub transport: what the
@@ -69,7 +68,7 @@ import Testing
     // MARK: - Computed values
 
     @Test func aProviderIsAskedPerRequestWithTheRequestAndItsContext() async throws {
-        let asked = Mutex<[String]>([])
+        let asked = Lock<[String]>([])
         let rule = HeaderRule.set("X-Exchange") { request, context in
             asked.withLock { $0.append(request.head.path ?? "") }
             return "exchange-\(context.id)"

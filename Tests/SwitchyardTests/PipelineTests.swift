@@ -1,12 +1,11 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardTesting
-import Synchronization
 import Testing
 
 /// Records the order in which interceptors see requests and responses.
 private final class OrderLog: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Lock<[String]>([])
     func add(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
 }
@@ -56,7 +55,7 @@ private struct BoomError: Error {}
     }
 
     @Test func anInterceptorMayCallNextTwice() async throws {
-        let calls = Mutex(0)
+        let calls = Lock(0)
         let stub = StubTransport { _, _ in
             let call = calls.withLock {
                 $0 += 1

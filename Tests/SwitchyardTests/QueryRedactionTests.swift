@@ -3,7 +3,6 @@ import HTTPTypes
 import Switchyard
 import SwitchyardObservability
 import SwitchyardTesting
-import Synchronization
 import Testing
 
 /// The HAR `log.entries` of `recorder`, parsed.
@@ -104,7 +103,7 @@ private func redirectingStub(to location: String) -> StubTransport {
 
     @Test func eventsNeverCarryCredentialQueryValues() async throws {
         let bus = EventBus()
-        let events = Mutex<[ExchangeEvent]>([])
+        let events = Lock<[ExchangeEvent]>([])
         bus.addObserver { event in events.withLock { $0.append(event) } }
         let client = Client(
             transport: redirectingStub(to: "https://b.test/cb?token=T-SECRET-3"),

@@ -4,7 +4,6 @@ import Switchyard
 import SwitchyardConformance
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import Synchronization
 import Testing
 
 /// `/redirect-to` on `server`, pointing at `location`.
@@ -24,7 +23,7 @@ private func hooked(_ hooks: [RedirectPolicy.Hook]) -> (ClientConfiguration, Col
 @Suite(.timeLimit(.minutes(2))) struct RedirectHookLoopbackTests {
     @Test(arguments: TransportKind.allCases)
     func followGoesOnAndTheHookSeesEachHop(_ kind: TransportKind) async throws {
-        let hops = Mutex<[RedirectHop]>([])
+        let hops = Lock<[RedirectHop]>([])
         let (configuration, events) = hooked([
             .init(name: "watch") { hop in
                 hops.withLock { $0.append(hop) }

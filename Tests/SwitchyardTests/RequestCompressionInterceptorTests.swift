@@ -1,5 +1,4 @@
 import HTTPTypes
-import Synchronization
 import Testing
 
 @testable import Switchyard
@@ -34,7 +33,7 @@ import Testing
 
     @Test(arguments: [1, 1000, 64 * 1024, 1 << 20])
     func aStreamInAnyChunkingRoundTrips(chunkSize: Int) async throws {
-        let sizes = Mutex<(Int64, Int64)?>(nil)
+        let sizes = Lock<(Int64, Int64)?>(nil)
         let gzipped = Self.streamed(Self.bytes, chunkSize: chunkSize).gzipped(level: 6) { plain, compressed in
             sizes.withLock { $0 = (plain, compressed) }
         }
@@ -73,7 +72,7 @@ import Testing
 
     /// Runs `request` through the interceptor and returns what reached `next`.
     static func intercepted(_ request: Request, minimumBytes: Int64 = 1024) async throws -> Request {
-        let seen = Mutex<Request?>(nil)
+        let seen = Lock<Request?>(nil)
         let client = Client(
             transport: ClosureTransport { request, _ in
                 seen.withLock { $0 = request }

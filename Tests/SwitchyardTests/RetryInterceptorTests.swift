@@ -1,12 +1,11 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardTesting
-import Synchronization
 import Testing
 
 /// A stub answering the n-th call (1-based) with `answer(n)`.
 private func sequencedStub(_ answer: @escaping @Sendable (Int) throws -> Response) -> StubTransport {
-    let calls = Mutex(0)
+    let calls = Lock(0)
     return StubTransport { _, _ in
         try answer(
             calls.withLock {
@@ -24,7 +23,7 @@ private func quickPolicy(maxAttempts: Int = 3) -> RetryPolicy {
 @Suite struct RetryInterceptorTests {
     @Test func retriesARetryableStatusUntilSuccess() async throws {
         let stub = sequencedStub { $0 < 3 ? Response(status: .serviceUnavailable, body: Array("busy".utf8)) : Response(status: .ok) }
-        let attempts = Mutex<[Int]>([])
+        let attempts = Lock<[Int]>([])
         let bus = EventBus()
         let events = bus.subscribe()
         let client = Client(

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Switchyard
-import Synchronization
 import Testing
 
 @Suite struct RetryBackoffTests {
@@ -73,7 +72,7 @@ import Testing
 
 /// A clock the test moves by hand.
 private final class ManualClock: Sendable {
-    private let instant = Mutex(ContinuousClock.now)
+    private let instant = Lock(ContinuousClock.now)
     var now: ContinuousClock.Instant { instant.withLock { $0 } }
     func advance(_ duration: Duration) { instant.withLock { $0 = $0.advanced(by: duration) } }
 }

@@ -1,3 +1,4 @@
+import SwitchyardConformance
 import SwitchyardTestSupport
 import Testing
 

@@ -1,7 +1,6 @@
 import Switchyard
 import SwitchyardTestServer
 import SwitchyardTestSupport
-import Synchronization
 
 /// Starts a loopback server and an assembled client over a `kind` transport, runs `body`, then
 /// shuts the transport and the server down, whether or not `body` threw.
@@ -14,7 +13,7 @@ func withTrafficTestClient<T>(
 
 /// A clock a test moves by hand, for breakers whose cool-down must not pass on its own.
 final class ManualTestClock: Sendable {
-    private let offset = Mutex<Duration>(.zero)
+    private let offset = Lock<Duration>(.zero)
     private let start = ContinuousClock.now
 
     /// The clock's time: the real start plus what the test advanced.

@@ -108,21 +108,6 @@ import FoundationNetworking
         }
     }
 
-    @Test func aSingleUseBodyIsNotSentTwice() async throws {
-        try await withURLSessionClient { client, server in
-            let body = HTTPBody(
-                AsyncStream<ArraySlice<UInt8>> {
-                    $0.yield([1, 2, 3])
-                    $0.finish()
-                })
-            let request = try Request(method: .post, url: server.url("/echo"), body: body)
-            _ = try await client.send(request)
-            let error = await failure(of: client, request)
-            #expect(error?.kind == .invalidRequest)
-            #expect(server.requestCount(path: "/echo") == 1)
-        }
-    }
-
     @Test func aWrappedSessionIsUsableAndKeepsThePolicies() async throws {
         let appConfiguration = URLSessionConfiguration.default
         appConfiguration.httpAdditionalHeaders = ["X-App": "wrapped"]

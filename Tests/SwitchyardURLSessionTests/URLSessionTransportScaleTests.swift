@@ -36,44 +36,6 @@ import Testing
         }
     }
 
-    @Test func sixtyFourConcurrentRequests() async throws {
-        try await withURLSessionClient { client, server in
-            let results = try await withThrowingTaskGroup(of: Int.self) { group in
-                for index in 0..<64 {
-                    group.addTask {
-                        let response = try await client.send(try Request(url: server.url("/echo?i=\(index)")))
-                        let echo = try EchoReport(response)
-                        return echo.uri == "/echo?i=\(index)" ? 1 : 0
-                    }
-                }
-                return try await group.reduce(0, +)
-            }
-            #expect(results == 64)
-        }
-    }
-
-    /// Twelve requests that the server holds until the test lets them through (`/gate/{key}`): with
-    /// URLSession's Linux default of 6 connections per host, only six would reach the server and the
-    /// rest would wait for them, so all twelve held at once proves they are in flight together.
-    @Test func concurrentRequestsAreNotSerialisedBySixConnections() async throws {
-        try await withURLSessionClient { client, server in
-            let key = "urlsession-twelve"
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for index in 0..<12 {
-                    group.addTask { _ = try await client.send(try Request(url: server.url("/gate/\(key)?id=\(index)"))) }
-                }
-                // The wait only guards against a hang; the requests are let through either way.
-                let allHeld = await eventually { server.gate(key: key).held == 12 }
-                let held = server.gate(key: key).held
-                server.release(key: key)
-                try await group.waitForAll()
-                #expect(allHeld, "only \(held) of 12 requests reached the server at once")
-            }
-            #expect(server.gate(key: key).arrivals.count == 12)
-            #expect(server.gate(key: key).maxConcurrent == 12)
-        }
-    }
-
     /// A declared limitation (README, transports table): FoundationNetworking's libcurl inflates
     /// each read ahead of the delegate, so a bomb's decoded bytes pile up inside FoundationNetworking
     /// before the refusal reaches the socket. Our side holds: the limit counts decoded bytes, the

@@ -17,12 +17,25 @@ struct AsyncHTTPClientConformanceTests {
             "status-below-100":
                 "AsyncHTTPClient 1.37 traps (preconditionFailure in HTTPRequestStateMachine.receivedHTTPResponseBodyPart/End) on a status code below 100: it drops the head as if it were interim, then receives its body. YardHostileServerTests pins it in a child process"
         ],
-        makeTransport: { AsyncHTTPClientTransport() },
+        makeTransportWith: { AsyncHTTPClientTransport(configuration: .init($0)) },
         shutdown: { transport in try await (transport as? AsyncHTTPClientTransport)?.shutdown() }
     )
 
     @Test(arguments: TransportConformance.checks)
     func asyncHTTPClient(_ check: ConformanceCheck) async throws {
         try await check.verify(on: Self.ahc)
+    }
+}
+
+extension AsyncHTTPClientTransport.Configuration {
+    /// The default configuration with a conformance check's settings; one connection per host also
+    /// means HTTP/1.1, so that requests queue rather than share a multiplexed connection.
+    init(_ settings: ConformanceTransportSettings) {
+        self.init()
+        if let maxConnectionsPerHost = settings.maxConnectionsPerHost {
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+            httpVersion = .http1_1
+        }
+        if let idleTimeout = settings.idleTimeout { self.idleTimeout = idleTimeout }
     }
 }

@@ -7,7 +7,6 @@ import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardURLSession
-import Synchronization
 import Testing
 
 /// The built-in interceptors where their behaviour could depend on the transport underneath:
@@ -90,7 +89,7 @@ struct ChainOnEveryTransportTests {
         let refusing = try RefusingPort()
         let url = refusing.url("/small")
         let bus = EventBus()
-        let shown = Mutex(0)
+        let shown = Lock(0)
         bus.addObserver { event in if event.popUp?.isWorthShowing == true { shown.withLock { $0 += 1 } } }
         let configuration = ClientConfiguration(events: bus, popUps: PopUpPolicy(coalescingWindow: .seconds(60)), retry: nil)
         try await backend.withClient(configuration) { client, _ in

@@ -52,10 +52,19 @@ struct URLSessionConformanceTests {
 
     static let urlSession = ConformanceSubject(
         name: "URLSession", limitations: limitations, crashingLimitations: crashing
-    ) { URLSessionTransport() }
+    ) { URLSessionTransport(configuration: .init($0)) }
 
     @Test(arguments: TransportConformance.checks)
     func urlSession(_ check: ConformanceCheck) async throws {
         try await check.verify(on: Self.urlSession)
+    }
+}
+
+extension URLSessionTransport.Configuration {
+    /// The default configuration with a conformance check's settings.
+    init(_ settings: ConformanceTransportSettings) {
+        self.init()
+        if let maxConnectionsPerHost = settings.maxConnectionsPerHost { self.maxConnectionsPerHost = maxConnectionsPerHost }
+        if let idleTimeout = settings.idleTimeout { self.idleTimeout = idleTimeout }
     }
 }

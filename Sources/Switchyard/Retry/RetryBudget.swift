@@ -1,5 +1,4 @@
 import SwitchyardCore
-import Synchronization
 
 /// Limits retries to a fraction of recent requests, so that a total outage does not multiply
 /// the load on a struggling server.
@@ -44,7 +43,7 @@ public final class RetryBudget: Sendable {
     private let bucketWidth: Double
     private let origin: ContinuousClock.Instant
     private let now: @Sendable () -> ContinuousClock.Instant
-    private let buckets = Mutex([Bucket](repeating: Bucket(), count: RetryBudget.bucketCount))
+    private let buckets = Lock([Bucket](repeating: Bucket(), count: RetryBudget.bucketCount))
 
     /// Creates a budget.
     /// - Parameters:

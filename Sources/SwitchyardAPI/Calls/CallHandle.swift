@@ -1,6 +1,5 @@
 import HTTPTypes
 import Switchyard
-import Synchronization
 
 /// One call of an endpoint: start it, cancel it from anywhere, await its value, or follow its
 /// ``CallState``.
@@ -19,7 +18,7 @@ import Synchronization
 public final class CallHandle<Value: Sendable>: Sendable {
     /// The running call's task; every state change is decided under this lock, then published
     /// (the broadcast's lock is taken inside it, never the other way round).
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Lock<Task<Void, Never>?>(nil)
     private let broadcast = StateBroadcast(CallState<Value>.notStarted)
     private let operation: @Sendable () async -> CallState<Value>
 

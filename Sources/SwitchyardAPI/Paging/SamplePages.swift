@@ -1,5 +1,4 @@
 public import Switchyard
-import Synchronization
 
 /// One generated item of ``SamplePages``.
 public struct SampleItem: Sendable, Hashable, Identifiable {
@@ -73,7 +72,7 @@ public struct SamplePages: PageSource {
 
 /// A counter shared by copies of a value type.
 private final class SharedCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = Lock(0)
 
     var value: Int { count.withLock { $0 } }
 

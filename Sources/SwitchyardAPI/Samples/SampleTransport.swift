@@ -30,7 +30,7 @@ public final class SampleTransport: Transport {
     }
 
     private let routes: [Route]
-    private let calls = Mutex<[Int: Int]>([:])
+    private let calls = Lock<[Int: Int]>([:])
     private let counter = Atomic<Int>(0)
     /// Every `n`-th call (counting from 1 over all endpoints) fails with `injectedFailure`; `nil`: never.
     public let failEvery: Int?

@@ -70,6 +70,14 @@ extension TransportConformance {
             }
             try await h.expectDisconnect(tag: "drop", after: "dropping the unread body")
         },
+        ConformanceCheck("abandoned-body", .cancellation, "Dropping a partly read body closes the connection") { h in
+            do {
+                let response = try await h.client.stream(try h.request(.get, "/bytes/50000000?tag=abandoned"))
+                var iterator = response.body.makeAsyncIterator()
+                guard let first = try await iterator.next(), !first.isEmpty else { throw ConformanceFailure("the body ended at once") }
+            }
+            try await h.expectDisconnect(tag: "abandoned", after: "dropping a partly read body")
+        },
         ConformanceCheck(
             "deadline-waiting-for-head", .cancellation, "A deadline passing before the head fails with timeout and closes the connection"
         ) { h in

@@ -22,6 +22,19 @@ extension TransportConformance {
             try await h.expectFailure(.connectionFailed, "an empty reply") { try await h.drain(try h.request(.get, "/malformed/empty")) }
         },
         malformed("truncated-content-length", "truncated-length", "A body shorter than its Content-Length is a protocolViolation"),
+        ConformanceCheck(
+            "truncated-body-streamed", .failures, "A streamed body cut short ends the read with protocolViolation, never a short body"
+        ) { h in
+            // Content-Length 100 with 50 bytes sent; chunked with one 10-byte chunk and no last chunk.
+            for (route, sent) in [("truncated-length", 50), ("truncated-chunked", 10)] {
+                var received = 0
+                try await h.expectFailure(.protocolViolation, "reading /malformed/\(route)") {
+                    let response = try await h.client.stream(try h.request(.get, "/malformed/\(route)"))
+                    for try await chunk in response.body { received += chunk.count }
+                }
+                try expect(received <= sent, "/malformed/\(route): \(received) bytes delivered, the server sent \(sent)")
+            }
+        },
         malformed("truncated-chunked", "truncated-chunked", "A chunked body cut before its last chunk is a protocolViolation"),
         malformed("malformed-status-line", "status-line", "A malformed status line is a protocolViolation"),
         malformed("garbage-response", "garbage", "A reply that is not HTTP is a protocolViolation"),
@@ -55,8 +68,38 @@ extension TransportConformance {
                 for try await _ in response.body {}
             }
             try await h.expectDisconnect(tag: "streamed", after: "refusing the body")
-        }
+        },
+        responseTooLargeInEveryFraming,
+        responseTooLargeAtTheTransport
     ]
+
+    /// A 2 MB body under a 100 kB limit, in each framing: the error may come from `stream` (the
+    /// declared length) or from the read, and no more than the limit reaches the reader.
+    static let responseTooLargeInEveryFraming = ConformanceCheck(
+        "response-too-large-any-framing", .failures,
+        "A body over maxResponseBytes fails with responseTooLarge in every framing, delivering no more than the limit"
+    ) { h in
+        for framing in ["content-length", "chunked", "close"] {
+            let request = try h.request(.get, "/bytes/2000000?framing=\(framing)", options: RequestOptions(maxResponseBytes: 100_000))
+            var received = 0
+            try await h.expectFailure(.responseTooLarge, "2 MB \(framing) with a 100 kB limit") {
+                let response = try await h.client.stream(request)
+                for try await chunk in response.body { received += chunk.count }
+            }
+            try expect(received <= 100_000, "\(framing): \(received) bytes delivered past a 100 kB limit")
+        }
+    }
+
+    /// The limit is the transport's own: sent without any client, a declared length over it fails.
+    static let responseTooLargeAtTheTransport = ConformanceCheck(
+        "response-too-large-transport-alone", .failures,
+        "Sent straight to the transport, a declared length over maxResponseBytes fails with responseTooLarge"
+    ) { h in
+        let request = try h.request(.get, "/bytes/2000000", options: RequestOptions(maxResponseBytes: 1_000))
+        try await h.expectFailure(.responseTooLarge, "2 MB declared with a 1 kB limit") {
+            _ = try await h.transport.send(request, context: ExchangeContext(options: request.options))
+        }
+    }
 
     /// A GET for `pathAndQuery` limited to 1 MiB of response body, with a 60 s deadline that only
     /// bounds a transport waiting for a whole body the server never finishes.

@@ -1,8 +1,22 @@
 import HTTPTypes
 import Switchyard
+import SwitchyardTestServer
 
 extension TransportConformance {
     static let requestBodyChecks: [ConformanceCheck] = [
+        ConformanceCheck(
+            "single-use-body-sent-once", .requestBodies, "A single-use body sent a second time fails with invalidRequest, sending nothing"
+        ) { h in
+            let body = HTTPBody(
+                AsyncStream<ArraySlice<UInt8>> { continuation in
+                    continuation.yield(ArraySlice("once".utf8))
+                    continuation.finish()
+                })
+            let request = try h.request(.post, "/echo", body: body)
+            try expectEqual(try await h.echo(request).bodyLength, 4, "body length of the first send")
+            try await h.expectFailure(.invalidRequest, "sending a single-use body again") { _ = try await h.client.send(request) }
+            try expectEqual(h.server.requestCount(path: "/echo"), 1, "requests the server received")
+        },
         ConformanceCheck("empty-request-body", .requestBodies, "An empty body is sent as Content-Length: 0") { h in
             let report = try await h.echo(try h.request(.post, "/echo", body: HTTPBody([UInt8]())))
             try expectEqual(report.bodyLength, 0, "body length")

@@ -28,7 +28,7 @@ extension SoakRun {
             let expire: @Sendable () -> Void
         }
 
-        private let watched = Mutex<(lastKey: Int, entries: [Int: Watched])>((0, [:]))
+        private let watched = Lock<(lastKey: Int, entries: [Int: Watched])>((0, [:]))
 
         /// Runs `operation` in its own task and waits for it at most about `limit` (plus the sweep
         /// interval): `nil` when it has not ended by then (the task is then cancelled and left behind).
@@ -70,7 +70,7 @@ extension SoakRun {
             var onFinish: (@Sendable () -> Void)?
         }
 
-        private let state = Mutex(State())
+        private let state = Lock(State())
 
         func install(_ continuation: CheckedContinuation<Value?, Never>) {
             state.withLock { $0.continuation = continuation }
@@ -123,7 +123,7 @@ extension SoakRun {
             }
         }
 
-        private let samples = Mutex<(start: Sample, middle: Sample)>((Sample(), Sample()))
+        private let samples = Lock<(start: Sample, middle: Sample)>((Sample(), Sample()))
 
         func record(start: Bool) {
             let sample = Sample.now()
@@ -150,10 +150,10 @@ extension SoakRun {
         }
 
         private static let maxSamples = 20
-        private let counts: Mutex<Counts>
+        private let counts: Lock<Counts>
 
         init() {
-            counts = Mutex(Counts(report: SoakReport(transport: "", configuration: SoakConfiguration())))
+            counts = Lock(Counts(report: SoakReport(transport: "", configuration: SoakConfiguration())))
         }
 
         var ended: Int { counts.withLock { $0.report.ended + $0.report.hung } }

@@ -119,6 +119,20 @@ public final class HTTPBody: Sendable {
         return nil
     }
 
+    /// `true` for a single-use body whose one iteration has begun: sending it again would put a
+    /// request head on the wire without its body. The chain refuses such a request before the
+    /// transport sees it.
+    public var isSpent: Bool {
+        replayability == .singleUse && iterationStarted.load(ordering: .relaxed)
+    }
+
+    /// The error for sending a spent single-use body again.
+    static var spentRefusal: SwitchyardError {
+        .invalidRequest(
+            "This body is a single-use stream and was already sent once;"
+                + " it cannot be sent again (retry or redirect). Use a replayable body to allow that.")
+    }
+
     /// Marks the start of an iteration; returns `false` if a single-use body was already iterated.
     func beginIteration() -> Bool {
         let alreadyStarted = iterationStarted.exchange(true, ordering: .relaxed)
@@ -144,9 +158,7 @@ extension HTTPBody: AsyncSequence {
 
         init(_ body: HTTPBody) {
             guard body.beginIteration() else {
-                refusal = .invalidRequest(
-                    "This body is a single-use stream and was already sent once;"
-                        + " it cannot be sent again (retry or redirect). Use a replayable body to allow that.")
+                refusal = HTTPBody.spentRefusal
                 return
             }
             switch body.storage {

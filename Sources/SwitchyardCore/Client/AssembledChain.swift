@@ -89,11 +89,11 @@ final class ChainHolder: Sendable {
     /// The current chain, retained by `installed`.
     private let current: Atomic<Unmanaged<AssembledChain>>
     /// Every chain ever installed, which keeps them alive; also serialises replacements.
-    private let installed: Mutex<[AssembledChain]>
+    private let installed: Lock<[AssembledChain]>
 
     init(_ chain: AssembledChain) {
         self.current = Atomic(Unmanaged.passUnretained(chain))
-        self.installed = Mutex([chain])
+        self.installed = Lock([chain])
     }
 
     /// The chain to run a call with.

@@ -46,7 +46,7 @@ public final class ExchangeContext: Sendable {
         var provenance = ResponseProvenance.network
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let currentAttempt = Atomic<Int>(1)
     private static let nextID = Atomic<UInt64>(1)
 
@@ -74,7 +74,7 @@ public final class ExchangeContext: Sendable {
         self.deadline = options.effectiveDeadline(from: startedAt)
         self.eventBus = eventBus
         self.profilesChain = profiledLinks != nil
-        self.state = Mutex(State(profile: profiledLinks.map { ChainProfile(names: $0, startedAt: startedAt) }))
+        self.state = Lock(State(profile: profiledLinks.map { ChainProfile(names: $0, startedAt: startedAt) }))
     }
 
     /// The current attempt, starting at 1; retry interceptors advance it.

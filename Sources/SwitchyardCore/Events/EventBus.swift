@@ -33,7 +33,7 @@ public final class EventBus: Sendable {
         var hasListeners: Bool { !subscribers.isEmpty || !observers.isEmpty }
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// Whether anyone listens: read without the lock, so that an exchange publishing to nobody
     /// builds no event at all.
     private let listening = Atomic<Bool>(false)

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Folds identical pop-ups within a window into the first, so a burst of failures shows once.
 ///
 /// The first worth-showing pop-up of a kind passes unchanged. Identical ones (the same message)
@@ -12,7 +10,7 @@ final class PopUpCoalescer: Sendable {
     }
 
     private let window: Duration
-    private let bursts = Mutex<[String: Burst]>([:])
+    private let bursts = Lock<[String: Burst]>([:])
 
     init(window: Duration) {
         self.window = window

@@ -77,6 +77,9 @@ public final class Pipeline: Sendable {
             }
         }
         try context.checkLiveness()
+        if let body = request.body, body.isSpent {
+            throw .sealing(HTTPBody.spentRefusal, request: request.head, attempt: context.attempt)
+        }
         context.attemptStartedAt = .now
         do {
             return try await transport.send(request, context: context)

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The latest value of a state, handed to any number of subscribers until the state is final.
 ///
 /// ```swift
@@ -35,12 +33,12 @@ public final class StateBroadcast<State: Sendable>: Sendable {
         var waiters: [CheckedContinuation<State, Never>] = []
     }
 
-    private let store: Mutex<Store>
+    private let store: Lock<Store>
 
     /// Creates a broadcast whose current value is `initial`.
     /// - Parameter initial: The first value.
     public init(_ initial: State) {
-        store = Mutex(Store(current: initial))
+        store = Lock(Store(current: initial))
     }
 
     deinit {

@@ -1,7 +1,6 @@
 public import Foundation
 import HTTPTypes
 public import Switchyard
-import Synchronization
 
 /// Records exchanges as an HTTP Archive (HAR 1.2), which any browser's network panel or HAR viewer
 /// opens: one entry per attempt (each retry and redirect hop), with its phase timings.
@@ -21,7 +20,7 @@ import Synchronization
 /// of credential query parameters (``LoggingConfiguration/defaultRedactedQueryParameters``) in each
 /// URL, query string, `Location` and redirect URL; bodies are not stored.
 public final class HARRecorder: Sendable {
-    private let entries = Mutex<[HAREntry]>([])
+    private let entries = Lock<[HAREntry]>([])
     private let redactedHeaders: Set<String>
     private let queryRedaction: QueryRedaction
 
@@ -112,12 +111,12 @@ struct HARInterceptor: Interceptor {
 
 /// Counts the response body and completes the entry when it is over.
 final class HARBodyTap: BodyTap {
-    private let state: Mutex<(entry: HAREntry, done: Bool)>
+    private let state: Lock<(entry: HAREntry, done: Bool)>
     private let recorder: HARRecorder
     private let context: ExchangeContext
 
     init(entry: HAREntry, recorder: HARRecorder, context: ExchangeContext) {
-        self.state = Mutex((entry, false))
+        self.state = Lock((entry, false))
         self.recorder = recorder
         self.context = context
     }

@@ -1,5 +1,4 @@
 import Switchyard
-import Synchronization
 
 /// Keeps the first bytes of a body as they pass (a ``BodyTap``), and reports once when it ends,
 /// fails, or is abandoned.
@@ -11,7 +10,7 @@ final class BodyPreview: BodyTap {
     }
 
     private let limit: Int
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let report: @Sendable (_ preview: [UInt8], _ total: Int, _ outcome: String) -> Void
 
     init(limit: Int, report: @escaping @Sendable (_ preview: [UInt8], _ total: Int, _ outcome: String) -> Void) {

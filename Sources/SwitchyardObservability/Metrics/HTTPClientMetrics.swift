@@ -1,7 +1,6 @@
 public import CoreMetrics
 import HTTPTypes
 import Switchyard
-import Synchronization
 
 /// swift-metrics under OpenTelemetry's HTTP client names, one measurement per attempt (each retry
 /// and each redirect hop is an HTTP request of its own, as the convention counts them):
@@ -52,7 +51,7 @@ public final class HTTPClientMetrics: Sendable {
     public let templateTagPrefix: String?
 
     private let factory: (any MetricsFactory)?
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// The label values that name one set of metric objects.
     struct Key: Hashable {

@@ -1,7 +1,6 @@
 import HTTPTypes
 import Histogram
 import Switchyard
-import Synchronization
 
 /// Collects the timings of every call per endpoint — method, host and path template — into
 /// histograms: count, errors and p50/p90/p99/max of each transport phase and pipeline stage.
@@ -88,7 +87,7 @@ public final class TimingStats: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// Phases in the order snapshots list them.
     static let phaseOrder = ["call", "queued", "dns", "connect", "tls", "ttfb", "transfer", "backoff", "decoding"]
 
@@ -123,7 +122,7 @@ public final class TimingStats: Sendable {
     /// long enough to append, and only every ``foldBatch``-th call takes the histograms' lock, so
     /// concurrent calls rarely wait for each other.
     private final class Shard: Sendable {
-        let calls = Mutex<[PendingCall]>([])
+        let calls = Lock<[PendingCall]>([])
     }
 
     static let foldBatch = 32

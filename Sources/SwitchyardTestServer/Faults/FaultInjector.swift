@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import Synchronization
@@ -6,8 +7,8 @@ import Synchronization
 /// bursts of `503`s, counts what it injected, and turns a fault into the action that produces it.
 final class FaultInjector: Sendable {
     let plan: FaultPlan
-    private let burstRemaining = Mutex<Int>(0)
-    private let counts = Mutex<[FaultPlan.Fault: Int]>([:])
+    private let burstRemaining = NIOLockedValueBox<Int>(0)
+    private let counts = NIOLockedValueBox<[FaultPlan.Fault: Int]>([:])
     private let sequence = Atomic<Int>(0)
 
     init(plan: FaultPlan) {
@@ -15,7 +16,7 @@ final class FaultInjector: Sendable {
     }
 
     /// Faults injected so far, by kind.
-    var injected: [FaultPlan.Fault: Int] { counts.withLock { $0 } }
+    var injected: [FaultPlan.Fault: Int] { counts.withLockedValue { $0 } }
 
     /// What to do instead of `routed` for `request`, or `routed` itself when the request draws no fault.
     /// - Parameters:
@@ -24,7 +25,7 @@ final class FaultInjector: Sendable {
     ///   - soakArrival: For `/soak/{id}`, which arrival of the id this is (the decision's key); `nil`
     ///     elsewhere (keyed by the server-wide order of arrival).
     func action(for request: IncomingRequest, routed: RouteAction, soakArrival: Int?) -> RouteAction {
-        let inBurst = burstRemaining.withLock { remaining in
+        let inBurst = burstRemaining.withLockedValue { remaining in
             guard remaining > 0 else { return false }
             remaining -= 1
             return true
@@ -40,9 +41,9 @@ final class FaultInjector: Sendable {
         guard let fault else { return routed }
         if fault == .burst, !inBurst {
             let more = plan.burstLength - 1
-            burstRemaining.withLock { $0 = max($0, more) }
+            burstRemaining.withLockedValue { $0 = max($0, more) }
         }
-        counts.withLock { $0[fault, default: 0] += 1 }
+        counts.withLockedValue { $0[fault, default: 0] += 1 }
         return Self.action(for: fault, routed: routed)
     }
 

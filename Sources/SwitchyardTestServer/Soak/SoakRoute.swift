@@ -1,16 +1,16 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// The `/soak/{id}?size=N` route and its ledger of arrivals per id.
 enum SoakRoute {
     /// Arrivals per id, kept until the client takes them (so a long soak holds only the ids in flight).
     final class Ledger: Sendable {
-        private let arrivals = Mutex<[String: Int]>([:])
+        private let arrivals = NIOLockedValueBox<[String: Int]>([:])
 
         /// Records an arrival of `id` and returns its number (1 for the first).
         func record(id: String) -> Int {
-            arrivals.withLock { table in
+            arrivals.withLockedValue { table in
                 let count = table[id, default: 0] + 1
                 table[id] = count
                 return count
@@ -19,17 +19,17 @@ enum SoakRoute {
 
         /// Arrivals of `id` so far.
         func count(id: String) -> Int {
-            arrivals.withLock { $0[id] ?? 0 }
+            arrivals.withLockedValue { $0[id] ?? 0 }
         }
 
         /// Arrivals of `id` so far, forgetting the id.
         func take(id: String) -> Int {
-            arrivals.withLock { $0.removeValue(forKey: id) ?? 0 }
+            arrivals.withLockedValue { $0.removeValue(forKey: id) ?? 0 }
         }
 
         /// Every id not taken yet, with its arrivals.
         func remaining() -> [String: Int] {
-            arrivals.withLock { $0 }
+            arrivals.withLockedValue { $0 }
         }
     }
 

@@ -1,6 +1,5 @@
 import HTTPTypes
 import SwitchyardCore
-import Synchronization
 
 /// Collects the parts of one exchange as they pass through a ``RecordingTransport`` and writes its file once.
 ///
@@ -20,7 +19,7 @@ final class ExchangeRecorder: Sendable {
     private let sequence: Int
     private let request: HTTPRequest
     private let store: RecordingStore
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     init(sequence: Int, request: Request, store: RecordingStore) {
         self.sequence = sequence
@@ -33,7 +32,7 @@ final class ExchangeRecorder: Sendable {
         } else if request.body != nil {
             initial.requestBody = []  // a stream: filled as the transport reads it
         }
-        self.state = Mutex(initial)
+        self.state = Lock(initial)
     }
 
     deinit {

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import SwitchyardCore
-import Synchronization
 
 /// The directory a ``RecordingTransport`` writes to: numbers exchanges, encodes them and writes one file each.
 final class RecordingStore: Sendable {
@@ -14,7 +13,7 @@ final class RecordingStore: Sendable {
         var files: [URL] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(directory: URL, redactedHeaderNames: Set<HTTPField.Name>, queryRedaction: QueryRedaction) throws(SwitchyardError) {
         self.directory = directory

@@ -1,7 +1,6 @@
 public import Foundation
 import HTTPTypes
 public import SwitchyardCore
-import Synchronization
 
 /// A transport that serves exchanges saved by ``RecordingTransport``, without a network.
 ///
@@ -46,7 +45,7 @@ public final class ReplayingTransport: Transport {
         var requests: [Request] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates a transport serving the exchanges recorded in `directory`.
     /// - Parameters:

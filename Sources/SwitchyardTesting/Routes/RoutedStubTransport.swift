@@ -1,6 +1,5 @@
 public import HTTPTypes
 public import SwitchyardCore
-import Synchronization
 
 /// A transport that answers from a route table instead of the network: build screens before the API exists,
 /// and test how the chain handles slow, failing or flaky endpoints.
@@ -41,7 +40,7 @@ public final class RoutedStubTransport: Transport {
         var unmatched: [Request] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let unmatchedPolicy: UnmatchedPolicy
 
     /// Creates a stub with a route table.
@@ -49,7 +48,7 @@ public final class RoutedStubTransport: Transport {
     ///   - routes: The initial routes, tried in order.
     ///   - unmatched: What to do with a request no route matches; fails by default.
     public init(routes: [StubRoute] = [], unmatched: UnmatchedPolicy = .fail) {
-        self.state = Mutex(State(routes: routes))
+        self.state = Lock(State(routes: routes))
         self.unmatchedPolicy = unmatched
     }
 

@@ -1,6 +1,5 @@
 public import HTTPTypes
 public import SwitchyardCore
-import Synchronization
 
 /// One entry of a ``RoutedStubTransport``'s table: a method (or any) and a path pattern, answered by a
 /// sequence of replies. Counts its calls and keeps the requests it answered.
@@ -24,7 +23,7 @@ public final class StubRoute: Sendable, CustomStringConvertible {
     /// The replies, in the order calls receive them; the last one repeats.
     public let replies: [StubReply]
 
-    private let answered = Mutex<[Request]>([])
+    private let answered = Lock<[Request]>([])
 
     /// Creates a route answering with a sequence of replies.
     /// - Parameters:

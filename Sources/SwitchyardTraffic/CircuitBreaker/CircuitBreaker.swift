@@ -1,6 +1,5 @@
 public import HTTPTypes
 import SwitchyardCore
-import Synchronization
 
 /// Stops sending requests to a host that keeps failing, and lets a few probes through after a
 /// cool-down to find out whether it recovered.
@@ -47,7 +46,7 @@ public final class CircuitBreaker: Sendable {
 
     /// When breakers open and what counts as a failure.
     public let policy: CircuitBreakerPolicy
-    private let circuits = Mutex<[String: HostCircuit]>([:])
+    private let circuits = Lock<[String: HostCircuit]>([:])
     private let now: @Sendable () -> ContinuousClock.Instant
     private let origin: ContinuousClock.Instant
     /// Whether the policy's scope is `.all`, so that no request needs a scope check.

@@ -1,12 +1,11 @@
 import SwitchyardCore
-import Synchronization
 
 /// The shared exchanges of one coalescing link that still accept callers, by key.
 ///
 /// Lock order: the registry's lock may be held while taking an exchange's lock, never the reverse
 /// (an exchange removes itself only after releasing its own lock).
 final class CoalescingRegistry: Sendable {
-    private let exchanges = Mutex<[CoalescingKey: SharedExchange]>([:])
+    private let exchanges = Lock<[CoalescingKey: SharedExchange]>([:])
     private let maxBufferedBytesPerCaller: Int
 
     init(maxBufferedBytesPerCaller: Int) {

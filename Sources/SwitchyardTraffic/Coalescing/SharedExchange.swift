@@ -1,5 +1,4 @@
 import SwitchyardCore
-import Synchronization
 
 /// One exchange shared by every caller that asked for the same key while it waited for its head
 /// (see ``CoalescingPolicy`` for the rules).
@@ -13,14 +12,14 @@ final class SharedExchange: Sendable {
     let leader: ExchangeContext
     let maxBufferedBytesPerCaller: Int
     private let registry: CoalescingRegistry
-    let state: Mutex<SharedExchangeState>
+    let state: Lock<SharedExchangeState>
 
     init(key: CoalescingKey, leader: ExchangeContext, registry: CoalescingRegistry, maxBufferedBytesPerCaller: Int) {
         self.key = key
         self.leader = leader
         self.registry = registry
         self.maxBufferedBytesPerCaller = maxBufferedBytesPerCaller
-        self.state = Mutex(SharedExchangeState(leader: leader, maxBufferedBytesPerCaller: maxBufferedBytesPerCaller))
+        self.state = Lock(SharedExchangeState(leader: leader, maxBufferedBytesPerCaller: maxBufferedBytesPerCaller))
     }
 
     /// Adds a caller while the exchange waits for its head and still has callers, and only if the

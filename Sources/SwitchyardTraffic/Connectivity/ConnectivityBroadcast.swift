@@ -1,5 +1,4 @@
 import SwitchyardCore
-import Synchronization
 
 /// A status and the streams that follow it: the common core of the shipped connectivity sources.
 final class ConnectivityBroadcast: Sendable {
@@ -9,14 +8,14 @@ final class ConnectivityBroadcast: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     /// Called with the number of subscribers after each subscribe and unsubscribe (sources that
     /// poll start and stop their polling with it), under the lock: it must not call back into
     /// this broadcast.
     private let subscribersChanged: @Sendable (Int) -> Void
 
     init(_ status: ConnectivityStatus, subscribersChanged: @escaping @Sendable (Int) -> Void = { _ in }) {
-        self.state = Mutex(State(status: status))
+        self.state = Lock(State(status: status))
         self.subscribersChanged = subscribersChanged
     }
 

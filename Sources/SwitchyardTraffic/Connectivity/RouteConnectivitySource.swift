@@ -1,5 +1,4 @@
 import SwitchyardCore
-import Synchronization
 
 /// Connectivity from the system's routing tables (Linux; elsewhere it reports `unknown`): online while there is a usable default
 /// route (`/proc/net/route` or `/proc/net/ipv6_route`), offline while there is none, unknown when
@@ -23,8 +22,8 @@ public final class RouteConnectivitySource: ConnectivitySource {
     public let interval: Duration
     private let probe: @Sendable () -> ConnectivityStatus
     private let broadcast: ConnectivityBroadcast
-    private let lastProbe: Mutex<ContinuousClock.Instant>
-    private let poller = Mutex<Task<Void, Never>?>(nil)
+    private let lastProbe: Lock<ContinuousClock.Instant>
+    private let poller = Lock<Task<Void, Never>?>(nil)
 
     /// Creates a source and reads the tables once.
     /// - Parameters:
@@ -39,7 +38,7 @@ public final class RouteConnectivitySource: ConnectivitySource {
         let probe = probe ?? { RouteTable.systemStatus() }
         self.interval = interval
         self.probe = probe
-        self.lastProbe = Mutex(.now)
+        self.lastProbe = Lock(.now)
         let weakSelf = WeakBox<RouteConnectivitySource>()
         self.broadcast = ConnectivityBroadcast(probe()) { subscribers in weakSelf.value?.subscribersChanged(subscribers) }
         weakSelf.value = self
@@ -88,7 +87,7 @@ public final class RouteConnectivitySource: ConnectivitySource {
 
 /// A weak reference that can be filled in after the referent's initialisation.
 final class WeakBox<Object: AnyObject & Sendable>: Sendable {
-    private let object = Mutex<Weak?>(nil)
+    private let object = Lock<Weak?>(nil)
     private struct Weak { weak var value: Object? }
 
     var value: Object? {

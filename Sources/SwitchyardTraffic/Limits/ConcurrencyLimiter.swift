@@ -1,5 +1,4 @@
 public import SwitchyardCore
-import Synchronization
 
 /// The slots and the priority queue behind ``ConcurrencyLimits``, shared by every exchange of a
 /// client.
@@ -17,7 +16,7 @@ public final class ConcurrencyLimiter: Sendable {
     public let limits: ConcurrencyLimits
     private let maxTotal: Int
     private let maxPerHost: Int
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// Creates a limiter with no exchange in flight.
     /// - Parameters:
@@ -34,7 +33,7 @@ public final class ConcurrencyLimiter: Sendable {
         self.limits = limits
         self.maxTotal = limits.maxExchanges ?? .max
         self.maxPerHost = limits.maxExchangesPerHost ?? .max
-        self.state = Mutex(State(countsHosts: limits.maxExchangesPerHost != nil))
+        self.state = Lock(State(countsHosts: limits.maxExchangesPerHost != nil))
     }
 
     /// Exchanges holding a slot now.

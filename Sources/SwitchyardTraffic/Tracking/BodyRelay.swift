@@ -1,5 +1,4 @@
 import SwitchyardCore
-import Synchronization
 
 /// Hands a streamed body from the task that reads the transport (the pump) to the caller's task,
 /// one chunk at a time: the pump waits until the reader has taken the previous chunk, so nothing
@@ -19,7 +18,7 @@ final class BodyRelay: Sendable {
         var onAbandon: (@Sendable () -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Runs `action` once when the reader lets go (drops the body or is cancelled).
     func onAbandon(_ action: @escaping @Sendable () -> Void) {

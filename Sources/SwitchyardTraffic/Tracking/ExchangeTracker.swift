@@ -1,5 +1,4 @@
 import SwitchyardCore
-import Synchronization
 
 /// Follows every exchange of a client while it runs: how many are in flight (and queued), by tag,
 /// and cancels them as a group — everything a screen started, or everything.
@@ -28,7 +27,7 @@ import Synchronization
 /// available) and is registered under a lock, about 1.4 µs per call; a client without a tracker
 /// does none of this.
 public final class ExchangeTracker: Sendable {
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         var exchanges: [UInt64: TrackedExchange] = [:]

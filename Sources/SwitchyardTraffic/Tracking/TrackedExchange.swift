@@ -1,11 +1,10 @@
 import SwitchyardCore
-import Synchronization
 
 /// One exchange an ``ExchangeTracker`` follows: its tags, whether it is queued, and how to cancel it.
 final class TrackedExchange: Sendable {
     let id: UInt64
     let tags: Set<String>
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         var cancelled = false

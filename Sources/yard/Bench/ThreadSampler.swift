@@ -1,9 +1,10 @@
+import SwitchyardCore
 import Synchronization
 
 /// Samples the process's thread count every 50 ms until stopped, keeping the maximum.
 final class ThreadSampler: Sendable {
     private let maximum = Atomic<Int>(0)
-    private let sampling = Mutex<Task<Void, Never>?>(nil)
+    private let sampling = Lock<Task<Void, Never>?>(nil)
 
     init() {
         record()

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Suspends until `deadline`, or throws `CancellationError` as soon as the task is cancelled, and
 /// then releases its timer at once.
@@ -38,7 +37,7 @@ private final class CancellableSleep: Sendable {
         var state: State = .idle
     }
 
-    private let guarded = Mutex(Guarded())
+    private let guarded = Lock(Guarded())
 
     func start(until deadline: ContinuousClock.Instant, _ continuation: CheckedContinuation<Void, any Error>) {
         let remaining = ContinuousClock.now.duration(to: deadline)

@@ -1,5 +1,3 @@
-public import Synchronization  // the stream's Mutex is part of its inlinable implementation
-
 /// One response in flight, shared by the caller's task and the transport's I/O: the transport kit's
 /// main type. It keeps a ``ResponseStreamState`` under a mutex, parks the head waiter and the reader
 /// in continuations, and calls its ``ResponseStreamDriver`` for what the I/O must do.
@@ -47,7 +45,11 @@ public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
         case abort
     }
 
-    @usableFromInline struct Locked {
+    /// What the lock guards. `@unchecked Sendable` although the driver's queue need not be
+    /// `Sendable`: it enters as the `sending` state of ``init(driver:state:)``, lives only inside
+    /// ``state``'s lock, and no `withLock` body hands it out (they return `Sendable` parts: the
+    /// waiters, a ``Read``, an ``Offer``) — the guarantee `Mutex` gives through `sending`.
+    @usableFromInline struct Locked: @unchecked Sendable {
         @usableFromInline var machine: State
         @usableFromInline var headWaiter: UnsafeContinuation<Driver.Head, any Error>?
         @usableFromInline var reader: UnsafeContinuation<ArraySlice<UInt8>?, any Error>?
@@ -71,7 +73,7 @@ public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
 
     /// The transport's I/O hooks, and whatever per-exchange values it keeps.
     public let driver: Driver
-    @usableFromInline let state: Mutex<Locked>
+    @usableFromInline let state: Lock<Locked>
 
     /// Creates a stream waiting for its head.
     /// - Parameters:
@@ -79,7 +81,7 @@ public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     ///   - state: The state machine, configured with its queue, water marks and limits.
     public init(driver: Driver, state: sending State) {
         self.driver = driver
-        self.state = Mutex(Locked(machine: state))
+        self.state = Lock(Locked(machine: state))
     }
 
     /// `true` once the exchange has its outcome.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Moves a streamed request body from the task that iterates it to the transport's reader, with
 /// back-pressure both ways: the producer waits while the queue is full, the reader learns when it
 /// is empty and is told when to look again. An ``UploadQueueState`` under a mutex.
@@ -16,12 +14,12 @@ public final class UploadPump: Sendable {
         var writer: UnsafeContinuation<Void, any Error>?
     }
 
-    private let state: Mutex<Locked>
+    private let state: Lock<Locked>
 
     /// An empty pump.
     /// - Parameter highWaterBytes: Queued bytes at which the producer waits.
     public init(highWaterBytes: Int = defaultHighWaterBytes) {
-        state = Mutex(Locked(queue: UploadQueueState(highWaterBytes: highWaterBytes)))
+        state = Lock(Locked(queue: UploadQueueState(highWaterBytes: highWaterBytes)))
     }
 
     // MARK: - Producer side

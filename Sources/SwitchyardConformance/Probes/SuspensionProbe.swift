@@ -1,6 +1,6 @@
 import Dispatch
 public import Switchyard
-import Synchronization
+import SwitchyardCore
 
 /// Runs one task on an executor of its own and tells when that task waits: it has passed a marked
 /// point (``ProbedTransport`` marks its entry into a transport) and none of its work is queued or
@@ -34,7 +34,7 @@ public final class SuspensionProbe: TaskExecutor, Sendable {
 
     @TaskLocal private static var probed: SuspensionProbe?
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let queue = DispatchQueue(label: "switchyard.tests.suspension-probe")
 
     /// Creates a probe; it runs nothing until ``task(_:)``.
@@ -80,25 +80,26 @@ public final class SuspensionProbe: TaskExecutor, Sendable {
     /// running, and it has not ended.
     /// - Parameter timeout: Guards against a hang only (long, for a busy machine).
     /// - Returns: Whether the task was seen waiting after the mark; `false` as well when the mark was
-    ///   passed off the probe's executor, where its jobs are not counted.
+    ///   passed off the probe's executor, where its jobs are not counted, or when the waiting task is
+    ///   cancelled.
     public func suspendedAfterMark(timeout: Duration = .seconds(60)) async -> Bool {
-        var suspended = false
-        await eventually(timeout: timeout) {
+        let deadline = ContinuousClock.now + timeout
+        while true {
             let (marked, waiting, gone) = state.withLock { state in
                 (state.marked, !state.markedOffProbe && !state.ended && state.pending == 0, state.markedOffProbe || state.ended)
             }
-            suspended = marked && waiting
-            return suspended || (marked && gone)
+            if marked && waiting { return true }
+            if (marked && gone) || ContinuousClock.now >= deadline { return false }
+            do { try await Task.sleep(for: .milliseconds(1)) } catch { return false }  // cancelled: stop, never spin
         }
-        return suspended
     }
 }
 
 /// A transport that marks its ``SuspensionProbe`` whenever the probed task sends through it, then
 /// hands the request to the transport it wraps.
-public struct ProbedTransport<Inner: Transport>: Transport {
+public struct ProbedTransport: Transport {
     /// The transport doing the work.
-    public let inner: Inner
+    public let inner: any Transport
     /// The probe marked on each send of its task.
     public let probe: SuspensionProbe
 
@@ -106,7 +107,7 @@ public struct ProbedTransport<Inner: Transport>: Transport {
     /// - Parameters:
     ///   - inner: The transport doing the work.
     ///   - probe: The probe to mark.
-    public init(_ inner: Inner, probe: SuspensionProbe) {
+    public init(_ inner: any Transport, probe: SuspensionProbe) {
         self.inner = inner
         self.probe = probe
     }
