@@ -80,4 +80,21 @@ import Testing
         broadcast = nil
         #expect(await Self.collect(stream) == [0, 1])
     }
+
+    @Test func aStatusBroadcastKeepsTheLatestValueSkipsRepeatsAndCountsSubscribers() async {
+        let counts = Lock<[Int]>([])
+        let broadcast = StateBroadcast(0, keeping: .latest) { count in counts.withLock { $0.append(count) } }
+        let first = broadcast.subscribe()
+        var second: AsyncStream<Int>? = broadcast.subscribe()
+        #expect(!broadcast.publishIfChanged(0))
+        #expect(broadcast.publishIfChanged(1))
+        #expect(broadcast.publishIfChanged(2))
+        second = nil  // dropped unread: removed, and the count says so
+        #expect(await eventually { counts.withLock { $0 } == [1, 2, 1] })
+        #expect(second == nil)
+        broadcast.finish(with: 3)
+        // The stream kept only the newest value while nobody read it.
+        #expect(await Self.collect(first) == [3])
+        #expect(counts.withLock { $0 } == [1, 2, 1, 0])
+    }
 }

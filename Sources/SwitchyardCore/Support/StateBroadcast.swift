@@ -19,12 +19,23 @@
 ///   dictionary entry; a ``finalState()`` waiter, a continuation. Each stream buffers without bound,
 ///   so a subscriber that stops reading without ending its iteration keeps every later value
 ///   until the broadcast finishes.
+/// - **Sources of a status.** A connectivity source, say, keeps only the latest value per stream
+///   (`keeping: .latest`), publishes with ``publishIfChanged(_:)`` and starts or stops its polling
+///   with the subscriber count it is told of (`subscribersChanged`).
 /// - **Owners with more state.** An owner that decides transitions under its own lock may publish
 ///   while holding it: the broadcast never calls back into its owner (streams are ended after its
 ///   own lock is released, as ending a stream runs the handler that removes it).
 ///
 /// Safe from any thread.
 public final class StateBroadcast<State: Sendable>: Sendable {
+    /// What a subscriber's stream keeps while its consumer is busy.
+    public enum Buffering: Sendable {
+        /// Every value, in order (a state machine's transitions).
+        case everyValue
+        /// Only the latest value (a status, where only the current one matters).
+        case latest
+    }
+
     private struct Store {
         var current: State
         var isFinished = false
@@ -34,11 +45,22 @@ public final class StateBroadcast<State: Sendable>: Sendable {
     }
 
     private let store: Lock<Store>
+    private let buffering: Buffering
+    private let subscribersChanged: (@Sendable (Int) -> Void)?
 
     /// Creates a broadcast whose current value is `initial`.
-    /// - Parameter initial: The first value.
-    public init(_ initial: State) {
+    /// - Parameters:
+    ///   - initial: The first value.
+    ///   - keeping: What each subscriber's stream keeps while its consumer is busy.
+    ///   - subscribersChanged: Told the number of subscribers after each subscribe and each
+    ///     stream's end, under the broadcast's lock so that the counts arrive in order: it must not
+    ///     call back into the broadcast.
+    public init(
+        _ initial: State, keeping: Buffering = .everyValue, subscribersChanged: (@Sendable (Int) -> Void)? = nil
+    ) {
         store = Lock(Store(current: initial))
+        buffering = keeping
+        self.subscribersChanged = subscribersChanged
     }
 
     deinit {
@@ -59,12 +81,15 @@ public final class StateBroadcast<State: Sendable>: Sendable {
     /// (at once, after the final value, if it already has).
     /// - Returns: The stream.
     public func subscribe() -> AsyncStream<State> {
-        let (stream, continuation) = AsyncStream.makeStream(of: State.self, bufferingPolicy: .unbounded)
+        let policy: AsyncStream<State>.Continuation.BufferingPolicy = buffering == .latest ? .bufferingNewest(1) : .unbounded
+        let (stream, continuation) = AsyncStream.makeStream(of: State.self, bufferingPolicy: policy)
+        let subscribersChanged = subscribersChanged
         let id: UInt64? = store.withLock { store in
             continuation.yield(store.current)
             guard !store.isFinished else { return nil }
             defer { store.nextID += 1 }
             store.subscribers[store.nextID] = continuation
+            subscribersChanged?(store.subscribers.count)
             return store.nextID
         }
         guard let id else {
@@ -72,7 +97,10 @@ public final class StateBroadcast<State: Sendable>: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.store.withLock { $0.subscribers.removeValue(forKey: id) }
+            self?.store.withLock { store in
+                guard store.subscribers.removeValue(forKey: id) != nil else { return }
+                subscribersChanged?(store.subscribers.count)
+            }
         }
         return stream
     }
@@ -90,6 +118,19 @@ public final class StateBroadcast<State: Sendable>: Sendable {
         }
     }
 
+    /// Publishes `value` only if it differs from the current value; does nothing once finished.
+    /// - Parameter value: The new value.
+    /// - Returns: Whether it was published.
+    @discardableResult
+    public func publishIfChanged(_ value: State) -> Bool where State: Equatable {
+        store.withLock { store in
+            guard !store.isFinished, store.current != value else { return false }
+            store.current = value
+            for subscriber in store.subscribers.values { subscriber.yield(value) }
+            return true
+        }
+    }
+
     /// Publishes the final value, ends every stream and returns it to ``finalState()``'s waiters;
     /// does nothing once finished.
     /// - Parameter value: The final value.
@@ -101,6 +142,7 @@ public final class StateBroadcast<State: Sendable>: Sendable {
             store.current = value
             store.isFinished = true
             defer {
+                if !store.subscribers.isEmpty { subscribersChanged?(0) }
                 store.subscribers.removeAll()
                 store.waiters.removeAll()
             }

@@ -9,14 +9,14 @@ import Dispatch
 ///
 /// ```swift
 /// var configuration = ClientConfiguration()
-/// configuration.connectivity = PathMonitorConnectivitySource()
+/// configuration.plugins.append(.connectivity(PathMonitorConnectivitySource()))
 /// ```
 ///
 /// The monitor runs from creation until the source is released; its first report arrives shortly
 /// after creation, and until then ``status`` is ``ConnectivityStatus/unknown`` (requests are not
 /// held back).
 public final class PathMonitorConnectivitySource: ConnectivitySource {
-    private let broadcast = ConnectivityBroadcast(.unknown)
+    private let broadcast = StateBroadcast(ConnectivityStatus.unknown, keeping: .latest)
     /// Only started and cancelled here; its handler runs on `queue`.
     private let monitor: NWPathMonitor
     private let queue = DispatchQueue(label: "switchyard.connectivity.path-monitor")
@@ -27,21 +27,20 @@ public final class PathMonitorConnectivitySource: ConnectivitySource {
         monitor = interfaceType.map { NWPathMonitor(requiredInterfaceType: $0) } ?? NWPathMonitor()
         let broadcast = broadcast
         monitor.pathUpdateHandler = { path in
-            broadcast.update(path.status == .satisfied ? .online : .offline)
+            broadcast.publishIfChanged(path.status == .satisfied ? .online : .offline)
         }
         monitor.start(queue: queue)
     }
 
     deinit {
         monitor.cancel()
-        broadcast.finish()
     }
 
     /// The status of the last path the monitor reported.
-    public var status: ConnectivityStatus { broadcast.status }
+    public var status: ConnectivityStatus { broadcast.current }
 
     /// The current status, then every change the monitor reports.
     /// - Returns: A new stream.
-    public func changes() -> AsyncStream<ConnectivityStatus> { broadcast.changes() }
+    public func changes() -> AsyncStream<ConnectivityStatus> { broadcast.subscribe() }
 }
 #endif

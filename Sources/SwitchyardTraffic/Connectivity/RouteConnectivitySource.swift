@@ -6,7 +6,7 @@ import SwitchyardCore
 ///
 /// ```swift
 /// var configuration = ClientConfiguration()
-/// configuration.connectivity = RouteConnectivitySource(interval: .seconds(2))
+/// configuration.plugins.append(.connectivity(RouteConnectivitySource(interval: .seconds(2))))
 /// ```
 ///
 /// Reading ``status`` costs a lock and a clock reading; the tables are read again at most once per
@@ -21,7 +21,7 @@ public final class RouteConnectivitySource: ConnectivitySource {
     /// The longest time a status is reused before the tables are read again.
     public let interval: Duration
     private let probe: @Sendable () -> ConnectivityStatus
-    private let broadcast: ConnectivityBroadcast
+    private let broadcast: StateBroadcast<ConnectivityStatus>
     private let lastProbe: Lock<ContinuousClock.Instant>
     private let poller = Lock<Task<Void, Never>?>(nil)
 
@@ -40,13 +40,12 @@ public final class RouteConnectivitySource: ConnectivitySource {
         self.probe = probe
         self.lastProbe = Lock(.now)
         let weakSelf = WeakBox<RouteConnectivitySource>()
-        self.broadcast = ConnectivityBroadcast(probe()) { subscribers in weakSelf.value?.subscribersChanged(subscribers) }
+        self.broadcast = StateBroadcast(probe(), keeping: .latest) { subscribers in weakSelf.value?.subscribersChanged(subscribers) }
         weakSelf.value = self
     }
 
     deinit {
         poller.withLock { $0?.cancel() }
-        broadcast.finish()
     }
 
     /// The status as of the last read of the tables, read again when older than ``interval``.
@@ -57,13 +56,13 @@ public final class RouteConnectivitySource: ConnectivitySource {
             last = now
             return true
         }
-        if stale { broadcast.update(probe()) }
-        return broadcast.status
+        if stale { broadcast.publishIfChanged(probe()) }
+        return broadcast.current
     }
 
     /// The current status, then every change, found by reading the tables every ``interval``.
     /// - Returns: A new stream.
-    public func changes() -> AsyncStream<ConnectivityStatus> { broadcast.changes() }
+    public func changes() -> AsyncStream<ConnectivityStatus> { broadcast.subscribe() }
 
     /// Starts polling with the first stream and stops it with the last.
     private func subscribersChanged(_ subscribers: Int) {
@@ -77,7 +76,7 @@ public final class RouteConnectivitySource: ConnectivitySource {
                         try? await Task.sleep(for: interval)
                         guard let self, !Task.isCancelled else { return }
                         self.lastProbe.withLock { $0 = .now }
-                        self.broadcast.update(self.probe())
+                        self.broadcast.publishIfChanged(self.probe())
                     }
                 }
             }
