@@ -13,7 +13,10 @@
 # Usage: scripts/test-sanitizer.sh thread|address [swift test options]
 #   default options: --skip InBoundedMemory (resident memory is meaningless under shadow memory);
 #   thread also skips YardTests: yard runs in child processes built with TSan, whose reports are
-#   not collected here and whose exit code 66 replaces the status those tests check.
+#   not collected here and whose exit code 66 replaces the status those tests check; and it runs
+#   the tests one at a time (--no-parallel): ThreadSanitizer makes code 5-15 times slower, and two
+#   CPU-bound tests on the two threads of a 2-core machine's task pool starved every other test
+#   past its time limit.
 #   e.g. scripts/test-sanitizer.sh address --filter SwitchyardCurlTests
 # Extra options can be given in TSAN_OPTIONS / ASAN_OPTIONS; the log is kept in the scratch path.
 set -uo pipefail
@@ -24,7 +27,7 @@ shift || true
 case "$sanitizer" in
     thread)
         scratch=.build-tsan
-        default_options=(--skip InBoundedMemory --skip YardTests)
+        default_options=(--skip InBoundedMemory --skip YardTests --no-parallel)
         export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt halt_on_error=0 exitcode=66 print_suppressions=1 ${TSAN_OPTIONS:-}"
         report_pattern='^WARNING: ThreadSanitizer'
         ;;
