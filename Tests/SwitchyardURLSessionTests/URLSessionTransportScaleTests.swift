@@ -32,7 +32,9 @@ import Testing
             print("64 MiB slowly read download (URLSession): resident memory grew by at most \(peakGrowth >> 10) KiB")
             #expect(received == size)
             #expect(mismatches == 0)
-            #expect(peakGrowth < 24 << 20, "resident memory grew by \(peakGrowth >> 20) MiB")
+            // Half the body: buffering it whole grows by 64 MiB or more. What does grow is
+            // FoundationNetworking's read-ahead ahead of our spill file: 9 to 25 MiB over runs.
+            #expect(peakGrowth < 32 << 20, "resident memory grew by \(peakGrowth >> 20) MiB")
         }
     }
 
