@@ -13,10 +13,10 @@
 # Usage: scripts/test-sanitizer.sh thread|address [swift test options]
 #   default options: --skip InBoundedMemory (resident memory is meaningless under shadow memory);
 #   thread also skips YardTests: yard runs in child processes built with TSan, whose reports are
-#   not collected here and whose exit code 66 replaces the status those tests check; and it runs
-#   the tests one at a time (--no-parallel): ThreadSanitizer makes code 5-15 times slower, and two
-#   CPU-bound tests on the two threads of a 2-core machine's task pool starved every other test
-#   past its time limit.
+#   not collected here and whose exit code 66 replaces the status those tests check. Both run the
+#   tests one at a time (--no-parallel): a sanitizer makes code 2-15 times slower, and two CPU-bound
+#   tests on the two threads of a 2-core machine's task pool starved every other test past its
+#   time limit.
 #   e.g. scripts/test-sanitizer.sh address --filter SwitchyardCurlTests
 # Extra options can be given in TSAN_OPTIONS / ASAN_OPTIONS; the log is kept in the scratch path.
 set -uo pipefail
@@ -33,7 +33,7 @@ case "$sanitizer" in
         ;;
     address)
         scratch=.build-asan
-        default_options=(--skip InBoundedMemory)
+        default_options=(--skip InBoundedMemory --no-parallel)
         export ASAN_OPTIONS="detect_leaks=0 ${ASAN_OPTIONS:-}"
         report_pattern='^==[0-9]+==ERROR: AddressSanitizer'
         ;;

@@ -49,7 +49,12 @@ import Testing
             if case .failure(let error) = results[0] { #expect(error.kind == .cancelled) } else { Issue.record("held one not cancelled") }
             if case .failure(let error) = results[1] { #expect(error.kind == .connectionFailed) } else { Issue.record("no failure") }
             if case .failure(let error) = results[2] { #expect(error.kind == .cancelled) } else { Issue.record("third started") }
-            #expect(await server.waitForDisconnect(tag: "\(key)-held", timeout: .seconds(30)))
+            // The refused connection may fail before the held request is on the wire (AsyncHTTPClient
+            // alone on the machine: always): then cancelling it sent nothing; if it reached the server,
+            // cancelling closed its connection.
+            if server.gate(key: key).arrivals.contains("held") {
+                #expect(await server.waitForDisconnect(tag: "\(key)-held", timeout: .seconds(30)))
+            }
             #expect(server.requestCount(path: "/small") == 0)
 
             let all = await client.send(all: [unreachable, try Request(url: server.url("/small"))], mode: .collectAll)

@@ -162,15 +162,17 @@ struct CoalescingLoopbackTests {
     }
 
     @Test(arguments: TransportKind.allCases)
-    func aReaderThatFallsTooFarBehindFailsWhileTheOthersComplete(_ kind: TransportKind) async throws {
+    func aReaderThatFallsTooFarBehindFailsWhileTheOtherCompletes(_ kind: TransportKind) async throws {
         let policy = CoalescingPolicy(maxBufferedBytesPerCaller: 64 << 10)
         try await Self.withCoalescingClient(kind, policy: policy) { client, server, events in
             let request = try Request(url: server.url("/hold/slow/\(Self.mebibyte)"))
             let slow = Task { try await client.stream(request) }
-            let fast = (0..<2).map { _ in Task { try await readPattern(try await client.stream(request).body) } }
-            #expect(await eventually { events.count("coalesced") == 2 })
+            // One reader that keeps up: two would each have to stay within 64 KiB of the other,
+            // which is up to the scheduler (a descheduled one failed, as it should, now and then).
+            let fast = Task { try await readPattern(try await client.stream(request).body) }
+            #expect(await eventually { events.count("coalesced") == 1 })
             server.release(key: "slow")
-            for task in fast { #expect(try await task.value == Self.mebibyte) }
+            #expect(try await fast.value == Self.mebibyte)
 
             let response = try await slow.value
             let error = await #expect(throws: SwitchyardError.self) { try await readPattern(response.body) }
