@@ -1,39 +1,74 @@
 #!/usr/bin/env bash
-# Puts yard's transports, bare and through the default chain, in the same run as the reference
-# clients of ../shared/anchors (nginx on 127.0.0.1:18080, wrk, raw C libcurl multi, URLSession and
-# AsyncHTTPClient used directly), and prints the anchors' table followed by the ratios the
-# timing-harness targets are stated in.
+# Switchyard against the reference clients, in one interleaved run on loopback: raw C libcurl multi,
+# AsyncHTTPClient and URLSession used directly (Benchmarks/Reference), and `yard bench` for the curl
+# transport bare and through the standard chain, and for the AsyncHTTPClient and URLSession
+# transports bare. Prints medians (requests/s, CPU per request, p50/p99, context switches) and the
+# target ratios, each with its spread over the rounds.
 #
-#   Benchmarks/compare.sh                          # everything, 3 interleaved rounds
-#   ONLY='^(curl|yardcurl)_' REPS=1 Benchmarks/compare.sh
+#   Benchmarks/compare.sh                                   # 40,000 requests × 5 rounds, c = 1, 16, 64
+#   N=10000 ROUNDS=3 Benchmarks/compare.sh                  # quick
+#   CLIENTS="C libcurl|curl bare|curl standard" LEVELS=64 Benchmarks/compare.sh
+#   YARD_BEFORE=/path/to/older/yard Benchmarks/compare.sh   # an older build in the same run
 #
-# Knobs are the anchors' own (REPS, N_SMALL, N_1M, MAX_S, ONLY, WORKDIR). Loopback only, bounded.
+# Every client is a child process whose own rusage (user + system CPU, context switches) is read
+# when it exits, warm-up included, and divided by the requests it made. Cells run interleaved
+# (round → concurrency → client); the figures are medians over rounds.
+# Knobs: N (40000), N_URLSESSION (N/4), ROUNDS (5), WARM (500), MAX_S (30 per cell), LEVELS ("1 16 64"),
+# CLIENTS (|-separated names), YARD (default: this package's release build), YARD_BEFORE, WORKDIR,
+# SKIP_BUILD=1 (use existing release builds). Only 127.0.0.1:18080 is used; every cell is bounded.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ANCHORS="${ANCHORS:-$ROOT/../shared/anchors}"
+REFERENCE="$ROOT/Benchmarks/Reference"
+N="${N:-40000}"; ROUNDS="${ROUNDS:-5}"; WARM="${WARM:-500}"; MAX_S="${MAX_S:-30}"; LEVELS="${LEVELS:-1 16 64}"
+WORKDIR="${WORKDIR:-$(mktemp -d -t yard-compare.XXXXXX)}"
+log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
+
 "$ROOT/scripts/install-deps.sh"
-swift build -c release --enable-all-traits --product yard --package-path "$ROOT" >&2
-YARD="$(swift build -c release --package-path "$ROOT" --show-bin-path)/yard"
+need=()
+command -v nginx >/dev/null || need+=(nginx)
+command -v gcc >/dev/null || need+=(gcc)
+if ((${#need[@]})); then
+  log "installing ${need[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
+fi
 
-extra="$(mktemp -t yard-extra.XXXXXX)"
-trap 'rm -f "$extra"' EXIT
-# URLSession and AsyncHTTPClient run with --task-per-request, the loop of the anchors' Swift clients
-# that use those libraries directly, so their ratios compare like with like; curl runs with yard's
-# long-lived workers, the closest Swift shape to the single-threaded C client.
-bench() { # name transport chain payload-path concurrency requests warmup
-  local shape=""; [[ $2 != curl ]] && shape=" --task-per-request"
-  echo "$1|$YARD bench --url \$BASE$4 --transport $2 --chain $3 --concurrency $5 --requests $6 --max-seconds \$MAX_S --warmup $7$shape --result-line" >> "$extra"
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+  [[ -n "${YARD:-}" ]] || swift build -c release --enable-all-traits --product yard --package-path "$ROOT" >&2
+  swift build -c release --package-path "$REFERENCE" >&2
+fi
+YARD="${YARD:-$(swift build -c release --package-path "$ROOT" --show-bin-path)/yard}"
+REFERENCE_BIN="$(swift build -c release --package-path "$REFERENCE" --show-bin-path)"
+
+mkdir -p "$WORKDIR"/{www,logs,run,tmp,bin}
+cd "$WORKDIR"
+cp "$REFERENCE/nginx.conf" .
+head -c 65536 /dev/zero > www/64k
+head -c 1048576 /dev/zero > www/1m
+gcc -O2 -Wall -o bin/curl_multi_load "$REFERENCE/curl_multi_load.c" -lcurl
+
+if (exec 3<>/dev/tcp/127.0.0.1/18080) 2>/dev/null; then
+  echo "something already listens on 127.0.0.1:18080; refusing to start" >&2; exit 1
+fi
+nginx -p "$WORKDIR/" -c nginx.conf -e logs/error.log > logs/nginx.stdout 2>&1 &
+NGINX_PID=$!
+stop_nginx() {
+  if kill -0 "$NGINX_PID" 2>/dev/null; then
+    kill -QUIT "$NGINX_PID" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$NGINX_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -TERM "$NGINX_PID" 2>/dev/null || true
+    wait "$NGINX_PID" 2>/dev/null || true
+  fi
 }
-for transport in curl urlsession ahc; do
-  for chain in bare default; do
-    client="yard$transport"; [[ $chain == default ]] && client="yard${transport}default"
-    for c in 1 16 64; do bench "${client}_small_c$c" "$transport" "$chain" /small "$c" "\$N_SMALL" "\$WARM_SMALL"; done
-    bench "${client}_1m_c1" "$transport" "$chain" /1m 1 "\$N_1M" "\$WARM_1M"
-  done
-done
+trap stop_nginx EXIT
+for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:18080/small" && break; sleep 0.1; done
+[[ "$(curl -s http://127.0.0.1:18080/small)" == "hello, world" ]] || { echo "nginx did not come up" >&2; exit 1; }
 
-export N_SMALL="${N_SMALL:-50000}" N_1M="${N_1M:-2000}" MAX_S="${MAX_S:-10}" WARM_SMALL="${WARM_SMALL:-500}" WARM_1M="${WARM_1M:-20}"
-export WORKDIR="${WORKDIR:-$(mktemp -d -t anchors.XXXXXX)}"
-mkdir -p "$WORKDIR"
-ONLY="${ONLY:-.}" EXTRA="$extra" "$ANCHORS/run-anchors.sh" | tee "$WORKDIR/table.txt"
-python3 "$ROOT/Benchmarks/ratios.py" "$WORKDIR"
+clients=()
+if [[ -n "${CLIENTS:-}" ]]; then IFS='|' read -r -a names <<< "$CLIENTS"; clients=(--clients "${names[@]}"); fi
+log "load: $(cut -d' ' -f1-3 /proc/loadavg); workdir $WORKDIR"
+python3 "$ROOT/Benchmarks/compare.py" --c-client "$WORKDIR/bin/curl_multi_load" \
+  --ahc-client "$REFERENCE_BIN/ahc-load" --urlsession-client "$REFERENCE_BIN/urlsession-load" --yard "$YARD" \
+  ${YARD_BEFORE:+--yard-before "$YARD_BEFORE"} ${N_URLSESSION:+--urlsession-requests "$N_URLSESSION"} "${clients[@]}" \
+  --requests "$N" --rounds "$ROUNDS" --warmup "$WARM" --max-seconds "$MAX_S" --levels $LEVELS \
+  --raw "$WORKDIR/raw.jsonl" | tee "$WORKDIR/summary.md"
+log "load after: $(cut -d' ' -f1-3 /proc/loadavg); results in $WORKDIR"

@@ -9,11 +9,17 @@ import Synchronization
 /// `curl_multi_wakeup`, which libcurl documents as safe from any thread. The loop thread drains
 /// the inbox, runs `curl_multi_perform`, reads finished transfers, and sleeps in
 /// `curl_multi_poll` until a socket is ready, a timer is due, or it is woken.
-final class CurlEventLoop: Sendable {
+///
+/// The loop is also a `TaskExecutor`: a task that prefers it runs its jobs on the loop thread between
+/// libcurl calls, so the transfers it starts and the responses it reads never cross to another
+/// thread. Jobs queue in the same inbox as commands, in order.
+final class CurlEventLoop: TaskExecutor {
     enum Command {
         case start(CurlTransfer)
         case cancel(CurlTransfer)
         case unpause(CurlTransfer)
+        /// A job of a task that prefers this loop as its executor.
+        case run(UnownedJob)
         case shutdown
     }
 
@@ -59,6 +65,13 @@ final class CurlEventLoop: Sendable {
     }
 
     private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
+
+    /// Queues a job of a task that prefers this loop; it runs on the loop thread's next turn. After
+    /// the loop stopped, the job runs on the global concurrent executor instead: a preference, not
+    /// a promise, and no task may be left unrun.
+    func enqueue(_ job: consuming ExecutorJob) {
+        submit(.run(UnownedJob(job)))
+    }
 
     /// Queues a command for the loop thread and wakes it if it sleeps, unless a wake-up is already on
     /// its way: under load many commands arrive per loop turn, and one wake-up (a system call) serves
@@ -122,8 +135,12 @@ final class CurlEventLoop: Sendable {
             defer { inbox = [] }
             return inbox
         }
-        for case .start(let transfer) in commands {
-            transfer.finish(.failure(TransportFailure.shutDown("The curl transport")))
+        for command in commands {
+            switch command {
+            case .start(let transfer): transfer.finish(.failure(TransportFailure.shutDown("The curl transport")))
+            case .run(let job): globalConcurrentExecutor.enqueue(ExecutorJob(job))
+            case .cancel, .unpause, .shutdown: break
+            }
         }
     }
 
@@ -255,6 +272,7 @@ private final class CurlLoopThreadState {
             if let easy = byTransfer[ObjectIdentifier(transfer)] {
                 curl_easy_pause(easy.handle.raw, ccurl_pause_continue())
             }
+        case .run(let job): job.runSynchronously(on: loop.asUnownedTaskExecutor())
         case .shutdown: shuttingDown = true
         }
     }

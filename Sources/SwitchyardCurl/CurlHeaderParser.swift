@@ -120,13 +120,13 @@ struct CurlHeaderParser {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else {
             throw .protocolViolation("The server sent a header line without a name and colon: \(Self.preview(line)).")
         }
-        let nameText = String(decoding: line[..<colon], as: UTF8.self)
-        guard let name = HTTPField.Name(nameText) else {
+        let nameBytes = UnsafeRawBufferPointer(rebasing: line[..<colon])
+        guard let name = CommonFieldNames.name(nameBytes) ?? HTTPField.Name(String(decoding: nameBytes, as: UTF8.self)) else {
             throw .protocolViolation("The server sent an invalid header name: \(Self.preview(line)).")
         }
         let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))  // no copy until the field
         guard HTTPField.isValidValue(value) else {
-            throw .protocolViolation("The server sent header '\(nameText)' with control characters in its value.")
+            throw .protocolViolation("The server sent header '\(name.rawName)' with control characters in its value.")
         }
         fields.append(HTTPField(name: name, value: value))
         lastFieldIndex = fields.index(before: fields.endIndex)

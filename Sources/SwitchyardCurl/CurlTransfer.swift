@@ -72,6 +72,10 @@ extension ResponseStream where Driver == CurlTransferDriver {
 
     // MARK: - Caller side
 
+    /// The largest body handed out whole when the transfer already ended by the time its head is
+    /// read (a small response, usually one chunk): larger ones stream as they were queued.
+    static var wholeBodyLimit: Int { 64 * 1024 }
+
     /// Hands the transfer to the event loop, waits for the response head and parses it (here, on the
     /// caller's task, not on the loop thread).
     func start() async throws -> Response {
@@ -81,9 +85,13 @@ extension ResponseStream where Driver == CurlTransferDriver {
             let declared = try ResponseHeadRules.validate(head, host: driver.host)
             var body: HTTPBody?
             if ResponseHeadRules.hasBody(method: request.head.method, status: head.status) {
-                body = HTTPBody(
-                    StreamedResponseBody(self), length: declared.map { HTTPBody.Length.known($0) } ?? .unknown,
-                    replayability: .singleUse)
+                if let whole = takeWholeBody(upTo: Self.wholeBodyLimit) {
+                    body = HTTPBody(whole)
+                } else {
+                    body = HTTPBody(
+                        StreamedResponseBody(self), length: declared.map { HTTPBody.Length.known($0) } ?? .unknown,
+                        replayability: .singleUse)
+                }
             }
             let response = Response(head, body: body)
             return driver.decodesContentEncoding

@@ -25,6 +25,21 @@ import Testing
         #expect(head.headerFields[values: HTTPField.Name("b")!] == ["2", "3"])
     }
 
+    @Test func commonNamesKeepTheirSpellingAndMatchAnyCase() throws {
+        let lines = ["Content-Length: 5", "content-type: text/plain", "CONTENT-ENCODING: gzip", "ETag: \"a\"", "Etag: \"b\"", "Server2: x"]
+        let outcomes = try feed(["HTTP/1.1 200 OK\r\n"] + lines.map { $0 + "\r\n" } + ["\r\n"])
+        guard case .complete(let head) = outcomes.last else {
+            Issue.record("no head")
+            return
+        }
+        #expect(head.headerFields.map(\.name.rawName) == ["Content-Length", "content-type", "CONTENT-ENCODING", "ETag", "Etag", "Server2"])
+        #expect(head.headerFields[.contentLength] == "5")
+        #expect(head.headerFields[.contentType] == "text/plain")
+        #expect(head.headerFields[.contentEncoding] == "gzip")
+        #expect(head.headerFields[values: .eTag] == ["\"a\"", "\"b\""])
+        #expect(throws: SwitchyardError.self) { try feed(["HTTP/1.1 200 OK\r\n", "Date: a\u{1}b\r\n"]) }
+    }
+
     @Test func skipsInterimBlocksAndParsesHTTP2StatusLines() throws {
         let outcomes = try feed(["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/2 204\r\n", "\r\n"])
         #expect(outcomes[1] == .interimEnded)

@@ -14,6 +14,45 @@ import Testing
 
     private static func chunk(_ count: Int) -> ArraySlice<UInt8> { ArraySlice(repeating: 7, count: count) }
 
+    // MARK: - Whole body
+
+    @Test func aBodyThatEndedCleanlyWithItsHeadIsTakenWholeOnce() {
+        var state = Self.state(high: 1_000)
+        _ = state.headArrived("head")
+        _ = state.chunkOffered(Self.chunk(3))
+        #expect(state.takeWholeBody(upTo: 100) == nil, "still running")
+        _ = state.chunkOffered(Self.chunk(4))
+        _ = state.finish(.success(()), host: "api.test")
+        #expect(state.takeWholeBody(upTo: 6) == nil, "above the limit")
+        #expect(state.takeWholeBody(upTo: 100) == Self.chunk(7))
+        guard case .end = state.readChunk() else {
+            Issue.record("the whole body was taken; the reader sees the end")
+            return
+        }
+    }
+
+    @Test func aFailedPartlyReadOrTruncatedBodyIsNeverTakenWhole() {
+        var failed = Self.state()
+        _ = failed.headArrived("head")
+        _ = failed.chunkOffered(Self.chunk(3))
+        _ = failed.cancel(.cancelled)
+        #expect(failed.takeWholeBody(upTo: 100) == nil)
+
+        var read = Self.state()
+        _ = read.headArrived("head")
+        _ = read.chunkOffered(Self.chunk(3))
+        _ = read.chunkOffered(Self.chunk(3))
+        _ = read.readChunk()
+        _ = read.finish(.success(()), host: "api.test")
+        #expect(read.takeWholeBody(upTo: 100) == nil, "a reader already has part of it")
+
+        var truncated = Self.state()
+        _ = truncated.headArrived("head", declaredBytes: 10)
+        _ = truncated.chunkOffered(Self.chunk(3))
+        _ = truncated.finish(.success(()), host: "api.test")
+        #expect(truncated.takeWholeBody(upTo: 100) == nil, "ended short of its declared length")
+    }
+
     // MARK: - Head
 
     @Test func headArrivingForAParkedWaiterResumesIt() {

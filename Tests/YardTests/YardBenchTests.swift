@@ -10,7 +10,7 @@ struct YardBenchTests {
         let run = try await runYard(["bench", "--transport", "all", "--chain", "all", "--concurrency", "1,4", "--json"] + Self.small)
         #expect(run.status == 0, "\(run.stderr)")
         let results = try #require(try jsonObject(run.stdout)["results"] as? [[String: Any]])
-        #expect(results.count == 3 * 2 * 2)
+        #expect(results.count == 3 * 3 * 2)
         let keys: Set<String> = [
             "transport", "chain", "concurrency", "payload", "requests", "errors", "rps", "p50_ms",
             "p90_ms", "p99_ms", "max_ms", "cpu_ms_per_1k", "peak_rss_mb", "threads"
@@ -29,8 +29,8 @@ struct YardBenchTests {
     @Test func resultLinesMatchTheAnchorsFormat() async throws {
         let run = try await runYard(["bench", "--transport", "curl", "--chain", "all", "--result-line"] + Self.small)
         let lines = run.stdout.split(separator: "\n")
-        #expect(lines.count == 2)
-        for (line, client) in zip(lines, ["yardcurl", "yardcurldefault"]) {
+        #expect(lines.count == 3)
+        for (line, client) in zip(lines, ["yardcurl", "yardcurlstandard", "yardcurldefault"]) {
             #expect(line.hasPrefix("RESULT client=\(client) url=http://127.0.0.1:"))
             for field in ["c=1", "ok=50", "errors=0", "elapsed_s=", "rps=", "p50_us=", "p99_us=", "bytes=650", "mb_s="] {
                 #expect(line.contains(field), "\(field) in \(line)")

@@ -23,9 +23,10 @@ extension RetryPolicy {
     /// with a body that can be sent again); the outcome is a retryable status or a connection failure or timeout (never a
     /// cancellation, never a kind declared by a plugin); a `Retry-After` on the response is honoured when it is at most
     /// ``maxRetryAfter``, otherwise the response is final; the wait must end before `deadline`.
+    /// The clocks (`now`, `wallClock`) are read only when a retry is in question.
     func decision(
         after outcome: Result<Response, SwitchyardError>, of request: Request, attempt: Int,
-        deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant = .now, wallClock: Date = Date()
+        deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant? = nil, wallClock: Date? = nil
     ) -> RetryDecision {
         guard attempt < maxAttempts, allowsRepeating(request) || Self.wasNotProcessed(outcome, request) else { return .stop }
         let delay: Duration
@@ -35,7 +36,7 @@ extension RetryPolicy {
             let code = response.head.status.code
             guard retryableStatuses.contains(code) else { return .stop }
             reason = "HTTP \(code)"
-            if let header = response.head.headerFields[.retryAfter], let asked = RetryAfter.delay(from: header, now: wallClock) {
+            if let header = response.head.headerFields[.retryAfter], let asked = RetryAfter.delay(from: header, now: wallClock ?? Date()) {
                 guard asked <= maxRetryAfter else { return .stop }
                 delay = asked
             } else {
@@ -52,7 +53,7 @@ extension RetryPolicy {
             }
             delay = backoff.delay(forRetry: attempt)
         }
-        if let deadline, now.advanced(by: delay) >= deadline { return .stop }
+        if let deadline, (now ?? .now).advanced(by: delay) >= deadline { return .stop }
         return .retry(after: delay, reason: reason)
     }
 

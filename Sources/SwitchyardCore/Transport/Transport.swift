@@ -55,11 +55,22 @@ public protocol Transport: Sendable {
     /// release keep the default, which does nothing.
     /// - Throws: The stack's shutdown failure, if any.
     func shutdown() async throws
+
+    /// The executor on which the transport completes its work, if it has one that can also run tasks
+    /// (`nil` by default). A task that prefers it (`withTaskExecutorPreference(_:operation:)`,
+    /// `Task(executorPreference:)`, `addTask(executorPreference:)`) runs its chain and reads its
+    /// responses on the transport's own thread, so a request costs no hand-off between threads: the
+    /// shape of an event-loop server. Such a task must not block that thread (no waiting on a
+    /// semaphore, no long computation), or every request of the transport waits with it.
+    var taskExecutor: (any TaskExecutor)? { get }
 }
 
 extension Transport {
     /// Does nothing by default: the transport owns nothing that needs an orderly shutdown.
     public func shutdown() async throws {}
+
+    /// `nil` by default: the transport has no executor of its own that can run tasks.
+    public var taskExecutor: (any TaskExecutor)? { nil }
 }
 
 /// A transport made from a closure: wraps any existing HTTP stack in a few lines.

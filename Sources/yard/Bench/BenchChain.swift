@@ -6,6 +6,9 @@ import SwitchyardObservability
 enum BenchChain: String, CaseIterable, ExpressibleByArgument {
     /// The transport alone.
     case bare
+    /// What `Client(transport:)` runs (``ClientConfiguration/standard``): events, redirects, retry
+    /// within its budget, and status validation.
+    case standard
     /// The built-in chain as an app runs it (``ClientConfiguration/benchmarkingBuiltIns(callInterceptors:)``):
     /// events, timing statistics, a header rule, redirects, retry with its budget, and logging at
     /// info level into a handler that discards the lines.
@@ -16,6 +19,10 @@ enum BenchChain: String, CaseIterable, ExpressibleByArgument {
         switch self {
         case .bare:
             return Client(transport: transport, interceptors: extraInterceptors)
+        case .standard:
+            var configuration = ClientConfiguration.standard
+            configuration.callInterceptors = extraInterceptors
+            return try Client(transport: transport, configuration: configuration)
         case .default:
             return try Client(
                 transport: transport,

@@ -28,7 +28,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The transports, comma-separated: \(TransportChoice.names), or all.")
     var transport = Selection<TransportChoice>([.curl])
 
-    @Option(help: "The chains, comma-separated: bare (the transport alone), default (the built-in chain), or all.")
+    @Option(
+        help:
+            "The chains, comma-separated: bare (the transport alone), standard (what Client(transport:) runs), default (every built-in observer on), or all."
+    )
     var chain = Selection<BenchChain>([.bare])
 
     @Option(help: "Concurrency levels, comma-separated, e.g. 1,16,64 (default 1; --soak: one level, default 64).")
@@ -54,10 +57,15 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Flag(
         name: .customLong("task-per-request"),
-        help: "Start a task per request (the anchors' Swift clients' loop) instead of long-lived workers.")
+        help: "Start a task per request instead of long-lived workers.")
     var taskPerRequest = false
 
-    @Flag(name: .customLong("result-line"), help: "Print only the anchors' RESULT line per cell.")
+    @Flag(
+        name: .customLong("on-transport-executor"),
+        help: "Run the load's tasks on the transport's own executor (Transport.taskExecutor: curl's loop thread), if it has one.")
+    var onTransportExecutor = false
+
+    @Flag(name: .customLong("result-line"), help: "Print only the RESULT line per cell (the format of Benchmarks/Reference's clients).")
     var resultLine = false
 
     @Flag(help: "Print one JSON object {\"results\": […]}.")
@@ -215,10 +223,11 @@ struct BenchCommand: AsyncParsableCommand {
                 return bytes
             }
             let cap = Duration.milliseconds(Int64(maxSeconds * 1_000))
+            let executor = onTransportExecutor ? transport.taskExecutor : nil
             if warmup > 0 {
                 _ = await LoadLoop(
                     concurrency: cell.concurrency, total: warmup, maxDuration: cap,
-                    taskPerRequest: taskPerRequest
+                    taskPerRequest: taskPerRequest, executor: executor
                 ).run(operation)
             }
             let total = duration == nil ? requests ?? 10_000 : Int.max
@@ -228,7 +237,7 @@ struct BenchCommand: AsyncParsableCommand {
             let switchesBefore = ProcessStats.contextSwitches
             let run = await LoadLoop(
                 concurrency: cell.concurrency, total: total, maxDuration: limit,
-                taskPerRequest: taskPerRequest
+                taskPerRequest: taskPerRequest, executor: executor
             ).run(operation)
             let cpu = ProcessStats.cpuTime - cpuBefore
             let switches = ProcessStats.contextSwitches - switchesBefore

@@ -46,7 +46,7 @@ struct BenchResult {
         ])
     }
 
-    /// The anchors' `RESULT` line (see ../shared/anchors/README.md), followed by the process's CPU
+    /// The `RESULT` line the reference clients of `Benchmarks/Reference` print, followed by the process's CPU
     /// microseconds and context switches per request over the measured run (`cpu_us`, `csw`).
     var resultLine: String {
         let client = chain == "bare" ? "yard\(transport)" : "yard\(transport)\(chain)"

@@ -9,8 +9,10 @@ struct LoadLoop {
     let total: Int
     let maxDuration: Duration
     /// Start a child task per request, refilled by the parent as each completes, instead of
-    /// long-lived workers: the shape of the anchors' Swift clients, for like-for-like comparisons.
+    /// long-lived workers: the shape of clients that spawn a task per call.
     var taskPerRequest = false
+    /// The executor the load's tasks prefer (`Transport.taskExecutor`), or `nil` for the global pool.
+    var executor: (any TaskExecutor)? = nil
 
     /// What a run measured.
     struct Result {
@@ -80,26 +82,32 @@ struct LoadLoop {
         let deadline = start + maxDuration
         var result = Result()
         var elapsedAtEnd: Duration = .zero
+        @Sendable func worker() async -> Result {
+            var local = Result()
+            local.reserve(min(total, 1 << 20) / max(1, concurrency) + 64)
+            // One clock reading per request: the end of one request is the start of the next.
+            var begin = clock.now
+            while tickets.take() < total, begin < deadline {
+                do {
+                    let bytes = try await operation()
+                    let end = clock.now
+                    local.record(begin.duration(to: end), bytes: bytes, error: nil)
+                    begin = end
+                } catch {
+                    let end = clock.now
+                    local.record(begin.duration(to: end), bytes: 0, error: "\(error)")
+                    begin = end
+                }
+            }
+            return local
+        }
         await withTaskGroup(of: Result.self) { group in
             for _ in 0..<max(0, min(concurrency, total)) {
-                group.addTask {
-                    var local = Result()
-                    local.reserve(min(total, 1 << 20) / max(1, concurrency) + 64)
-                    // One clock reading per request: the end of one request is the start of the next.
-                    var begin = clock.now
-                    while tickets.take() < total, begin < deadline {
-                        do {
-                            let bytes = try await operation()
-                            let end = clock.now
-                            local.record(begin.duration(to: end), bytes: bytes, error: nil)
-                            begin = end
-                        } catch {
-                            let end = clock.now
-                            local.record(begin.duration(to: end), bytes: 0, error: "\(error)")
-                            begin = end
-                        }
-                    }
-                    return local
+                // Without an executor, a plain child task: a preference record, even for nil, is not free.
+                if let executor {
+                    group.addTask(executorPreference: executor) { await worker() }
+                } else {
+                    group.addTask { await worker() }
                 }
             }
             var partials: [Result] = []
@@ -111,7 +119,7 @@ struct LoadLoop {
         return result
     }
 
-    /// The anchors' shape: a task group with `concurrency` children, a new child per completion.
+    /// A task group with `concurrency` children, a new child per completion.
     private func runTaskPerRequest(_ operation: @escaping @Sendable () async throws -> Int) async -> Result {
         var result = Result()
         let clock = ContinuousClock()
@@ -129,13 +137,21 @@ struct LoadLoop {
             }
             var issued = 0
             while issued < min(concurrency, total) {
-                group.addTask { await timed() }
+                if let executor {
+                    group.addTask(executorPreference: executor) { await timed() }
+                } else {
+                    group.addTask { await timed() }
+                }
                 issued += 1
             }
             for await (latency, bytes, error) in group {
                 result.record(latency, bytes: bytes, error: error)
                 if issued < total, clock.now < deadline {
-                    group.addTask { await timed() }
+                    if let executor {
+                        group.addTask(executorPreference: executor) { await timed() }
+                    } else {
+                        group.addTask { await timed() }
+                    }
                     issued += 1
                 }
             }

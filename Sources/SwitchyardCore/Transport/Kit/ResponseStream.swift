@@ -95,6 +95,15 @@ public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
 
     // MARK: - Caller side
 
+    /// The whole body at once, if the exchange already ended cleanly with at most `limit` bytes, all
+    /// still queued (``ResponseStreamState/takeWholeBody(upTo:)``): a transport then returns it as a
+    /// buffered body, which costs no stream, iterator or lock per chunk. `nil` otherwise.
+    /// - Parameter limit: The most bytes copied into one array.
+    /// - Returns: The body, or `nil`.
+    @inlinable public func takeWholeBody(upTo limit: Int) -> ArraySlice<UInt8>? where Driver.Queue == ResponseChunks {
+        state.withLock { $0.machine.takeWholeBody(upTo: limit) }
+    }
+
     /// Waits for the response head; calls ``ResponseStreamDriver/startReceiving(_:)`` once parked.
     /// - Throws: The exchange's failure; ``SwitchyardError/cancelled`` when the task is cancelled.
     @inlinable public func head() async throws -> Driver.Head {

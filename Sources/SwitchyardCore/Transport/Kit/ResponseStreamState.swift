@@ -301,6 +301,21 @@ public struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
     }
 }
 
+extension ResponseStreamState where Queue == ResponseChunks {
+    /// The whole body, taken at once, when the exchange already ended cleanly with every chunk still
+    /// queued and at most `limit` bytes: a small response that arrived with its head can be handed
+    /// out as one buffered body instead of streaming it chunk by chunk. `nil` (and nothing changes)
+    /// while the exchange runs, after a failure, once a chunk was read, or above `limit`.
+    /// - Parameter limit: The most bytes copied into one array.
+    /// - Returns: The body, or `nil`.
+    @inlinable public mutating func takeWholeBody(upTo limit: Int) -> ArraySlice<UInt8>? {
+        guard case .success? = outcome, Int64(queue.memoryBytes) == receivedBytes, queue.memoryBytes <= limit else { return nil }
+        guard var whole = queue.popFirst() else { return [] }
+        while let chunk = queue.popFirst() { whole += chunk }  // usually none: a small body is one chunk
+        return whole
+    }
+}
+
 extension ResponseStreamState.HeadRequest: Sendable where Head: Sendable {}
 extension ResponseStreamState.ChunkRequest: Sendable where Head: Sendable {}
 extension ResponseStreamState.ChunkOffer: Sendable where Head: Sendable {}

@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+// The reference clients of Benchmarks/compare.sh: AsyncHTTPClient and URLSession used directly,
+// with the load shape of `yard bench`, so a ratio compares the libraries, not the harnesses.
+import PackageDescription
+
+let package = Package(
+    name: "ReferenceClients",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0")
+    ],
+    targets: [
+        .target(name: "LoadShape", path: "Sources/LoadShape"),
+        .executableTarget(
+            name: "ahc-load",
+            dependencies: ["LoadShape", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            path: "Sources/ahc-load"
+        ),
+        .executableTarget(name: "urlsession-load", dependencies: ["LoadShape"], path: "Sources/urlsession-load"),
+    ]
+)

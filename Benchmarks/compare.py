@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Runs the reference clients (raw C libcurl, AsyncHTTPClient and URLSession used directly) and yard's
+transports, bare and through the standard chain, interleaved against one loopback server; reads each
+client process's own rusage with os.wait4; prints medians and the target ratios. Driven by
+Benchmarks/compare.sh, which builds the clients and starts nginx."""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+URL = "http://127.0.0.1:18080/small"
+
+p = argparse.ArgumentParser()
+p.add_argument("--c-client", required=True, help="the raw C libcurl client (curl_multi_load)")
+p.add_argument("--ahc-client", help="AsyncHTTPClient used directly (ahc-load)")
+p.add_argument("--urlsession-client", help="URLSession used directly (urlsession-load)")
+p.add_argument("--yard", required=True)
+p.add_argument("--yard-before", help="an older yard build, run beside the current one")
+p.add_argument("--clients", nargs="+", help="names of the clients to run (default: all available)")
+p.add_argument("--requests", type=int, default=40000)
+p.add_argument("--urlsession-requests", type=int, help="requests per URLSession cell (default: a quarter)")
+p.add_argument("--rounds", type=int, default=5)
+p.add_argument("--warmup", type=int, default=500)
+p.add_argument("--max-seconds", type=float, default=30)
+p.add_argument("--levels", type=int, nargs="+", default=[1, 16, 64])
+p.add_argument("--raw")
+args = p.parse_args()
+
+
+def requests_for(name):
+    """URLSession on Linux is an order of magnitude slower; its cells make fewer requests."""
+    if "URLSession" in name or "urlsession" in name:
+        return args.urlsession_requests or max(1000, args.requests // 4)
+    return args.requests
+
+
+def yard_cmd(binary, transport, chain, name, *extra):
+    return lambda c: [binary, "bench", "--url", URL, "--transport", transport, "--chain", chain, "--concurrency", str(c),
+                      "--requests", str(requests_for(name)), "--warmup", str(args.warmup),
+                      "--max-seconds", str(args.max_seconds), "--result-line", *extra]
+
+
+def reference_cmd(binary, name):
+    return lambda c: [binary, URL, str(c), str(requests_for(name)), str(args.max_seconds), str(args.warmup)]
+
+
+# (name, command for a concurrency); names are what the ratios below refer to.
+available = [("C libcurl", reference_cmd(args.c_client, "C libcurl")),
+             ("curl bare", yard_cmd(args.yard, "curl", "bare", "curl bare")),
+             ("curl standard", yard_cmd(args.yard, "curl", "standard", "curl standard")),
+             # The load's tasks on curl's loop thread (Transport.taskExecutor): no hand-off between threads.
+             ("curl bare, on loop", yard_cmd(args.yard, "curl", "bare", "curl bare, on loop", "--on-transport-executor")),
+             ("curl standard, on loop",
+              yard_cmd(args.yard, "curl", "standard", "curl standard, on loop", "--on-transport-executor")),
+             ("curl default", yard_cmd(args.yard, "curl", "default", "curl default"))]
+if args.ahc_client:
+    available += [("AsyncHTTPClient direct", reference_cmd(args.ahc_client, "AsyncHTTPClient direct")),
+                  ("ahc bare", yard_cmd(args.yard, "ahc", "bare", "ahc bare"))]
+if args.urlsession_client:
+    available += [("URLSession direct", reference_cmd(args.urlsession_client, "URLSession direct")),
+                  ("urlsession bare", yard_cmd(args.yard, "urlsession", "bare", "urlsession bare"))]
+if args.yard_before:
+    available += [("curl bare (before)", yard_cmd(args.yard_before, "curl", "bare", "curl bare (before)")),
+                  ("curl standard (before)", yard_cmd(args.yard_before, "curl", "standard", "curl standard (before)"))]
+clients = [(n, m) for n, m in available if not args.clients or n in args.clients]
+
+
+def run(cmd):
+    """Runs one client to completion; returns its RESULT fields plus its own rusage per request."""
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = start + args.max_seconds * 2 + 60
+    out = b""
+    # Read stdout to the end (bounded by the process's own --max-seconds; killed past the deadline).
+    while True:
+        if time.monotonic() > deadline:
+            proc.kill()
+            break
+        chunk = proc.stdout.read1(65536) if hasattr(proc.stdout, "read1") else proc.stdout.read()
+        if not chunk:
+            break
+        out += chunk
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace")
+    m = re.search(r"^RESULT (.*)$", out.decode(errors="replace"), re.M)
+    if not m:
+        return {"failed": True, "stderr": err[-500:], "status": proc.returncode}
+    fields = dict(kv.split("=", 1) for kv in m.group(1).split())
+    ok, errors = int(fields["ok"]), int(fields["errors"])
+    made = ok + errors + args.warmup  # warm-up requests cost CPU too
+    return {
+        "rps": float(fields["rps"]), "p50": float(fields["p50_us"]), "p99": float(fields["p99_us"]),
+        "ok": ok, "errors": errors,
+        "cpu_us": (usage.ru_utime + usage.ru_stime) * 1e6 / made,
+        "user_us": usage.ru_utime * 1e6 / made, "sys_us": usage.ru_stime * 1e6 / made,
+        "csw": (usage.ru_nvcsw + usage.ru_nivcsw) / made,
+        "vcsw": usage.ru_nvcsw / made, "ivcsw": usage.ru_nivcsw / made,
+        "maxrss_mib": usage.ru_maxrss / 1024, "status": proc.returncode,
+    }
+
+
+results = {}
+raw = open(args.raw, "w") if args.raw else None
+for rnd in range(1, args.rounds + 1):
+    for c in args.levels:
+        for name, make in clients:
+            r = run(make(c))
+            r.update(round=rnd, client=name, c=c)
+            results.setdefault((name, c), []).append(r)
+            if raw:
+                raw.write(json.dumps(r) + "\n")
+                raw.flush()
+            if r.get("failed"):
+                print(f"round {rnd} {name} c={c}: FAILED {r}", file=sys.stderr)
+            else:
+                print(f"round {rnd} {name:>24} c={c:<3} {r['rps']:>9,.0f} req/s  cpu {r['cpu_us']:6.1f} µs/req  "
+                      f"csw {r['csw']:5.2f}/req  p50 {r['p50']:.0f} µs  p99 {r['p99']:.0f} µs"
+                      + (f"  errors {r['errors']}" if r["errors"] else ""), file=sys.stderr)
+            time.sleep(0.5)
+
+
+def med(name, c, key):
+    vals = [r[key] for r in results.get((name, c), []) if not r.get("failed")]
+    return statistics.median(vals) if vals else None
+
+
+def f(x, nd=0):
+    return "–" if x is None else f"{x:,.{nd}f}"
+
+
+print(f"\n{args.requests:,} requests per cell ({requests_for('URLSession'):,} for URLSession; +{args.warmup} warm-up), {args.rounds} interleaved rounds, medians; "
+      f"CPU and context switches are each client process's own rusage per request, warm-up included.\n")
+print("| client | c | req/s | CPU µs/req (user+sys) | p50 µs | p99 µs | ctx sw/req (vol+invol) | errors |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+for name, _ in clients:
+    for c in args.levels:
+        errs = sum(r.get("errors", 0) for r in results.get((name, c), []) if not r.get("failed"))
+        fails = sum(1 for r in results.get((name, c), []) if r.get("failed"))
+        print(f"| {name} | {c} | {f(med(name, c, 'rps'))} | {f(med(name, c, 'cpu_us'), 1)} "
+              f"({f(med(name, c, 'user_us'), 1)}+{f(med(name, c, 'sys_us'), 1)}) | {f(med(name, c, 'p50'))} | "
+              f"{f(med(name, c, 'p99'))} | {f(med(name, c, 'csw'), 2)} ({f(med(name, c, 'vcsw'), 2)}+"
+              f"{f(med(name, c, 'ivcsw'), 2)}) | {errs}{f' ({fails} runs failed)' if fails else ''} |")
+
+
+def ratio(a, b, c, key):
+    x, y = med(a, c, key), med(b, c, key)
+    return None if x is None or not y else x / y
+
+
+def per_round_ratios(a, b, c, key):
+    """The ratio within each round (same conditions); their median and range show the spread."""
+    ra = {r["round"]: r[key] for r in results.get((a, c), []) if not r.get("failed")}
+    rb = {r["round"]: r[key] for r in results.get((b, c), []) if not r.get("failed")}
+    return sorted(ra[k] / rb[k] for k in ra if k in rb and rb[k])
+
+
+rows = []
+def target(label, a, b, c, key, op, goal):
+    r, rounds = ratio(a, b, c, key), per_round_ratios(a, b, c, key)
+    if r is None or not rounds:
+        if goal != "–":
+            rows.append((label, "–", "–", f"{op} {goal}", "not measured"))
+        return
+    spread = f"{statistics.median(rounds):.2f} ({rounds[0]:.2f}–{rounds[-1]:.2f})"
+    if goal == "–":
+        rows.append((label, f"{r:.2f}", spread, "–", ""))
+        return
+    met = r <= goal if op == "≤" else r >= goal
+    rows.append((label, f"{r:.2f}", spread, f"{op} {goal}", "met" if met else "gap"))
+
+
+for c in args.levels:
+    if c in (16, 64):
+        target(f"curl bare ÷ C libcurl, CPU/request, c={c}", "curl bare", "C libcurl", c, "cpu_us", "≤", 1.25)
+    target(f"curl bare ÷ C libcurl, req/s, c={c}", "curl bare", "C libcurl", c, "rps", "≥", 0.9)
+    if c == 1:
+        target("curl bare ÷ C libcurl, p50 latency, c=1", "curl bare", "C libcurl", c, "p50", "≤", 1.1)
+for c in args.levels:
+    target(f"curl standard ÷ curl bare, CPU/request, c={c}", "curl standard", "curl bare", c, "cpu_us", "≤", 1.15 if c == 64 else "–")
+    target(f"curl standard ÷ curl bare, req/s, c={c}", "curl standard", "curl bare", c, "rps", "≥", 0.9 if c == 64 else "–")
+for c in args.levels:
+    target(f"curl standard ÷ AsyncHTTPClient direct, req/s, c={c}", "curl standard", "AsyncHTTPClient direct", c, "rps", "≥", 1.5 if c == 64 else "–")
+    target(f"curl standard ÷ AsyncHTTPClient direct, CPU/request, c={c}", "curl standard", "AsyncHTTPClient direct", c, "cpu_us", "≤", 0.6 if c == 64 else "–")
+for c in args.levels:
+    target(f"ahc bare ÷ AsyncHTTPClient direct, CPU/request, c={c}", "ahc bare", "AsyncHTTPClient direct", c, "cpu_us", "≤", 1.1)
+    target(f"urlsession bare ÷ URLSession direct, CPU/request, c={c}", "urlsession bare", "URLSession direct", c, "cpu_us", "≤", 1.1)
+for c in args.levels:
+    if c in (16, 64):
+        target(f"curl bare, on loop ÷ C libcurl, CPU/request, c={c}", "curl bare, on loop", "C libcurl", c, "cpu_us", "≤", 1.25)
+    target(f"curl bare, on loop ÷ C libcurl, req/s, c={c}", "curl bare, on loop", "C libcurl", c, "rps", "≥", 0.9)
+    target(f"curl standard, on loop ÷ curl bare, on loop, CPU/request, c={c}", "curl standard, on loop", "curl bare, on loop", c,
+           "cpu_us", "≤", 1.15 if c == 64 else "–")
+    target(f"curl standard, on loop ÷ AsyncHTTPClient direct, req/s, c={c}", "curl standard, on loop", "AsyncHTTPClient direct", c,
+           "rps", "≥", 1.5 if c == 64 else "–")
+    target(f"curl standard, on loop ÷ AsyncHTTPClient direct, CPU/request, c={c}", "curl standard, on loop", "AsyncHTTPClient direct", c,
+           "cpu_us", "≤", 0.6 if c == 64 else "–")
+if args.yard_before:
+    for c in args.levels:
+        target(f"curl bare after ÷ before, CPU/request, c={c}", "curl bare", "curl bare (before)", c, "cpu_us", "≤", 1.0)
+        target(f"curl standard after ÷ before, CPU/request, c={c}", "curl standard", "curl standard (before)", c, "cpu_us", "≤", 1.0)
+
+print("\n| ratio | of medians | per round: median (range) | target | |\n|---|---:|---:|---:|---|")
+for label, r, rr, goal, verdict in rows:
+    print(f"| {label} | {r} | {rr} | {goal} | {verdict} |")

@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import Switchyard
+import SwitchyardCurl
+import SwitchyardTestServer
+import SwitchyardTestSupport
+import Testing
+
+/// The curl transport's loop thread as a task executor (`Transport.taskExecutor`): tasks that prefer
+/// it run their chain and read their bodies on that thread, and nothing is lost at shutdown.
+@Suite(.timeLimit(.minutes(2))) struct CurlTaskExecutorTests {
+    /// The thread running the caller.
+    static func currentThread() -> UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
+
+    @Test func tasksThatPreferTheLoopRunTheirChainAndBodiesOnIt() async throws {
+        try await withLoopbackServer { server in
+            let transport = CurlTransport()
+            let executor = try #require(transport.taskExecutor)
+            let client = Client(transport: transport)
+            let loopThread = await Task(executorPreference: executor) { Self.currentThread() }.value
+            let elsewhere = await Task { Self.currentThread() }.value
+            #expect(loopThread != elsewhere)
+            let threads = try await withThrowingTaskGroup(of: [UInt].self) { group in
+                for _ in 0..<8 {
+                    group.addTask(executorPreference: executor) {
+                        var seen: [UInt] = []
+                        for _ in 0..<25 {
+                            let response = try await client.send(try Request(url: server.url("/small")))
+                            seen.append(Self.currentThread())
+                            #expect(response.head.status == .ok)
+                            #expect(response.body == Array("hello, world\n".utf8))
+                        }
+                        return seen
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(threads.count == 200)
+            #expect(Set(threads) == [loopThread])
+            try await transport.shutdown()
+        }
+    }
+
+    @Test func aTaskOnTheLoopIsCancelledAndItsConnectionClosed() async throws {
+        try await withLoopbackServer { server in
+            let transport = CurlTransport()
+            let client = Client(transport: transport)
+            let task = Task(executorPreference: transport.taskExecutor) {
+                try await client.send(try Request(url: server.url("/hold/executor-cancel/100?tag=executor-cancel")))
+            }
+            while server.gate(key: "executor-cancel").held == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            task.cancel()
+            do {
+                _ = try await task.value
+                Issue.record("a cancelled request succeeded")
+            } catch {
+                #expect((error as? SwitchyardError)?.kind == .cancelled, "\(error)")
+            }
+            #expect(await server.waitForDisconnect(tag: "executor-cancel", timeout: .seconds(30)))
+            server.release(key: "executor-cancel")
+            try await transport.shutdown()
+        }
+    }
+
+    @Test func afterShutdownTasksThatPreferTheLoopStillRunAndRequestsFailTyped() async throws {
+        let transport = CurlTransport()
+        let executor = try #require(transport.taskExecutor)
+        try await transport.shutdown()
+        let client = Client(transport: transport)
+        let request = try Request(url: "http://127.0.0.1:9/")
+        let outcome = await Task(executorPreference: executor) { () -> SwitchyardError? in
+            await Task.yield()
+            return await failure(of: client, request)
+        }.value
+        #expect(outcome?.kind == .transport, "\(String(describing: outcome))")
+    }
+}
