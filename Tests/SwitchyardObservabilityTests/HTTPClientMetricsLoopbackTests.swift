@@ -22,12 +22,14 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
         var configuration = ClientConfiguration(redirects: nil, retry: RetryPolicy(maxAttempts: 3, backoff: RetryBackoff(random: { 0 })))
         configuration.plugins.append(.httpMetrics(metrics))
         try await withLoopbackClient(kind, configuration: configuration) { client, server in
-            let streamed = try await client.stream(try Request(url: server.url("/bytes/5000?access_token=s3cr3t")))
+            // 100 kB: more than a transport hands out whole when it already arrived with the head
+            // (curl: 64 KiB), so the body is still streaming when `stream` returns.
+            let streamed = try await client.stream(try Request(url: server.url("/bytes/100000?access_token=s3cr3t")))
             // Active while the body is unread; recorded only once it ends.
             let active = try #require(test.meters(label: HTTPClientMetrics.activeRequestsLabel).first)
             #expect(active.lastValue == 1)
             #expect(test.recorders(label: HTTPClientMetrics.durationLabel).isEmpty)
-            #expect(try await streamed.body.collect(upTo: 1 << 20).count == 5000)
+            #expect(try await streamed.body.collect(upTo: 1 << 20).count == 100_000)
             #expect(await eventually { !test.recorders(label: HTTPClientMetrics.durationLabel).isEmpty })
             #expect(active.lastValue == 0)
 
@@ -40,7 +42,7 @@ private func labels(_ dimensions: [(String, String)]) -> [String: String] {
             #expect(duration.values.count == 1)
             #expect(duration.values[0] > 0 && duration.values[0] < 60)  // seconds
             let size = try test.expectRecorder(HTTPClientMetrics.responseBodySizeLabel, duration.dimensions)
-            #expect(size.values == [5000])
+            #expect(size.values == [100_000])
             #expect(!test.recorders.contains { $0.dimensions.contains { $0.1.contains("s3cr3t") } })
 
             // A POST with a body, an untemplated path (no url.template label, never the raw path),
