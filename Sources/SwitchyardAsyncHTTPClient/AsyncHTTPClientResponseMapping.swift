@@ -15,7 +15,7 @@ enum AsyncHTTPClientResponseMapping {
         var fields = HTTPFields()
         fields.reserveCapacity(response.headers.count)
         for (name, value) in response.headers {
-            guard let fieldName = HTTPField.Name(name) else {
+            guard let fieldName = CommonFieldNames.name(name) else {
                 throw .protocolViolation("\(host) sent a header named '\(name)', which is not a valid field name.")
             }
             fields.append(HTTPField(name: fieldName, value: value))

@@ -42,16 +42,19 @@ enum ResponseHeadMapping {
     /// result is deterministic, and a joined `Set-Cookie` is split back into one field per cookie
     /// (a cookie value cannot contain ", " followed by `name=`; an `Expires` date never matches).
     static func head(of response: HTTPURLResponse) -> HTTPResponse {
-        var pairs: [(name: String, value: String)] = []
+        // The sort key is lower-cased once per field, not once per comparison.
+        var pairs: [(key: String, name: String, value: String)] = []
+        pairs.reserveCapacity(response.allHeaderFields.count)
         for (key, value) in response.allHeaderFields {
             guard let name = key as? String else { continue }
             let text = (value as? String) ?? "\(value)"
-            pairs.append((name, text))
+            pairs.append((name.lowercased(), name, text))
         }
-        pairs.sort { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
+        pairs.sort { ($0.key, $0.name) < ($1.key, $1.name) }
         var fields = HTTPFields()
+        fields.reserveCapacity(pairs.count)
         for pair in pairs {
-            guard let name = HTTPField.Name(pair.name) else { continue }
+            guard let name = CommonFieldNames.name(pair.name) else { continue }
             if name == .setCookie {
                 for cookie in splitSetCookie(pair.value) { fields.append(HTTPField(name: name, value: cookie)) }
             } else {
