@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
@@ -79,5 +80,17 @@ import Testing
             return await failure(of: client, request)
         }.value
         #expect(outcome?.kind == .transport, "\(String(describing: outcome))")
+    }
+
+    @Test func aWrappingTransportOffersTheWrappedExecutor() async throws {
+        let transport = CurlTransport()
+        let probed = ProbedTransport(transport, probe: SuspensionProbe())
+        let executor = try #require(transport.taskExecutor)
+        let forwarded = try #require(probed.taskExecutor)
+        let same = ObjectIdentifier(forwarded as AnyObject) == ObjectIdentifier(executor as AnyObject)
+        #expect(same)
+        let closureExecutor = ClosureTransport { _, _ in Response(status: .ok) }.taskExecutor
+        #expect(closureExecutor == nil)
+        try await transport.shutdown()
     }
 }

@@ -128,4 +128,7 @@ public struct ProbedTransport: Transport {
     public func shutdown() async throws {
         try await inner.shutdown()
     }
+
+    /// The inner transport's executor, so tasks that prefer it still run where its I/O does.
+    public var taskExecutor: (any TaskExecutor)? { inner.taskExecutor }
 }

@@ -1,6 +1,7 @@
 public import Foundation
 public import HTTPTypes
 public import SwitchyardCore
+
 /// A transport that passes every exchange through to a real one and saves it to a directory,
 /// one human-readable JSON file per exchange, for ``ReplayingTransport`` to serve later.
 ///
@@ -92,6 +93,9 @@ public final class RecordingTransport: Transport {
     /// The files written so far, in the order they were written (which can differ from sequence
     /// order when exchanges overlap).
     public var recordedFiles: [URL] { store.files }
+
+    /// The recorded transport's executor, so tasks that prefer it still run where its I/O does.
+    public var taskExecutor: (any TaskExecutor)? { wrapped.taskExecutor }
 
     /// Sends `request` through the wrapped transport and records the exchange.
     /// - Parameters:
