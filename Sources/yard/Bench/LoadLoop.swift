@@ -103,12 +103,7 @@ struct LoadLoop {
         }
         await withTaskGroup(of: Result.self) { group in
             for _ in 0..<max(0, min(concurrency, total)) {
-                // Without an executor, a plain child task: a preference record, even for nil, is not free.
-                if let executor {
-                    group.addTask(executorPreference: executor) { await worker() }
-                } else {
-                    group.addTask { await worker() }
-                }
+                group.addTask(preferring: executor) { await worker() }
             }
             var partials: [Result] = []
             for await partial in group { partials.append(partial) }
@@ -137,21 +132,13 @@ struct LoadLoop {
             }
             var issued = 0
             while issued < min(concurrency, total) {
-                if let executor {
-                    group.addTask(executorPreference: executor) { await timed() }
-                } else {
-                    group.addTask { await timed() }
-                }
+                group.addTask(preferring: executor) { await timed() }
                 issued += 1
             }
             for await (latency, bytes, error) in group {
                 result.record(latency, bytes: bytes, error: error)
                 if issued < total, clock.now < deadline {
-                    if let executor {
-                        group.addTask(executorPreference: executor) { await timed() }
-                    } else {
-                        group.addTask { await timed() }
-                    }
+                    group.addTask(preferring: executor) { await timed() }
                     issued += 1
                 }
             }
@@ -168,4 +155,16 @@ private final class TicketCounter: Sendable {
 
     /// The next ticket, counting from 0.
     func take() -> Int { next.wrappingAdd(1, ordering: .relaxed).oldValue }
+}
+
+extension TaskGroup where ChildTaskResult: Sendable {
+    /// Adds a child task that prefers `executor`, or a plain child task when it is `nil`: the
+    /// preference form, even with `nil`, made the runtime look the preference up on every task switch.
+    mutating func addTask(preferring executor: (any TaskExecutor)?, operation: @escaping @Sendable () async -> ChildTaskResult) {
+        if let executor {
+            addTask(executorPreference: executor, operation: operation)
+        } else {
+            addTask(operation: operation)
+        }
+    }
 }
