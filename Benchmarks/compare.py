@@ -18,6 +18,7 @@ p = argparse.ArgumentParser()
 p.add_argument("--c-client", required=True, help="the raw C libcurl client (curl_multi_load)")
 p.add_argument("--ahc-client", help="AsyncHTTPClient used directly (ahc-load)")
 p.add_argument("--urlsession-client", help="URLSession used directly (urlsession-load)")
+p.add_argument("--floor-client", help="the least an async Swift API over libcurl does (curl-async-floor)")
 p.add_argument("--yard", required=True)
 p.add_argument("--yard-before", help="an older yard build, run beside the current one")
 p.add_argument("--clients", nargs="+", help="names of the clients to run (default: all available)")
@@ -28,6 +29,7 @@ p.add_argument("--warmup", type=int, default=500)
 p.add_argument("--max-seconds", type=float, default=30)
 p.add_argument("--levels", type=int, nargs="+", default=[1, 16, 64])
 p.add_argument("--raw")
+p.add_argument("--replay", help="print the tables of an earlier run's --raw file instead of running clients")
 args = p.parse_args()
 
 
@@ -57,6 +59,10 @@ available = [("C libcurl", reference_cmd(args.c_client, "C libcurl")),
              ("curl standard, on loop",
               yard_cmd(args.yard, "curl", "standard", "curl standard, on loop", "--on-transport-executor")),
              ("curl default", yard_cmd(args.yard, "curl", "default", "curl default"))]
+if args.floor_client:
+    # libcurl's work plus one continuation, hand-off and resumption per request: what any async Swift
+    # client over libcurl pays, so "curl bare ÷ async floor" is Switchyard's own cost.
+    available.insert(1, ("async floor", reference_cmd(args.floor_client, "async floor")))
 if args.ahc_client:
     available += [("AsyncHTTPClient direct", reference_cmd(args.ahc_client, "AsyncHTTPClient direct")),
                   ("ahc bare", yard_cmd(args.yard, "ahc", "bare", "ahc bare"))]
@@ -106,7 +112,16 @@ def run(cmd):
 
 results = {}
 raw = open(args.raw, "w") if args.raw else None
-for rnd in range(1, args.rounds + 1):
+if args.replay:
+    with open(args.replay) as replayed:
+        for line in replayed:
+            r = json.loads(line)
+            results.setdefault((r["client"], r["c"]), []).append(r)
+    rounds_run = {r["round"] for runs in results.values() for r in runs}
+    args.rounds = len(rounds_run)
+    present = {name for name, _ in results}
+    clients = [(n, m) for n, m in clients if n in present]
+for rnd in range(1, 0 if args.replay else args.rounds + 1):
     for c in args.levels:
         for name, make in clients:
             r = run(make(c))
@@ -180,6 +195,11 @@ for c in args.levels:
     target(f"curl bare ÷ C libcurl, req/s, c={c}", "curl bare", "C libcurl", c, "rps", "≥", 0.9)
     if c == 1:
         target("curl bare ÷ C libcurl, p50 latency, c=1", "curl bare", "C libcurl", c, "p50", "≤", 1.1)
+for c in args.levels:
+    target(f"async floor ÷ C libcurl, CPU/request, c={c}", "async floor", "C libcurl", c, "cpu_us", "≤", "–")
+    target(f"async floor ÷ C libcurl, req/s, c={c}", "async floor", "C libcurl", c, "rps", "≥", "–")
+    target(f"curl bare ÷ async floor, CPU/request, c={c}", "curl bare", "async floor", c, "cpu_us", "≤", "–")
+    target(f"curl bare ÷ async floor, req/s, c={c}", "curl bare", "async floor", c, "rps", "≥", "–")
 for c in args.levels:
     target(f"curl standard ÷ curl bare, CPU/request, c={c}", "curl standard", "curl bare", c, "cpu_us", "≤", 1.15 if c == 64 else "–")
     target(f"curl standard ÷ curl bare, req/s, c={c}", "curl standard", "curl bare", c, "rps", "≥", 0.9 if c == 64 else "–")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Switchyard against the reference clients, in one interleaved run on loopback: raw C libcurl multi,
-# AsyncHTTPClient and URLSession used directly (Benchmarks/Reference), and `yard bench` for the curl
+# AsyncHTTPClient and URLSession used directly, the least an async Swift client over libcurl does
+# (curl-async-floor; all in Benchmarks/Reference), and `yard bench` for the curl
 # transport bare and through the standard chain, and for the AsyncHTTPClient and URLSession
 # transports bare. Prints medians (requests/s, CPU per request, p50/p99, context switches) and the
 # target ratios, each with its spread over the rounds.
@@ -67,6 +68,7 @@ clients=()
 if [[ -n "${CLIENTS:-}" ]]; then IFS='|' read -r -a names <<< "$CLIENTS"; clients=(--clients "${names[@]}"); fi
 log "load: $(cut -d' ' -f1-3 /proc/loadavg); workdir $WORKDIR"
 python3 "$ROOT/Benchmarks/compare.py" --c-client "$WORKDIR/bin/curl_multi_load" \
+  --floor-client "$REFERENCE_BIN/curl-async-floor" \
   --ahc-client "$REFERENCE_BIN/ahc-load" --urlsession-client "$REFERENCE_BIN/urlsession-load" --yard "$YARD" \
   ${YARD_BEFORE:+--yard-before "$YARD_BEFORE"} ${N_URLSESSION:+--urlsession-requests "$N_URLSESSION"} "${clients[@]}" \
   --requests "$N" --rounds "$ROUNDS" --warmup "$WARM" --max-seconds "$MAX_S" --levels $LEVELS \

@@ -17,5 +17,7 @@ let package = Package(
             path: "Sources/ahc-load"
         ),
         .executableTarget(name: "urlsession-load", dependencies: ["LoadShape"], path: "Sources/urlsession-load"),
+        .systemLibrary(name: "CLibcurl", path: "Sources/CLibcurl", pkgConfig: "libcurl"),
+        .executableTarget(name: "curl-async-floor", dependencies: ["LoadShape", "CLibcurl"], path: "Sources/curl-async-floor"),
     ]
 )
