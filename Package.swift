@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "SwitchyardQuota", targets: ["SwitchyardQuota"]),
         .library(name: "SwitchyardAuth", targets: ["SwitchyardAuth"]),
         .library(name: "SwitchyardCache", targets: ["SwitchyardCache"]),
+        .library(name: "SwitchyardCookies", targets: ["SwitchyardCookies"]),
         .library(name: "SwitchyardOpenAPI", targets: ["SwitchyardOpenAPI"]),
         .library(name: "SwitchyardTracing", targets: ["SwitchyardTracing"]),
         .library(name: "SwitchyardServiceLifecycle", targets: ["SwitchyardServiceLifecycle"]),
@@ -211,6 +212,12 @@ let package = Package(
             dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Auth"
         ),
+        // A cookie jar (RFC 6265bis) in memory or in a file several processes share, with partitions.
+        .target(
+            name: "SwitchyardCookies",
+            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Plugins/Cookies"
+        ),
         // The HTTP cache (RFC 9111) with memory and disk stores; SHA-256 checks disk entries. Trait Cache.
         .target(
             name: "SwitchyardCache",
@@ -309,6 +316,7 @@ let package = Package(
                 "SwitchyardJSON",
                 "SwitchyardAuth",
                 "SwitchyardCache",
+                "SwitchyardCookies",
                 "SwitchyardTestServer",
                 // The soak engine (`yard bench --soak`), shared with the soak tests.
                 "SwitchyardConformance",
@@ -410,6 +418,13 @@ let package = Package(
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log")
+            ]
+        ),
+        // The cookie jar: parsing, the storage model, stores, curl's file format, and the plugin on every transport.
+        .testTarget(
+            name: "SwitchyardCookiesTests",
+            dependencies: ["Switchyard", "SwitchyardCookies", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         // Request body compression on the wire, on every transport.

@@ -34,6 +34,8 @@ import NIOHTTP1
 /// | `/retry-after/{value}` | 503 `Retry-After: {value}` `retry after {value}\n` |
 /// | `/redirect/{n}` | n > 0: 302 `Location: /redirect/{n-1}` (empty body); n = 0: 200 `redirected\n` |
 /// | `/redirect-to?location=URL&status=302` | `status` (300–399, default 302) with `Location: URL` (percent-decoded); `location` required |
+/// | `/cookies/set?cookie=V&cookie=W&location=URL&status=S` | `Set-Cookie: V`, `Set-Cookie: W` (each percent-decoded, in order); with `location`, `status` (default 302) and `Location: URL`, else `status` (default 200) with body `set\n` |
+/// | `/cookies/echo`, `/cookies/echo/{any/path}` | 200 `text/plain`: the request's `Cookie` fields, one per line without a final newline (empty body when none) |
 /// | `/headers/many?count=N` | 200 with `X-Header-{i}: value-{i}` for i in 1…N (default 100), `Set-Cookie: a=1`, `Set-Cookie: b=2`, `X-MiXeD-CaSe: yes`; body `ok\n` |
 /// | `/headers/giant?bytes=N` | 200 with `X-Giant:` + N × `a` (default 100000); body `ok\n` |
 /// | `/early-hints` | `103 Early Hints` with `Link: </style.css>; rel=preload`, then 200 `hints\n` |
@@ -125,6 +127,17 @@ enum Router {
                 let code = optionalInteger(target, "status", default: 302, limit: 399), code >= 300
             else { return badRequest }
             return .respond(ResponseHead(status: code, headers: [("Location", location), ("Content-Length", "0")]), body: ByteBuffer())
+        case ("cookies", 2) where parts[1] == "set":
+            let cookies = target.values("cookie")
+            let location = target.value("location")
+            guard cookies.allSatisfy(isHeaderSafe), location.map(isHeaderSafe) ?? true,
+                let code = optionalInteger(target, "status", default: location == nil ? 200 : 302, limit: 599), code >= 200
+            else { return badRequest }
+            var headers = cookies.map { (name: "Set-Cookie", value: $0) }
+            if let location { headers.append(("Location", location)) }
+            return .text(code, location == nil ? "set\n" : "", headers: headers)
+        case ("cookies", 2...) where parts[1] == "echo":
+            return .text(200, request.head.headers["Cookie"].joined(separator: "\n"))
         case ("headers", 2) where parts[1] == "many":
             guard let count = optionalInteger(target, "count", default: 100, limit: 100_000) else { return badRequest }
             var headers: [(name: String, value: String)] = []

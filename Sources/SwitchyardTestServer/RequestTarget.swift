@@ -34,6 +34,15 @@ struct RequestTarget {
         }
         return nil
     }
+
+    /// The percent-decoded values of every query parameter called `name`, in order.
+    func values(_ name: String) -> [String] {
+        guard let query else { return [] }
+        return query.split(separator: "&").compactMap { pair in
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return percentDecode(kv[0]) == name ? (kv.count > 1 ? percentDecode(kv[1]) : "") : nil
+        }
+    }
 }
 
 /// Decodes `%XX` escapes (`+` stays `+`). Invalid escapes are kept literally.

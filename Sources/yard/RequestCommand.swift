@@ -5,6 +5,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardAPI
 import SwitchyardCache
+import SwitchyardCookies
 import SwitchyardObservability
 import SwitchyardTransfers
 
@@ -27,6 +28,16 @@ struct RequestCommand: AsyncParsableCommand {
 
     @Option(name: [.customShort("H"), .customLong("header")], help: "A header 'Name: value'; repeatable.")
     var headers: [String] = []
+
+    @Option(
+        name: [.customShort("b"), .customLong("cookie")],
+        help: "Send cookies: 'name=value; name2=value2' as given, or read a cookie FILE (Netscape format, as curl writes) into the jar.")
+    var cookie: String?
+
+    @Option(
+        name: [.customShort("c"), .customLong("cookie-jar")],
+        help: "Write every cookie of the jar to this file afterwards (Netscape format; '-' for standard output).")
+    var cookieJar: String?
 
     @Option(name: [.customShort("d"), .customLong("data")], help: "Send this text as the body.")
     var data: String?
@@ -142,8 +153,17 @@ struct RequestCommand: AsyncParsableCommand {
         let bus = EventBus()
         let events = EventLog(observing: bus)
         let archive = HARRecorder()
+        let jar: CookieJar?
+        var jarFailure: SwitchyardError?
+        do {
+            jar = try cookies.makeJar()
+        } catch {
+            jar = nil
+            jarFailure = error
+        }
         tls.warnIfInsecure()
         do {
+            if let jarFailure { throw jarFailure }
             let (request, uploadProgress) = try makeRequest()
             if printCurl {
                 print(request.curlCommand())
@@ -161,6 +181,7 @@ struct RequestCommand: AsyncParsableCommand {
                 if let cache {
                     configuration.plugins.append(CachePlugin.make(cache: HTTPCache(store: try DiskCacheStore(directory: cache))))
                 }
+                if let jar { configuration.plugins.append(CookiePlugin.make(jar: jar)) }
                 let client = try Client(transport: transport, configuration: configuration)
                 if let output {
                     try await download(request, to: output, client: client, into: &outcome)
@@ -177,6 +198,11 @@ struct RequestCommand: AsyncParsableCommand {
             outcome.error = SwitchyardError.wrapping(error)
         }
         outcome.elapsed = started.duration(to: .now)
+        do {
+            try cookies.save(jar)
+        } catch {
+            outcome.error = outcome.error ?? error
+        }
         if let har {
             do {
                 try archive.write(to: URL(fileURLWithPath: har))
@@ -216,12 +242,16 @@ struct RequestCommand: AsyncParsableCommand {
         return configuration
     }
 
+    /// `-b` and `-c`.
+    private var cookies: CookieArguments { CookieArguments(cookie: cookie, cookieJar: cookieJar) }
+
     /// How many redirects are followed: `--max-redirects`, else 50 with `-L` (curl's limit), else none.
     private var redirectLimit: Int { maxRedirects ?? (location ? 50 : 0) }
 
     /// The request the flags describe, and the progress of its upload when it is shown.
     private func makeRequest() throws -> (Request, AsyncStream<TransferProgress>?) {
         var fields = try HeaderArguments.fields(headers)
+        if let literal = cookies.literal { fields.append(HTTPField(name: .cookie, value: literal)) }
         var body: HTTPBody?
         if let data { body = HTTPBody(data) }
         if let dataFile { body = try HTTPBody.file(atPath: dataFile) }

@@ -25,6 +25,22 @@ func runYard(_ arguments: [String], environment: [String: String] = [:]) async t
     }
 }
 
+/// Runs another program (e.g. `curl`, found on `PATH` through `/usr/bin/env`) the way ``runYard(_:environment:)`` runs yard.
+func runProgram(_ name: String, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(
+                with: Result {
+                    let child = try SpawnedProcess(executable: "/usr/bin/env", arguments: [name] + arguments)
+                    let (stdout, stderr) = try child.readOutput()
+                    let status = try child.wait()
+                    return (status, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+                })
+        }
+        thread.start()
+    }
+}
+
 private func runYardBlocking(_ arguments: [String], environment: [String: String])
     throws -> (status: Int32, stdout: String, stderr: String)
 {

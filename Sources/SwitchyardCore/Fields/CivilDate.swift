@@ -1,12 +1,12 @@
 /// A day of the proleptic Gregorian calendar, with plain integer arithmetic to and from a count of
 /// days since 1970-01-01 (no `Calendar`, no formatter, no time zone: HTTP-dates are always UTC).
-struct CivilDate: Equatable {
+package struct CivilDate: Equatable {
     /// The year (0 is 1 BC; HTTP-dates use 0...9999).
-    var year: Int
+    package var year: Int
     /// The month, 1 (January) ... 12 (December).
-    var month: Int
+    package var month: Int
     /// The day of the month, from 1.
-    var day: Int
+    package var day: Int
 
     /// Days from 0000-01-01 to 1970-01-01.
     private static let daysFromYearZeroTo1970 = 719_528
@@ -28,12 +28,12 @@ struct CivilDate: Equatable {
     }
 
     /// Whether the date exists: a month of 1...12 and a day within that month.
-    var isValid: Bool {
+    package var isValid: Bool {
         (1...12).contains(month) && day >= 1 && day <= Self.days(inMonth: month, of: year)
     }
 
     /// Days from 1970-01-01 to this date (negative before it). Only meaningful when ``isValid``.
-    var daysSince1970: Int {
+    package var daysSince1970: Int {
         let leapDay = month > 2 && Self.isLeapYear(year) ? 1 : 0
         let dayOfYear = Self.daysBeforeMonth[month - 1] + leapDay + day - 1
         return Self.daysFromYearZero(toStartOf: year) - Self.daysFromYearZeroTo1970 + dayOfYear
@@ -61,7 +61,7 @@ struct CivilDate: Equatable {
     ///   - year: The year.
     ///   - month: The month, 1...12.
     ///   - day: The day of the month.
-    init(year: Int, month: Int, day: Int) {
+    package init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
         self.day = day

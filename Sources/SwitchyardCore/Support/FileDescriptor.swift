@@ -85,6 +85,27 @@ package final class FileDescriptor {
         guard fsync(descriptor) == 0 else { throw .invalidRequest("Cannot flush '\(path)' to disk: \(Self.errorText()).") }
     }
 
+    /// Waits for an exclusive advisory lock on the file (`flock`), shared with every process that
+    /// locks the same file; released by ``close()``.
+    package func lockExclusively() throws(SwitchyardError) {
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .invalidRequest("Cannot lock '\(path)': \(Self.errorText()).") }
+        }
+    }
+
+    /// What identifies the file's current content for a reader that caches it: device, inode, size
+    /// and modification time of `path` (a rename or a write changes it), or `nil` if there is no file.
+    package static func version(of path: String) -> [Int64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        return [Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(modified.tv_sec), Int64(modified.tv_nsec)]
+    }
+
     /// Closes the file; later calls do nothing.
     package func close() {
         guard descriptor >= 0 else { return }
