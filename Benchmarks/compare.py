@@ -15,11 +15,11 @@ import time
 URL = "http://127.0.0.1:18080/small"
 
 p = argparse.ArgumentParser()
-p.add_argument("--c-client", required=True, help="the raw C libcurl client (curl_multi_load)")
+p.add_argument("--c-client", help="the raw C libcurl client (curl_multi_load); required unless --replay")
 p.add_argument("--ahc-client", help="AsyncHTTPClient used directly (ahc-load)")
 p.add_argument("--urlsession-client", help="URLSession used directly (urlsession-load)")
 p.add_argument("--floor-client", help="the least an async Swift API over libcurl does (curl-async-floor)")
-p.add_argument("--yard", required=True)
+p.add_argument("--yard", help="the yard executable; required unless --replay")
 p.add_argument("--yard-before", help="an older yard build, run beside the current one")
 p.add_argument("--clients", nargs="+", help="names of the clients to run (default: all available)")
 p.add_argument("--requests", type=int, default=40000)
@@ -31,6 +31,8 @@ p.add_argument("--levels", type=int, nargs="+", default=[1, 16, 64])
 p.add_argument("--raw")
 p.add_argument("--replay", help="print the tables of an earlier run's --raw file instead of running clients")
 args = p.parse_args()
+if not args.replay and not (args.c_client and args.yard):
+    p.error("--c-client and --yard are required unless --replay is given")
 
 
 def requests_for(name):
@@ -59,17 +61,17 @@ available = [("C libcurl", reference_cmd(args.c_client, "C libcurl")),
              ("curl standard, on loop",
               yard_cmd(args.yard, "curl", "standard", "curl standard, on loop", "--on-transport-executor")),
              ("curl default", yard_cmd(args.yard, "curl", "default", "curl default"))]
-if args.floor_client:
+if args.floor_client or args.replay:
     # libcurl's work plus one continuation, hand-off and resumption per request: what any async Swift
     # client over libcurl pays, so "curl bare ÷ async floor" is Switchyard's own cost.
     available.insert(1, ("async floor", reference_cmd(args.floor_client, "async floor")))
-if args.ahc_client:
+if args.ahc_client or args.replay:
     available += [("AsyncHTTPClient direct", reference_cmd(args.ahc_client, "AsyncHTTPClient direct")),
                   ("ahc bare", yard_cmd(args.yard, "ahc", "bare", "ahc bare"))]
-if args.urlsession_client:
+if args.urlsession_client or args.replay:
     available += [("URLSession direct", reference_cmd(args.urlsession_client, "URLSession direct")),
                   ("urlsession bare", yard_cmd(args.yard, "urlsession", "bare", "urlsession bare"))]
-if args.yard_before:
+if args.yard_before or args.replay:
     available += [("curl bare (before)", yard_cmd(args.yard_before, "curl", "bare", "curl bare (before)")),
                   ("curl standard (before)", yard_cmd(args.yard_before, "curl", "standard", "curl standard (before)"))]
 clients = [(n, m) for n, m in available if not args.clients or n in args.clients]
@@ -219,7 +221,7 @@ for c in args.levels:
            "rps", "≥", 1.5 if c == 64 else "–")
     target(f"curl standard, on loop ÷ AsyncHTTPClient direct, CPU/request, c={c}", "curl standard, on loop", "AsyncHTTPClient direct", c,
            "cpu_us", "≤", 0.6 if c == 64 else "–")
-if args.yard_before:
+if args.yard_before or (args.replay and any(n.endswith("(before)") for n, _ in results)):
     for c in args.levels:
         target(f"curl bare after ÷ before, CPU/request, c={c}", "curl bare", "curl bare (before)", c, "cpu_us", "≤", 1.0)
         target(f"curl standard after ÷ before, CPU/request, c={c}", "curl standard", "curl standard (before)", c, "cpu_us", "≤", 1.0)
