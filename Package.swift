@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "SwitchyardAuth", targets: ["SwitchyardAuth"]),
         .library(name: "SwitchyardCache", targets: ["SwitchyardCache"]),
         .library(name: "SwitchyardCookies", targets: ["SwitchyardCookies"]),
+        .library(name: "SwitchyardStreams", targets: ["SwitchyardStreams"]),
         .library(name: "SwitchyardOpenAPI", targets: ["SwitchyardOpenAPI"]),
         .library(name: "SwitchyardTracing", targets: ["SwitchyardTracing"]),
         .library(name: "SwitchyardServiceLifecycle", targets: ["SwitchyardServiceLifecycle"]),
@@ -218,6 +219,12 @@ let package = Package(
             dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Cookies"
         ),
+        // Server-sent events with reconnection, and JSON-lines bodies.
+        .target(
+            name: "SwitchyardStreams",
+            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Plugins/Streams"
+        ),
         // The HTTP cache (RFC 9111) with memory and disk stores; SHA-256 checks disk entries. Trait Cache.
         .target(
             name: "SwitchyardCache",
@@ -317,6 +324,7 @@ let package = Package(
                 "SwitchyardAuth",
                 "SwitchyardCache",
                 "SwitchyardCookies",
+                "SwitchyardStreams",
                 "SwitchyardTestServer",
                 // The soak engine (`yard bench --soak`), shared with the soak tests.
                 "SwitchyardConformance",
@@ -424,6 +432,13 @@ let package = Package(
         .testTarget(
             name: "SwitchyardCookiesTests",
             dependencies: ["Switchyard", "SwitchyardCookies", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types")
+            ]
+        ),
+        // Server-sent events and JSON lines: the parser, reconnection against the loopback server, every transport.
+        .testTarget(
+            name: "SwitchyardStreamsTests",
+            dependencies: ["Switchyard", "SwitchyardStreams", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),

@@ -280,6 +280,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             write(bytes, context: context)
             closeAfterWrites(context: context)
 
+        case .rawOpen(let bytes):
+            isClosing = true
+            write(bytes, context: context)
+
         case .close:
             isClosing = true
             context.close(promise: nil)

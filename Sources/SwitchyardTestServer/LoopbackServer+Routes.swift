@@ -36,6 +36,8 @@ import NIOHTTP1
 /// | `/redirect-to?location=URL&status=302` | `status` (300–399, default 302) with `Location: URL` (percent-decoded); `location` required |
 /// | `/cookies/set?cookie=V&cookie=W&location=URL&status=S` | `Set-Cookie: V`, `Set-Cookie: W` (each percent-decoded, in order); with `location`, `status` (default 302) and `Location: URL`, else `status` (default 200) with body `set\n` |
 /// | `/cookies/echo`, `/cookies/echo/{any/path}` | 200 `text/plain`: the request's `Cookie` fields, one per line without a final newline (empty body when none) |
+/// | `/events/{key}?total=N&per_connection=M&retry=MS&cut=1&open=1&type=T&content_type=C` | an event stream (`Connection: close`, no length): a comment, `retry: MS` with `retry`, then events `id: i` (`event: T` with `type`) `data: event i` from `Last-Event-ID` + 1 (or 1), at most `M` (default all `N`, default 10); then the connection closes, with `cut=1` in the middle of the next event, or stays open with `open=1`; `204` once all `N` were sent. `Content-Type` is `C` (default `text/event-stream`). The `Last-Event-ID` of each request: ``LoopbackServer/eventStreamRequests(key:)``. Logic in `EventStreamRoutes` |
+/// | `/ndjson?count=N&bad_line=K` | 200 `application/x-ndjson`: `N` (default 3) lines `{"n":i}`, line `K` replaced by `not json` |
 /// | `/headers/many?count=N` | 200 with `X-Header-{i}: value-{i}` for i in 1…N (default 100), `Set-Cookie: a=1`, `Set-Cookie: b=2`, `X-MiXeD-CaSe: yes`; body `ok\n` |
 /// | `/headers/giant?bytes=N` | 200 with `X-Giant:` + N × `a` (default 100000); body `ok\n` |
 /// | `/early-hints` | `103 Early Hints` with `Link: </style.css>; rel=preload`, then 200 `hints\n` |
@@ -117,6 +119,8 @@ enum Router {
             let value = percentDecode(parts[1])
             guard !value.isEmpty, isHeaderSafe(value) else { return badRequest }
             return .text(503, "retry after \(value)\n", headers: [("Retry-After", value)])
+        case ("events", 2): return EventStreamRoutes.events(request, key: parts[1], state: state)
+        case ("ndjson", 1): return EventStreamRoutes.jsonLines(target)
         case ("redirect", 2):
             guard let n = integer(parts[1]) else { return badRequest }
             if n == 0 { return .text(200, "redirected\n") }
@@ -255,7 +259,7 @@ enum Router {
     }
 
     /// Query parameter `name` as an integer, `fallback` when absent, `nil` when invalid.
-    private static func optionalInteger(_ target: RequestTarget, _ name: String, default fallback: Int, limit: Int) -> Int? {
+    static func optionalInteger(_ target: RequestTarget, _ name: String, default fallback: Int, limit: Int) -> Int? {
         guard let text = target.value(name) else { return fallback }
         return integer(text[...], limit: limit)
     }

@@ -257,6 +257,12 @@ public final class LoopbackServer: Sendable {
         state.pagedLists.requests(key: key)
     }
 
+    /// The `Last-Event-ID` of every `/events/{key}` request for `key`, in arrival order (`nil` for a
+    /// request without one): what a reconnecting event stream asked to resume from.
+    public func eventStreamRequests(key: String) -> [String?] {
+        state.eventStreams.requests(key: key)
+    }
+
     /// The `Range` header of every request that carried `?tag=` with this `tag`, in arrival order
     /// (`nil` for a request without one).
     ///

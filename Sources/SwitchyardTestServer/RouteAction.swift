@@ -37,6 +37,9 @@ indirect enum RouteAction {
     case stallBody(bytes: Int)
     /// Write these bytes verbatim, then close the connection.
     case raw(ByteBuffer)
+    /// Write these bytes verbatim and leave the connection open (a response still streaming); no
+    /// further request is read from it.
+    case rawOpen(ByteBuffer)
     /// Close the connection without writing anything.
     case close
     /// Write `interim` (complete 1xx responses), then perform `then`.

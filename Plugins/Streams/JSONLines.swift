@@ -1,0 +1,108 @@
+public import Foundation
+public import Switchyard
+
+extension HTTPBody {
+    /// The body read as JSON lines (NDJSON): one `Value` decoded from each line, as the lines arrive.
+    ///
+    /// ```swift
+    /// let response = try await client.stream(try Request(url: "https://example.com/export.ndjson"))
+    /// for try await item in response.body.jsonLines(of: Item.self) { print(item) }
+    /// ```
+    ///
+    /// Lines end with LF or CRLF; blank lines are skipped; the last line needs no line end. A line
+    /// that does not decode ends the sequence with ``Switchyard/SwitchyardError/Kind/decoding``
+    /// naming its line number; a line longer than `maximumLineBytes` with
+    /// ``Switchyard/SwitchyardError/Kind/eventTooLarge``, without buffering the rest.
+    /// - Parameters:
+    ///   - type: The type of each line's value.
+    ///   - decoder: The decoder (default a plain `JSONDecoder`).
+    ///   - maximumLineBytes: The bound on one line (default 1 MiB).
+    /// - Returns: The values.
+    public func jsonLines<Value: Decodable & Sendable>(
+        of type: Value.Type, decoder: JSONDecoder = JSONDecoder(), maximumLineBytes: Int = 1 << 20
+    ) -> JSONLines<Value> {
+        JSONLines(body: self, decoder: decoder, maximumLineBytes: maximumLineBytes)
+    }
+}
+
+/// The values of a JSON-lines body (``Switchyard/HTTPBody/jsonLines(of:decoder:maximumLineBytes:)``).
+public struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, Sendable {
+    /// A decoded line.
+    public typealias Element = Value
+
+    let body: HTTPBody
+    let decoder: JSONDecoder
+    let maximumLineBytes: Int
+
+    /// Starts reading the body.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(body: body.makeAsyncIterator(), decoder: decoder, maximumLineBytes: maximumLineBytes)
+    }
+
+    /// Reads lines and decodes them.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var body: HTTPBody.AsyncIterator
+        private let decoder: JSONDecoder
+        private let maximumLineBytes: Int
+        private var buffer: [UInt8] = []
+        /// Where the unread lines start in `buffer`.
+        private var start = 0
+        /// How far `buffer` has been searched for a line end.
+        private var scanned = 0
+        private var lineNumber = 0
+        private var ended = false
+
+        init(body: HTTPBody.AsyncIterator, decoder: JSONDecoder, maximumLineBytes: Int) {
+            self.body = body
+            self.decoder = decoder
+            self.maximumLineBytes = maximumLineBytes
+        }
+
+        /// The next line's value, or `nil` at the end of the body.
+        /// - Throws: ``Switchyard/SwitchyardError``: `decoding` with the line number, `eventTooLarge`,
+        ///   or the body's own error.
+        public mutating func next() async throws -> Value? {
+            while true {
+                if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                    var line = buffer[start..<newline]
+                    if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+                    if line.count > maximumLineBytes { throw SwitchyardError.eventTooLarge(limit: maximumLineBytes) }
+                    start = newline + 1
+                    scanned = start
+                    lineNumber += 1
+                    if let value = try decode(line) { return value }
+                    continue
+                }
+                scanned = buffer.count
+                if buffer.count - start > maximumLineBytes { throw SwitchyardError.eventTooLarge(limit: maximumLineBytes) }
+                if ended {
+                    guard start < buffer.count else { return nil }
+                    let line = buffer[start...]
+                    start = buffer.count
+                    lineNumber += 1
+                    return try decode(line)
+                }
+                // Drop the lines already read before reading more, so the buffer holds one line at most.
+                buffer.removeSubrange(..<start)
+                scanned -= start
+                start = 0
+                if let chunk = try await body.next() {
+                    buffer.append(contentsOf: chunk)
+                } else {
+                    ended = true
+                }
+            }
+        }
+
+        /// The value of a line; `nil` for a blank one.
+        private func decode(_ line: ArraySlice<UInt8>) throws -> Value? {
+            guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return nil }
+            do {
+                return try decoder.decode(Value.self, from: Data(line))
+            } catch {
+                throw SwitchyardError.decoding(
+                    "Line \(lineNumber) of the JSON-lines body is not a \(Value.self): \(error)", underlyingError: error)
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+
+/// The `/events/{key}` and `/ndjson` routes: an event stream that resumes from `Last-Event-ID`, and
+/// a JSON-lines body.
+enum EventStreamRoutes {
+    /// Key → the `Last-Event-ID` of each `/events/{key}` request, in arrival order.
+    final class Ledger: Sendable {
+        private let requests = NIOLockedValueBox<[String: [String?]]>([:])
+
+        func record(key: String, lastEventID: String?) {
+            requests.withLockedValue { $0[key, default: []].append(lastEventID) }
+        }
+
+        func requests(key: String) -> [String?] {
+            requests.withLockedValue { $0[key] ?? [] }
+        }
+    }
+
+    /// `/events/{key}?total=N&per_connection=M&retry=MS&cut=1&open=1&type=T&content_type=C`: events
+    /// `id: i`, `data: event i` for i from `Last-Event-ID` + 1 (or 1), at most `per_connection` of
+    /// them, after a comment line and, with `retry`, a `retry:` line. Then the connection closes —
+    /// with `cut=1` in the middle of the next event — or, with `open=1`, stays open. Once all
+    /// `total` were sent, `204`.
+    static func events(_ request: IncomingRequest, key: Substring, state: ServerState) -> RouteAction {
+        let target = request.target
+        guard let total = Router.optionalInteger(target, "total", default: 10, limit: 10_000_000),
+            let perConnection = Router.optionalInteger(target, "per_connection", default: total, limit: 10_000_000)
+        else { return Router.badRequest }
+        let lastEventID = request.head.headers.first(name: "Last-Event-ID")
+        state.eventStreams.record(key: String(key), lastEventID: lastEventID)
+        let first = (lastEventID.flatMap { Int($0) } ?? 0) + 1
+        guard first <= total else {
+            return .respond(ResponseHead(status: 204, headers: []), body: ByteBuffer())
+        }
+        let last = min(total, first + max(perConnection, 1) - 1)
+        let contentType = target.value("content_type") ?? "text/event-stream"
+        var text = "HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
+        text += ": stream for \(key)\n"
+        if let retry = target.value("retry") { text += "retry: \(retry)\n\n" }
+        let type = target.value("type").map { "event: \($0)\n" } ?? ""
+        for index in first...last { text += "id: \(index)\n\(type)data: event \(index)\n\n" }
+        if target.value("cut") == "1", last < total { text += "id: \(last + 1)\n\(type)data: event \(last + 1) torn" }
+        let bytes = ByteBuffer(string: text)
+        return target.value("open") == "1" ? .rawOpen(bytes) : .raw(bytes)
+    }
+
+    /// `/ndjson?count=N&bad_line=K`: `N` lines `{"n":i}` (i from 1) of `application/x-ndjson`, line
+    /// `K` replaced by `not json`.
+    static func jsonLines(_ target: RequestTarget) -> RouteAction {
+        guard let count = Router.optionalInteger(target, "count", default: 3, limit: 10_000_000),
+            let bad = Router.optionalInteger(target, "bad_line", default: 0, limit: 10_000_000)
+        else { return Router.badRequest }
+        var text = ""
+        for index in stride(from: 1, through: count, by: 1) { text += index == bad ? "not json\n" : "{\"n\":\(index)}\n" }
+        return .text(200, text, contentType: "application/x-ndjson")
+    }
+}
