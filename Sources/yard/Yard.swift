@@ -6,11 +6,12 @@ import Switchyard
 struct Yard: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "yard",
-        abstract: "Switchyard's command line: a tour, a curl-like request through the chain, event streams, a paged-list walk, and the loopback server.",
+        abstract:
+            "Switchyard's command line: a tour, a curl-like request through the chain, event streams, a paged-list walk, and the loopback server.",
         version: SwitchyardVersion.current,
         subcommands: [
             DemoCommand.self, RequestCommand.self, StreamCommand.self, PagesCommand.self, BurstCommand.self, ServeCommand.self,
-            BenchCommand.self,
+            BenchCommand.self
         ]
     )
 }
