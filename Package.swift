@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "SwitchyardCache", targets: ["SwitchyardCache"]),
         .library(name: "SwitchyardCookies", targets: ["SwitchyardCookies"]),
         .library(name: "SwitchyardStreams", targets: ["SwitchyardStreams"]),
+        .library(name: "SwitchyardWebSocket", targets: ["SwitchyardWebSocket"]),
         .library(name: "SwitchyardOpenAPI", targets: ["SwitchyardOpenAPI"]),
         .library(name: "SwitchyardTracing", targets: ["SwitchyardTracing"]),
         .library(name: "SwitchyardServiceLifecycle", targets: ["SwitchyardServiceLifecycle"]),
@@ -48,6 +49,7 @@ let package = Package(
             description: "SwitchyardAsyncHTTPClient (async-http-client, SwiftNIO, NIOSSL, NIOHTTP2, swift-crypto)."
         ),
         .trait(name: "OpenAPI", description: "SwitchyardOpenAPI (swift-openapi-runtime)."),
+        .trait(name: "WebSocket", description: "SwitchyardWebSocket (SwiftNIO's WebSocket codec, NIOSSL, swift-crypto)."),
         .trait(name: "Tracing", description: "SwitchyardTracing (swift-distributed-tracing)."),
         .trait(name: "ServiceLifecycle", description: "SwitchyardServiceLifecycle (swift-service-lifecycle)."),
         .trait(name: "Cache", description: "SwitchyardCache (swift-crypto: SHA-256 of disk entries)."),
@@ -59,7 +61,7 @@ let package = Package(
         .trait(
             name: "Tools",
             description: "The yard command line (swift-argument-parser); enables AsyncHTTPClient, Cache and TestServer.",
-            enabledTraits: ["AsyncHTTPClient", "Cache", "TestServer"]
+            enabledTraits: ["AsyncHTTPClient", "Cache", "TestServer", "WebSocket"]
         ),
         .default(enabledTraits: [])
     ],
@@ -225,6 +227,21 @@ let package = Package(
             dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Streams"
         ),
+        // WebSocket connections (RFC 6455) on SwiftNIO, their handshakes through a client chain. Trait WebSocket.
+        .target(
+            name: "SwitchyardWebSocket",
+            dependencies: [
+                "Switchyard",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                product("NIOCore", "swift-nio", trait: "WebSocket"),
+                product("NIOPosix", "swift-nio", trait: "WebSocket"),
+                product("NIOHTTP1", "swift-nio", trait: "WebSocket"),
+                product("NIOWebSocket", "swift-nio", trait: "WebSocket"),
+                product("NIOSSL", "swift-nio-ssl", trait: "WebSocket"),
+                product("Crypto", "swift-crypto", trait: "WebSocket")
+            ],
+            path: "Plugins/WebSocket"
+        ),
         // The HTTP cache (RFC 9111) with memory and disk stores; SHA-256 checks disk entries. Trait Cache.
         .target(
             name: "SwitchyardCache",
@@ -285,6 +302,8 @@ let package = Package(
                 product("NIOPosix", "swift-nio", trait: "TestServer"),
                 product("NIOConcurrencyHelpers", "swift-nio", trait: "TestServer"),
                 product("NIOHTTP1", "swift-nio", trait: "TestServer"),
+                // The `/ws/{mode}` peers.
+                product("NIOWebSocket", "swift-nio", trait: "TestServer"),
                 // HTTPS mode and the certificates generated for it at test time.
                 product("NIOSSL", "swift-nio-ssl", trait: "TestServer"),
                 product("X509", "swift-certificates", trait: "TestServer"),
@@ -439,6 +458,13 @@ let package = Package(
         .testTarget(
             name: "SwitchyardStreamsTests",
             dependencies: ["Switchyard", "SwitchyardStreams", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types")
+            ]
+        ),
+        // WebSocket connections against the loopback server's peers.
+        .testTarget(
+            name: "SwitchyardWebSocketTests",
+            dependencies: ["Switchyard", "SwitchyardWebSocket", "SwitchyardTestServer", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),

@@ -280,6 +280,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             write(bytes, context: context)
             closeAfterWrites(context: context)
 
+        case .webSocket(let accept, let mode, let key, let size):
+            isClosing = true
+            WebSocketPeer.upgrade(context: context, accept: accept, mode: mode, key: key, size: size, state: state, removing: self)
+
         case .rawOpen(let bytes):
             isClosing = true
             write(bytes, context: context)

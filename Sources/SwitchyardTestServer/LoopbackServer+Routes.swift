@@ -37,6 +37,7 @@ import NIOHTTP1
 /// | `/cookies/set?cookie=V&cookie=W&location=URL&status=S` | `Set-Cookie: V`, `Set-Cookie: W` (each percent-decoded, in order); with `location`, `status` (default 302) and `Location: URL`, else `status` (default 200) with body `set\n` |
 /// | `/cookies/echo`, `/cookies/echo/{any/path}` | 200 `text/plain`: the request's `Cookie` fields, one per line without a final newline (empty body when none) |
 /// | `/events/{key}?total=N&per_connection=M&retry=MS&cut=1&open=1&type=T&content_type=C` | an event stream (`Connection: close`, no length): a comment, `retry: MS` with `retry`, then events `id: i` (`event: T` with `type`) `data: event i` from `Last-Event-ID` + 1 (or 1), at most `M` (default all `N`, default 10); then the connection closes, with `cut=1` in the middle of the next event, or stays open with `open=1`; `204` once all `N` were sent. `Content-Type` is `C` (default `text/event-stream`). The `Last-Event-ID` of each request: ``LoopbackServer/eventStreamRequests(key:)``. Logic in `EventStreamRoutes` |
+/// | `/ws/{mode}?key=K&size=N` | HTTP/1.1 only: a WebSocket handshake answered 101, then a peer: `echo` (each message back whole; pings answered; a close echoed), `fragments` (each message back in three fragments), `ping` (a ping first, then echo), `close` (close 4000 first), `oversized` (one binary message of `N` bytes, default 2 MiB, first), `abrupt` (TCP closed without a close frame after the first message); 400 without `Upgrade: websocket` and a key. What the peers of `K` saw: ``LoopbackServer/webSocketLog(key:)``. Logic in `WebSocketPeer` |
 /// | `/ndjson?count=N&bad_line=K` | 200 `application/x-ndjson`: `N` (default 3) lines `{"n":i}`, line `K` replaced by `not json` |
 /// | `/headers/many?count=N` | 200 with `X-Header-{i}: value-{i}` for i in 1…N (default 100), `Set-Cookie: a=1`, `Set-Cookie: b=2`, `X-MiXeD-CaSe: yes`; body `ok\n` |
 /// | `/headers/giant?bytes=N` | 200 with `X-Giant:` + N × `a` (default 100000); body `ok\n` |
@@ -119,6 +120,7 @@ enum Router {
             let value = percentDecode(parts[1])
             guard !value.isEmpty, isHeaderSafe(value) else { return badRequest }
             return .text(503, "retry after \(value)\n", headers: [("Retry-After", value)])
+        case ("ws", 2): return WebSocketPeer.action(request, mode: parts[1])
         case ("events", 2): return EventStreamRoutes.events(request, key: parts[1], state: state)
         case ("ndjson", 1): return EventStreamRoutes.jsonLines(target)
         case ("redirect", 2):

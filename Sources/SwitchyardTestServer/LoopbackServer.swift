@@ -257,6 +257,12 @@ public final class LoopbackServer: Sendable {
         state.pagedLists.requests(key: key)
     }
 
+    /// What the `/ws/{mode}?key=` peers of `key` saw, in order: `message:BYTES`, `pong:DATA`,
+    /// `close:CODE:REASON`.
+    public func webSocketLog(key: String) -> [String] {
+        state.webSockets.entries(key)
+    }
+
     /// The `Last-Event-ID` of every `/events/{key}` request for `key`, in arrival order (`nil` for a
     /// request without one): what a reconnecting event stream asked to resume from.
     public func eventStreamRequests(key: String) -> [String?] {

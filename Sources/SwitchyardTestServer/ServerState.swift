@@ -16,6 +16,8 @@ final class ServerState: Sendable {
     let holds = HeldResponses()
     /// Key → what the HTTP/2 `/h2/{fault}/{key}/{n}` routes did with each request.
     let http2Faults = HTTP2Faults()
+    /// Key → what the `/ws/{mode}` peers saw.
+    let webSockets = WebSocketPeer.Ledger()
     /// Key → the `Last-Event-ID` of each `/events/{key}` request.
     let eventStreams = EventStreamRoutes.Ledger()
     /// Id → arrivals of the `/soak/{id}` route.
