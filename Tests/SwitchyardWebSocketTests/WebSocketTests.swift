@@ -126,3 +126,12 @@ extension LoopbackServer {
         return false
     }
 }
+
+/// README.md's WebSocket example, compiled, not run (its URL is not on loopback); the tests above run
+/// the same calls against the loopback server's peers.
+func readmeWebSocketExample(configuration: ClientConfiguration, handle: (WebSocketMessage) -> Void) async throws {
+    let webSockets = try WebSocketClient(configuration: configuration)
+    let socket = try await webSockets.connect(url: "wss://api.example.com/live")
+    try await socket.send(.text("subscribe"))
+    for try await message in socket { handle(message) }  // ends at the server's close; socket.closeCode
+}
