@@ -344,6 +344,7 @@ let package = Package(
                 "SwitchyardCache",
                 "SwitchyardCookies",
                 "SwitchyardStreams",
+                "SwitchyardWebSocket",
                 "SwitchyardTestServer",
                 // The soak engine (`yard bench --soak`), shared with the soak tests.
                 "SwitchyardConformance",

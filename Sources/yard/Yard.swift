@@ -10,7 +10,8 @@ struct Yard: AsyncParsableCommand {
             "Switchyard's command line: a tour, a curl-like request through the chain, event streams, a paged-list walk, and the loopback server.",
         version: SwitchyardVersion.current,
         subcommands: [
-            DemoCommand.self, RequestCommand.self, StreamCommand.self, PagesCommand.self, BurstCommand.self, ServeCommand.self,
+            DemoCommand.self, RequestCommand.self, StreamCommand.self, WebSocketCommand.self, PagesCommand.self, BurstCommand.self,
+            ServeCommand.self,
             BenchCommand.self
         ]
     )

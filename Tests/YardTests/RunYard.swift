@@ -41,6 +41,11 @@ func runProgram(_ name: String, _ arguments: [String]) async throws -> (status: 
     }
 }
 
+/// The path of the built `yard` executable, beside the test bundle.
+var yardExecutablePath: String {
+    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("yard").path
+}
+
 private func runYardBlocking(_ arguments: [String], environment: [String: String])
     throws -> (status: Int32, stdout: String, stderr: String)
 {
