@@ -1,4 +1,5 @@
 public import Foundation
+package import SwitchyardCore
 
 /// One `Set-Cookie` field read as RFC 6265bis's parsing algorithm says (§5.6): leniently, because
 /// servers send everything; unknown attributes are ignored, a broken attribute is dropped alone, and
@@ -40,11 +41,11 @@ public struct SetCookie: Sendable, Hashable {
         let pairEnd = field.firstIndex(of: ";") ?? field.endIndex
         let pair = field[..<pairEnd]
         if let equals = pair.firstIndex(of: "=") {
-            name = String(Self.trimmed(pair[..<equals]))
-            value = String(Self.trimmed(pair[pair.index(after: equals)...]))
+            name = String(pair[..<equals].trimmingSpaces())
+            value = String(pair[pair.index(after: equals)...].trimmingSpaces())
         } else {
             name = ""
-            value = String(Self.trimmed(pair))
+            value = String(pair.trimmingSpaces())
         }
         guard !(name.isEmpty && value.isEmpty), name.utf8.count + value.utf8.count <= Self.maximumPairLength else {
             return nil
@@ -56,8 +57,8 @@ public struct SetCookie: Sendable, Hashable {
 
     private mutating func readAttribute(_ attribute: Substring) {
         let equals = attribute.firstIndex(of: "=")
-        let key = Self.trimmed(attribute[..<(equals ?? attribute.endIndex)]).lowercased()
-        let value = equals.map { Self.trimmed(attribute[attribute.index(after: $0)...]) } ?? ""
+        let key = attribute[..<(equals ?? attribute.endIndex)].trimmingSpaces().lowercased()
+        let value = equals.map { attribute[attribute.index(after: $0)...].trimmingSpaces() } ?? ""
         guard value.utf8.count <= Self.maximumAttributeValueLength else { return }
         switch key {
         case "expires":
@@ -82,14 +83,5 @@ public struct SetCookie: Sendable, Hashable {
         default:
             break
         }
-    }
-
-    /// `text` without leading and trailing spaces and tabs.
-    private static func trimmed(_ text: Substring) -> Substring {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = text.firstIndex(where: { !isBlank($0) }), let end = text.lastIndex(where: { !isBlank($0) }) else {
-            return text[text.endIndex...]
-        }
-        return text[start...end]
     }
 }

@@ -1,5 +1,6 @@
 public import HTTPTypes
 public import Switchyard
+package import SwitchyardCore
 
 extension Client {
     /// The events of a `text/event-stream` at `request`'s URL, reconnecting as a browser's
@@ -115,7 +116,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
             }
             let contentType = response.head.headerFields[.contentType]
             let mediaType = contentType.map { value in
-                value[..<(value.firstIndex(of: ";") ?? value.endIndex)].filter { $0 != " " && $0 != "\t" }.lowercased()
+                value[..<(value.firstIndex(of: ";") ?? value.endIndex)].trimmingSpaces().lowercased()
             }
             guard response.head.status == .ok, mediaType == "text/event-stream" else {
                 throw SwitchyardError.eventStreamRejected(status: response.head.status.code, contentType: contentType)

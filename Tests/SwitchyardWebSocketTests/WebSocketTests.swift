@@ -59,7 +59,7 @@ struct WebSocketTests {
             #expect(try await iterator.next() == nil)
             #expect(socket.closeCode == 4000)
             #expect(socket.closeReason == "server says bye")
-            #expect(await server.webSocketLogEventually(key: "c", contains: "close:4000:"))
+            #expect(await eventually { server.webSocketLog(key: "c").contains { $0.hasPrefix("close:4000:") } })
         }
     }
 
@@ -70,7 +70,7 @@ struct WebSocketTests {
             var iterator = socket.makeAsyncIterator()
             let error = await #expect(throws: SwitchyardError.self) { _ = try await iterator.next() }
             #expect(error?.kind == .responseTooLarge)
-            #expect(await server.webSocketLogEventually(key: "o", contains: "close:1009:"))
+            #expect(await eventually { server.webSocketLog(key: "o").contains { $0.hasPrefix("close:1009:") } })
         }
     }
 
@@ -89,10 +89,10 @@ struct WebSocketTests {
             let socket = try await WebSocketClient().connect(url: url(server, "/ws/echo?key=g"))
             let reader = Task { for try await _ in socket {} }
             try await socket.send(.text("x"))
-            #expect(await server.webSocketLogEventually(key: "g", contains: "message:1"))
+            #expect(await eventually { server.webSocketLog(key: "g").contains { $0.hasPrefix("message:1") } })
             reader.cancel()
             _ = await reader.result
-            #expect(await server.webSocketLogEventually(key: "g", contains: "close:1001:"))
+            #expect(await eventually { server.webSocketLog(key: "g").contains { $0.hasPrefix("close:1001:") } })
         }
     }
 
@@ -112,18 +112,6 @@ struct WebSocketTests {
             }
             #expect(redirected?.message.contains("redirects") == true)
         }
-    }
-}
-
-extension LoopbackServer {
-    /// Waits until the peers of `key` logged an entry starting with `prefix` (they log on their own
-    /// event loop, after the client saw the effect).
-    func webSocketLogEventually(key: String, contains prefix: String) async -> Bool {
-        for _ in 0..<3_000 {
-            if webSocketLog(key: key).contains(where: { $0.hasPrefix(prefix) }) { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
     }
 }
 

@@ -20,7 +20,7 @@ import Testing
             let run = try await runWebSocket("hello\\nworld\\n", [ws(server, "/ws/echo?key=yard")])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout == "hello\nworld\n")
-            #expect(await server.webSocketLogEventually(key: "yard", contains: "close:1000:"))
+            #expect(await eventually { server.webSocketLog(key: "yard").contains { $0.hasPrefix("close:1000:") } })
         }
     }
 
@@ -39,16 +39,5 @@ import Testing
             #expect(run.status == 1)
             #expect(run.stderr.contains("responseTooLarge"))
         }
-    }
-}
-
-extension LoopbackServer {
-    /// Waits until the peers of `key` logged an entry starting with `prefix`.
-    func webSocketLogEventually(key: String, contains prefix: String) async -> Bool {
-        for _ in 0..<3_000 {
-            if webSocketLog(key: key).contains(where: { $0.hasPrefix(prefix) }) { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
     }
 }
