@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "SwitchyardAuth", targets: ["SwitchyardAuth"]),
         .library(name: "SwitchyardCache", targets: ["SwitchyardCache"]),
         .library(name: "SwitchyardCookies", targets: ["SwitchyardCookies"]),
+        .library(name: "SwitchyardCookieStorage", targets: ["SwitchyardCookieStorage"]),
         .library(name: "SwitchyardStreams", targets: ["SwitchyardStreams"]),
         .library(name: "SwitchyardWebSocket", targets: ["SwitchyardWebSocket"]),
         .library(name: "SwitchyardOpenAPI", targets: ["SwitchyardOpenAPI"]),
@@ -221,6 +222,13 @@ let package = Package(
             dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Cookies"
         ),
+        // A cookie store kept in Foundation's HTTPCookieStorage (FoundationNetworking on Linux), for apps
+        // whose other Foundation users share the jar; its own module so the jar does not link it.
+        .target(
+            name: "SwitchyardCookieStorage",
+            dependencies: ["SwitchyardCookies"],
+            path: "Plugins/CookieStorage"
+        ),
         // Server-sent events with reconnection, and JSON-lines bodies.
         .target(
             name: "SwitchyardStreams",
@@ -238,7 +246,8 @@ let package = Package(
                 product("NIOHTTP1", "swift-nio", trait: "WebSocket"),
                 product("NIOWebSocket", "swift-nio", trait: "WebSocket"),
                 product("NIOSSL", "swift-nio-ssl", trait: "WebSocket"),
-                product("Crypto", "swift-crypto", trait: "WebSocket")
+                product("Crypto", "swift-crypto", trait: "WebSocket"),
+                "CZlib",
             ],
             path: "Plugins/WebSocket"
         ),
@@ -451,7 +460,7 @@ let package = Package(
         // The cookie jar: parsing, the storage model, stores, curl's file format, and the plugin on every transport.
         .testTarget(
             name: "SwitchyardCookiesTests",
-            dependencies: ["Switchyard", "SwitchyardCookies", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTestSupport",
+            dependencies: ["Switchyard", "SwitchyardCookies", "SwitchyardCookieStorage", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),

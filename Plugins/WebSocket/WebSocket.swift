@@ -31,6 +31,10 @@ public final class WebSocket: AsyncSequence, Sendable {
         }
     }
 
+    /// Whether the server accepted permessage-deflate (``WebSocketOptions/compression``): messages
+    /// are then compressed on the wire.
+    public var isCompressed: Bool { state.isCompressed }
+
     /// The code of the server's close frame (1005 when it carried none), once it arrived.
     public var closeCode: Int? { state.closeStatus?.code }
     /// The reason of the server's close frame, once it arrived.

@@ -78,12 +78,16 @@ final class WebSocketFrameHandler: ChannelInboundHandler {
         let code: Int
         let failure: SwitchyardError
         switch error {
-        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge, NIOWebSocketError.invalidFrameLength:
+        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge, NIOWebSocketError.invalidFrameLength,
+            MessageDeflate.Failure.tooLarge:
             code = 1009
             failure = SwitchyardError(
                 .responseTooLarge,
                 "A WebSocket message passed \(socket.options.maximumMessageBytes) bytes (WebSocketOptions.maximumMessageBytes);"
                     + " the connection was closed with 1009 without reading the rest.")
+        case MessageDeflate.Failure.corrupt(let reason):
+            code = 1007
+            failure = SwitchyardError(.webSocketClosed, "A compressed WebSocket message could not be inflated: \(reason).")
         default:
             code = 1002
             failure = SwitchyardError(.webSocketClosed, "The server broke the WebSocket protocol: \(error).", underlyingError: error)

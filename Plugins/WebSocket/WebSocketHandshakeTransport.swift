@@ -59,6 +59,9 @@ struct WebSocketHandshakeTransport: Transport {
         headers.replaceOrAdd(name: "Connection", value: "Upgrade")
         headers.replaceOrAdd(name: "Sec-WebSocket-Key", value: key)
         headers.replaceOrAdd(name: "Sec-WebSocket-Version", value: "13")
+        if let compression = options.compression {
+            headers.replaceOrAdd(name: "Sec-WebSocket-Extensions", value: DeflateAgreement.offer(compression))
+        }
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: request.head.path ?? "/", headers: headers)
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
@@ -156,7 +159,8 @@ struct WebSocketHandshakeTransport: Transport {
                     .webSocketHandshake,
                     "The server answered 101 without a valid Upgrade, Connection or Sec-WebSocket-Accept field.")
             }
-            let state = WebSocketState(options: options)
+            let agreement = try DeflateAgreement.accepted(head.headers["Sec-WebSocket-Extensions"], offered: options.compression)
+            let state = WebSocketState(options: options, isCompressed: agreement != nil)
             let frames = WebSocketFrameHandler(socket: state)
             let pipeline = context.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPResponseDecoder>.self)
@@ -166,6 +170,8 @@ struct WebSocketHandshakeTransport: Transport {
                 [
                     WebSocketFrameEncoder(),
                     ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: options.maximumMessageBytes)),
+                    MessageCompressionHandler(
+                        agreement: agreement, settings: options.compression, maximumMessageBytes: options.maximumMessageBytes),
                     NIOWebSocketFrameAggregator(
                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: Int.max,
                         maxAccumulatedFrameSize: options.maximumMessageBytes),

@@ -7,15 +7,23 @@ public struct WebSocketOptions: Sendable, Hashable {
     public var replyTimeout: Duration
     /// Messages received and not yet read before the connection stops reading from the socket (default 16).
     public var bufferedMessages: Int
+    /// permessage-deflate as offered in the handshake, used when the server accepts it (default
+    /// ``WebSocketCompression/permessageDeflate``); `nil` offers no compression.
+    public var compression: WebSocketCompression?
 
     /// Creates options.
     /// - Parameters:
     ///   - maximumMessageBytes: The largest message accepted.
     ///   - replyTimeout: The wait for a close or pong reply.
     ///   - bufferedMessages: The unread messages kept before reading pauses.
-    public init(maximumMessageBytes: Int = 16 << 20, replyTimeout: Duration = .seconds(10), bufferedMessages: Int = 16) {
+    ///   - compression: The permessage-deflate offer, or `nil` for none.
+    public init(
+        maximumMessageBytes: Int = 16 << 20, replyTimeout: Duration = .seconds(10), bufferedMessages: Int = 16,
+        compression: WebSocketCompression? = .permessageDeflate
+    ) {
         self.maximumMessageBytes = maximumMessageBytes
         self.replyTimeout = replyTimeout
         self.bufferedMessages = bufferedMessages
+        self.compression = compression
     }
 }

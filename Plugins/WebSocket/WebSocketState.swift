@@ -14,6 +14,8 @@ final class WebSocketState: Sendable {
     }
 
     let options: WebSocketOptions
+    /// Whether the handshake agreed on permessage-deflate.
+    let isCompressed: Bool
     let messages: AsyncThrowingStream<WebSocketMessage, any Error>
     private let continuation: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
     private let state = Mutex(State())
@@ -21,8 +23,9 @@ final class WebSocketState: Sendable {
     /// Fires when the server's close frame arrived or the connection ended.
     let ended = ReplySignal()
 
-    init(options: WebSocketOptions) {
+    init(options: WebSocketOptions, isCompressed: Bool) {
         self.options = options
+        self.isCompressed = isCompressed
         (messages, continuation) = AsyncThrowingStream.makeStream(of: WebSocketMessage.self)
     }
 

@@ -280,9 +280,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             write(bytes, context: context)
             closeAfterWrites(context: context)
 
-        case .webSocket(let accept, let mode, let key, let size):
+        case .webSocket(let setup):
             isClosing = true
-            WebSocketPeer.upgrade(context: context, accept: accept, mode: mode, key: key, size: size, state: state, removing: self)
+            WebSocketPeer.upgrade(context: context, setup, state: state, removing: self)
 
         case .rawOpen(let bytes):
             isClosing = true

@@ -31,7 +31,7 @@ enum Deflate {
     private static let cache = NIOLockedValueBox<[Key: ByteBuffer]>([:])
 
     /// Runs deflate over `totalInput` bytes handed out by `input(offset, room)`.
-    private static func compress(
+    static func compress(
         totalInput: Int, windowBits: Int32 = 31,
         input: (Int, Int) -> [UInt8]
     ) -> [UInt8] {

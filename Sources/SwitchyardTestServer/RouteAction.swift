@@ -38,7 +38,7 @@ indirect enum RouteAction {
     /// Write these bytes verbatim, then close the connection.
     case raw(ByteBuffer)
     /// Answer a WebSocket handshake with 101 and hand the connection to a ``WebSocketPeer``.
-    case webSocket(accept: String, mode: WebSocketPeer.Mode, key: String, size: Int)
+    case webSocket(WebSocketPeer.Setup)
     /// Write these bytes verbatim and leave the connection open (a response still streaming); no
     /// further request is read from it.
     case rawOpen(ByteBuffer)

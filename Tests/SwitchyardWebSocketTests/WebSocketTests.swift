@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Switchyard
 import SwitchyardTestServer
@@ -12,10 +13,18 @@ struct WebSocketTests {
         "ws://" + server.url(path).dropFirst("http://".count)
     }
 
-    @Test func textAndAOneMebibyteBinaryMessageEchoAndACleanCloseEndsTheSequence() async throws {
+    /// The socket's options with permessage-deflate offered or not.
+    private static func options(compressed: Bool, maximumMessageBytes: Int = 16 << 20) -> WebSocketOptions {
+        WebSocketOptions(maximumMessageBytes: maximumMessageBytes, compression: compressed ? .permessageDeflate : nil)
+    }
+
+    @Test(arguments: [true, false])
+    func textAndAOneMebibyteBinaryMessageEchoAndACleanCloseEndsTheSequence(compressed: Bool) async throws {
         try await withLoopbackServer { server in
-            let socket = try await WebSocketClient().connect(url: url(server, "/ws/echo?key=echo"))
+            let client = try WebSocketClient(options: Self.options(compressed: compressed))
+            let socket = try await client.connect(url: url(server, "/ws/echo?key=echo"))
             #expect(socket.handshake.status.code == 101)
+            #expect(socket.isCompressed == compressed)
             try await socket.send(.text("hello"))
             let big = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
             try await socket.send(.binary(big))
@@ -25,18 +34,109 @@ struct WebSocketTests {
             await socket.close(code: 1000, reason: "done")
             #expect(try await iterator.next() == nil)
             #expect(socket.closeCode == 1000, "the server echoed our close")
-            #expect(server.webSocketLog(key: "echo") == ["message:5", "message:1048576", "close:1000:done"])
+            let log = server.webSocketLog(key: "echo")
+            #expect(log.count == 3)
+            #expect(log.first == "message:5", "a message under minimumMessageBytes goes out uncompressed")
+            if compressed {
+                let wire = log[1].split(separator: " ").last.flatMap { Int($0) } ?? 0
+                #expect(log[1].hasPrefix("message:1048576 deflated from "))
+                #expect(wire > 0 && wire < 1 << 16, "a repeating 1 MiB pattern compresses far: \(wire) bytes")
+            } else {
+                #expect(log[1] == "message:1048576")
+            }
+            #expect(log.last == "close:1000:done")
         }
     }
 
-    @Test func fragmentedMessagesArriveWhole() async throws {
+    @Test(arguments: [true, false])
+    func fragmentedMessagesArriveWhole(compressed: Bool) async throws {
         try await withLoopbackServer { server in
-            let socket = try await WebSocketClient().connect(url: url(server, "/ws/fragments?key=f"))
+            let client = try WebSocketClient(options: Self.options(compressed: compressed))
+            let socket = try await client.connect(url: url(server, "/ws/fragments?key=f"))
             let text = String(repeating: "fragmented text · ", count: 100)
             try await socket.send(.text(text))
             var iterator = socket.makeAsyncIterator()
             #expect(try await iterator.next() == .text(text))
             await socket.close()
+        }
+    }
+
+    @Test func theCompressedMessagesOfRFC7692AreInflatedWithTheWindowKept() async throws {
+        try await withLoopbackServer { server in
+            let socket = try await WebSocketClient().connect(url: url(server, "/ws/rfc-hello?key=r"))
+            #expect(socket.handshake.headerFields[HTTPField.Name("Sec-WebSocket-Extensions")!] == "permessage-deflate")
+            var iterator = socket.makeAsyncIterator()
+            #expect(try await iterator.next() == .text("Hello"))
+            #expect(try await iterator.next() == .text("Hello"), "the second message refers back into the first")
+            await socket.close()
+        }
+    }
+
+    @Test func withoutContextTakeoverEveryMessageIsCompressedOnItsOwn() async throws {
+        let text = String(repeating: "the same sentence, again and again; ", count: 40)
+        for noContextTakeover in [false, true] {
+            try await withLoopbackServer { server in
+                let compression = WebSocketCompression(noContextTakeover: noContextTakeover)
+                let client = try WebSocketClient(options: WebSocketOptions(compression: compression))
+                let socket = try await client.connect(url: url(server, "/ws/echo?key=t"))
+                try await socket.send(.text(text))
+                try await socket.send(.text(text))
+                var iterator = socket.makeAsyncIterator()
+                #expect(try await iterator.next() == .text(text))
+                #expect(try await iterator.next() == .text(text))
+                await socket.close()
+                let sizes = server.webSocketLog(key: "t").filter { $0.hasPrefix("message:") }
+                    .compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+                #expect(sizes.count == 2)
+                if noContextTakeover {
+                    #expect(sizes.first == sizes.last, "each message stands alone: \(sizes)")
+                } else {
+                    #expect(sizes[1] < sizes[0] / 2, "the second message refers back into the first: \(sizes)")
+                }
+            }
+        }
+    }
+
+    @Test func aDeclinedOfferLeavesMessagesUncompressed() async throws {
+        try await withLoopbackServer { server in
+            let socket = try await WebSocketClient().connect(url: url(server, "/ws/echo?key=d&deflate=off"))
+            #expect(!socket.isCompressed)
+            let text = String(repeating: "x", count: 1000)
+            try await socket.send(.text(text))
+            var iterator = socket.makeAsyncIterator()
+            #expect(try await iterator.next() == .text(text))
+            await socket.close()
+            #expect(server.webSocketLog(key: "d").first == "message:1000")
+        }
+    }
+
+    @Test(arguments: [
+        ("x-unknown-extension", true),
+        ("permessage-deflate; client_max_window_bits=20", true),
+        ("permessage-deflate; server_no_context_takeover; server_no_context_takeover", true),
+        ("permessage-deflate; mystery", true),
+        ("permessage-deflate", false)
+    ])
+    func anAnswerTheClientCannotAcceptFailsTheHandshake(answer: String, offered: Bool) async throws {
+        try await withLoopbackServer { server in
+            let client = try WebSocketClient(options: Self.options(compressed: offered))
+            let escaped = answer.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let error = await #expect(throws: SwitchyardError.self) {
+                _ = try await client.connect(url: url(server, "/ws/echo?extensions=\(escaped)"))
+            }
+            #expect(error?.kind == .webSocketHandshake)
+            #expect(error?.message.contains("permessage-deflate answer is not acceptable") == true, "\(error?.message ?? "")")
+        }
+    }
+
+    @Test func aCompressedFrameWithoutAnAgreementIsAProtocolError() async throws {
+        try await withLoopbackServer { server in
+            // The peer sends RSV1 frames although it declined the offer.
+            let socket = try await WebSocketClient().connect(url: url(server, "/ws/rfc-hello?key=v&deflate=off"))
+            var iterator = socket.makeAsyncIterator()
+            let error = await #expect(throws: SwitchyardError.self) { _ = try await iterator.next() }
+            #expect(error?.kind == .webSocketClosed)
+            #expect(await eventually { server.webSocketLog(key: "v").contains { $0.hasPrefix("close:1002:") } })
         }
     }
 
@@ -63,10 +163,14 @@ struct WebSocketTests {
         }
     }
 
-    @Test func anOversizedMessageIsRefusedWith1009() async throws {
+    /// Compressed, the peer's million bytes are about a kilobyte on the wire: the bound counts
+    /// inflated bytes and stops inflating there.
+    @Test(arguments: [true, false])
+    func anOversizedMessageIsRefusedWith1009(compressed: Bool) async throws {
         try await withLoopbackServer { server in
-            let client = try WebSocketClient(options: WebSocketOptions(maximumMessageBytes: 64 * 1024))
+            let client = try WebSocketClient(options: Self.options(compressed: compressed, maximumMessageBytes: 64 * 1024))
             let socket = try await client.connect(url: url(server, "/ws/oversized?key=o&size=1000000"))
+            #expect(socket.isCompressed == compressed)
             var iterator = socket.makeAsyncIterator()
             let error = await #expect(throws: SwitchyardError.self) { _ = try await iterator.next() }
             #expect(error?.kind == .responseTooLarge)
