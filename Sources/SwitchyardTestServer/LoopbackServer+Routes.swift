@@ -14,7 +14,7 @@ import NIOHTTP1
 /// | `/status/{code}` | `{code}` with body `status {code}\n`; 1xx → 400; 204: no body, no `Content-Length`; 304: no body, `Content-Length: 11` (the length a 200 would have) |
 /// | `/delay/{ms}` | waits `ms` (≤ 3600000; event-loop timer, no thread blocked), then 200 `delayed {ms}\n` |
 /// | `/echo`, `/echo/{any/path}` | 200 `application/json`: `{"method","uri","version","headers":[[name,value],…],"body_length","body_sha256"}`; headers in received order and case |
-/// | `/echo/body` | 200 with the request body (≤ 64 MiB, else 413 + close) and its `Content-Type` |
+/// | `/echo/body?status=S` | `S` (default 200, 200…599) with the request body (≤ 64 MiB, else 413 + close) and its `Content-Type` |
 /// | `/gunzip` | 200 `application/json` `{"content_encoding","received_length","length","sha256"}`: the request body (≤ 64 MiB) decoded from `Content-Encoding: gzip` (as received without one); 400 when it does not decode |
 /// | `/auth/{key}` | 200 `ok {key}\n` when `Authorization` is exactly `Bearer {token}` for the key's token (``LoopbackServer/setAuthToken(_:key:)``), else 401 `unauthorized\n` with `WWW-Authenticate: Bearer`; counts per key: ``LoopbackServer/authRequests(key:)`` |
 /// | `/bytes/{n}` | 200 `application/octet-stream`, `n` bytes, byte `i` = `i % 251`; `?framing=content-length` (default) \| `chunked` \| `close` (no length, `Connection: close`, body ends at close); `?delay_ms=D` waits before the head; `?stall_at=K` stops sending at body offset K and leaves the connection open (every framing; chunked without its last chunk); streamed in 64 KiB pieces with back-pressure |
@@ -93,7 +93,8 @@ enum Router {
         case ("echo", 2) where parts[1] == "body":
             // The handler closes the connection after a 413.
             if request.isTooLarge { return .text(413, "body too large\n") }
-            return .bytes(200, request.body ?? ByteBuffer(), contentType: request.head.headers.first(name: "Content-Type"))
+            let status = request.target.value("status").flatMap { Int($0) }.flatMap { (200...599).contains($0) ? $0 : nil } ?? 200
+            return .bytes(status, request.body ?? ByteBuffer(), contentType: request.head.headers.first(name: "Content-Type"))
         case ("echo", _):
             return .text(200, EchoResponse.json(for: request), contentType: "application/json")
         case ("gunzip", 1): return GunzipRoute.action(request)

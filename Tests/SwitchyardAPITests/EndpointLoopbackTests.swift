@@ -41,12 +41,17 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
-    func noDataFor204AnEmptyListAndAnEmptyBody(_ kind: TransportKind) async throws {
+    func noDataFor204NullAndAnEmptyBodyButAnEmptyListIsAValue(_ kind: TransportKind) async throws {
         try await withAPI(kind) { api, _ in
             let noContent = await api.call(Endpoint<[Item]>(.get, "/status/204", at: "data")).result()
             #expect(noContent.name == "noData")
             let emptyList = await api.call(echoing([Item].self, #"{"data": {"list": []}}"#, at: "data.list")).result()
-            #expect(emptyList.name == "noData")
+            #expect(emptyList.name == "succeeded")
+            #expect(try await api.value(echoing([Item].self, #"{"data": {"list": []}}"#, at: "data.list")) == [])
+            let askedFor = await api.call(echoing([Item].self, #"{"data": {"list": []}}"#, at: "data.list").emptyMeansNoData()).result()
+            #expect(askedFor.name == "noData", "a screen that wants no data for an empty list asks for it")
+            let emptyObject = await api.call(echoing(JSONValue.self, #"{"data": {}}"#, at: "data")).result()
+            #expect(emptyObject.name == "succeeded")
             let nullValue = await api.call(echoing([Item].self, #"{"data": null}"#, at: "data")).result()
             #expect(nullValue.name == "noData")
             let emptyBody = await api.call(echoing([Item].self, "", at: "data")).result()

@@ -1,5 +1,5 @@
 public import HTTPTypes
-import SwitchyardCore
+public import SwitchyardCore
 
 /// Which response statuses count as success; others become ``SwitchyardError/Kind/httpStatus`` errors.
 ///
@@ -14,14 +14,21 @@ public struct StatusValidation: Sendable, Hashable {
     /// How many body bytes of a rejected response are kept in the error's message (the rest is
     /// not read).
     public var bodyPreviewBytes: Int
+    /// How many body bytes of a rejected response are kept on the error
+    /// (``SwitchyardCore/SwitchyardError/responseBody``) for the app to read; `0` keeps none.
+    public var keptBodyBytes: Int
 
     /// Creates a validation.
     /// - Parameters:
     ///   - accepted: The accepted codes (default 200..<400).
     ///   - bodyPreviewBytes: Bytes of a rejected body quoted in the error (default 256).
-    public init(accepted: Range<Int> = 200..<400, bodyPreviewBytes: Int = 256) {
+    ///   - keptBodyBytes: Bytes of a rejected body kept on the error (default 64 KiB).
+    public init(
+        accepted: Range<Int> = 200..<400, bodyPreviewBytes: Int = 256, keptBodyBytes: Int = ResponseBodyExcerpt.defaultLimit
+    ) {
         self.accepted = accepted
         self.bodyPreviewBytes = bodyPreviewBytes
+        self.keptBodyBytes = keptBodyBytes
     }
 
     /// Whether `status` is accepted.

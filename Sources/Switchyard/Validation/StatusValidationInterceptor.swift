@@ -25,7 +25,8 @@ public struct StatusValidationInterceptor: Interceptor {
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let response = try await next(request)
         guard !validation.accepts(response.head.status) else { return response }
-        let preview = await Self.preview(of: response.body, upTo: validation.bodyPreviewBytes)
+        let excerpt = await Self.excerpt(of: response.body, upTo: max(validation.bodyPreviewBytes, validation.keptBodyBytes))
+        let preview = Self.preview(of: excerpt.bytes.prefix(validation.bodyPreviewBytes))
         var error = SwitchyardError(
             .httpStatus,
             "The server answered \(response.head.status.code)"
@@ -33,21 +34,42 @@ public struct StatusValidationInterceptor: Interceptor {
         error.response = response.head
         error.request = request.head
         error.attempt = context.attempt
+        if validation.keptBodyBytes > 0 {
+            error.responseBody = ResponseBodyExcerpt(
+                bytes: Array(excerpt.bytes.prefix(validation.keptBodyBytes)),
+                isComplete: excerpt.isComplete && excerpt.bytes.count <= validation.keptBodyBytes)
+        }
         throw error
     }
 
-    /// Up to `limit` bytes of the body as text (control characters replaced), without reading more.
-    private static func preview(of body: HTTPBody?, upTo limit: Int) async -> String {
-        guard let body, limit > 0 else { return "" }
+    /// Up to `limit` bytes of the body, without reading more.
+    private static func excerpt(of body: HTTPBody?, upTo limit: Int) async -> ResponseBodyExcerpt {
+        guard let body, limit > 0 else { return ResponseBodyExcerpt(bytes: [], isComplete: body == nil) }
         var bytes: [UInt8] = []
+        var complete = true
         do {
-            for try await chunk in body {
-                bytes.append(contentsOf: chunk.prefix(limit - bytes.count))
-                if bytes.count >= limit { break }
+            var iterator = body.makeAsyncIterator()
+            while let chunk = try await iterator.next() {
+                let room = limit - bytes.count
+                bytes.append(contentsOf: chunk.prefix(room))
+                if chunk.count > room {
+                    complete = false
+                    break
+                }
+                if bytes.count == limit {
+                    complete = try await iterator.next() == nil
+                    break
+                }
             }
         } catch {
-            // A preview is best effort: the status is the error.
+            // An excerpt is best effort: the status is the error.
+            complete = false
         }
+        return ResponseBodyExcerpt(bytes: bytes, isComplete: complete)
+    }
+
+    /// The bytes as one line of text (control characters replaced).
+    private static func preview(of bytes: ArraySlice<UInt8>) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
         return String(text.map { $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true ? " " : $0 })
     }

@@ -22,6 +22,9 @@ public struct APIClient: Sendable {
     public var parameters: [ParameterRule]
     /// Envelopes by scope, for endpoints that declare none; the first matching scope wins.
     public var envelopes: [(scope: RequestScope, envelope: Envelope)]
+    /// The error model of every endpoint that declares none (``Endpoint/errorModel(_:)``); without
+    /// one, `application/problem+json` bodies are decoded as ``ProblemDetails``.
+    public var errorModel: ErrorModel?
 
     /// Creates an API client.
     /// - Parameters:
@@ -29,10 +32,11 @@ public struct APIClient: Sendable {
     ///   - baseURL: An absolute `http` or `https` URL, e.g. `https://api.example.com/v1`.
     ///   - parameters: Department defaults.
     ///   - envelopes: Envelopes by scope.
+    ///   - errorModel: The error model of endpoints that declare none.
     /// - Throws: `SwitchyardError.Kind.invalidRequest` for a base URL that is not absolute.
     public init(
         client: Client, baseURL: String, parameters: [ParameterRule] = [],
-        envelopes: [(scope: RequestScope, envelope: Envelope)] = []
+        envelopes: [(scope: RequestScope, envelope: Envelope)] = [], errorModel: ErrorModel? = nil
     ) throws(SwitchyardError) {
         _ = try Request(url: baseURL)
         var base = Substring(baseURL)
@@ -41,6 +45,7 @@ public struct APIClient: Sendable {
         self.baseURL = String(base)
         self.parameters = parameters
         self.envelopes = envelopes
+        self.errorModel = errorModel
     }
 
     /// A handle for a call of `endpoint` that has not started.
@@ -120,6 +125,8 @@ public struct APIClient: Sendable {
         } catch {
             context?.recordDecoding(nil)
             if error.kind == .cancelled { return .cancelled }
+            var error = error
+            error.attachErrorModel(endpoint.errorModel ?? errorModel)
             // Failures found after the exchange (status, content type, envelope, decoding) are
             // published here; the chain has already published its own.
             if let sent, let context { client.reportFailure(error, of: sent, context: context) }

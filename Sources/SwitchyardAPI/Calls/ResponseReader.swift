@@ -16,10 +16,12 @@ struct ResponseReader<Value: Sendable> {
             bodySize: response.body.count, userInfo: request.options.userInfo)
         guard endpoint.successStatuses.contains(status.code) else {
             response.context.recordDecoding(nil)
+            let limit = ResponseBodyExcerpt.defaultLimit
             var error = SwitchyardError.httpStatus(
                 "The server answered \(status.code) \(status.reasonPhrase); \(request.head.method) \(endpoint.path) accepts "
-                    + Self.describe(endpoint.successStatuses) + ".", response: response.head)
+                    + Self.describe(endpoint.successStatuses) + "." + Self.preview(response.body), response: response.head)
             error.request = request.head
+            error.responseBody = ResponseBodyExcerpt(bytes: Array(response.body.prefix(limit)), isComplete: response.body.count <= limit)
             throw error
         }
         if response.body.isEmpty || status.code == 204 {
@@ -52,6 +54,13 @@ struct ResponseReader<Value: Sendable> {
         response.context.recordDecoding(start.duration(to: .now))
         guard let value else { return .noData(info) }
         return .succeeded(APIResponse(value: value, info: info))
+    }
+
+    /// The body's first 256 bytes as one line, for the error's message.
+    private static func preview(_ body: [UInt8]) -> String {
+        guard !body.isEmpty else { return "" }
+        let text = String(decoding: body.prefix(256), as: UTF8.self)
+        return " Body: " + String(text.map { $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true ? " " : $0 })
     }
 
     /// `200–299`, or the statuses listed.

@@ -60,6 +60,9 @@ public struct Endpoint<Value: Sendable>: Sendable {
     public var isSilent: Bool
     /// Canned responses for building screens before the API exists (see ``SampleTransport``).
     public var samples: [SampleResponse]
+    /// The error model a failed response's body is decoded into (else the API client's, else
+    /// problem documents).
+    public var errorModel: ErrorModel?
 
     /// Creates an endpoint whose value is decoded from JSON at `keyPath`.
     /// - Parameters:
@@ -96,6 +99,7 @@ public struct Endpoint<Value: Sendable>: Sendable {
         self.retry = nil
         self.isSilent = false
         self.samples = []
+        self.errorModel = nil
     }
 }
 
@@ -168,6 +172,17 @@ extension Endpoint {
     /// A copy whose failures publish no pop-up.
     /// - Returns: The changed endpoint.
     public func silent() -> Self { changing { $0.isSilent = true } }
+
+    /// Decodes a failed response's body into `model` (read it with
+    /// ``Switchyard/SwitchyardError/errorModel(as:)``).
+    /// - Parameter model: The error model.
+    /// - Returns: The changed endpoint.
+    public func errorModel(_ model: ErrorModel) -> Self { changing { $0.errorModel = model } }
+
+    /// Treats an empty value (`[]`, `{}`, `""`) as ``CallState/noData(_:)`` rather than a success,
+    /// for a screen that shows "nothing here" the same way for both.
+    /// - Returns: The changed endpoint.
+    public func emptyMeansNoData() -> Self { changing { $0.decoding = $0.decoding.treatingEmptyAsNoData() } }
 
     /// A copy with a sample response appended.
     /// - Parameter sample: The sample.

@@ -36,7 +36,8 @@ public struct ResponseDecoding<Value: Sendable>: Sendable {
         self.defaultAccepts = accepts
     }
 
-    /// JSON at `path`; `null`, or an empty array or collection there, is "no data".
+    /// JSON at `path`; `null` there (or nothing at all) is "no data", while an empty array or
+    /// object is a value like any other (see ``treatingEmptyAsNoData()`` for screens that want otherwise).
     /// - Parameters:
     ///   - path: Where the value sits.
     ///   - decoding: The decoder settings.
@@ -46,6 +47,17 @@ public struct ResponseDecoding<Value: Sendable>: Sendable {
             let root = try decoding.decodeRoot(Value.self, from: body, plan: DecodingPlan(path: path, envelope: envelope))
             if let failure = root.failure { throw .api(failure) }
             guard let value = root.value else { return nil }
+            if let json = value as? JSONValue, json == .null { return nil }
+            return value
+        }
+    }
+
+    /// This decoding, with an empty collection (`[]`, `{}`, an empty string) also meaning "no data".
+    /// - Returns: The decoding.
+    public func treatingEmptyAsNoData() -> Self {
+        let decode = self.decode
+        return Self(accepts: defaultAccepts, emptyBodyValue: emptyBodyValue) { body, envelope throws(SwitchyardError) in
+            guard let value = try decode(body, envelope) else { return nil }
             if let collection = value as? any Collection, collection.isEmpty { return nil }
             if let json = value as? JSONValue, json.isEmptyValue { return nil }
             return value

@@ -106,6 +106,9 @@ public struct SwitchyardError: Error, CustomStringConvertible {
     public var request: HTTPRequest?
     /// The response head, if one had been received (e.g. for ``Kind/httpStatus``).
     public var response: HTTPResponse?
+    /// The beginning of that response's body, when it was kept (a rejected status: see
+    /// `StatusValidation.keptBodyBytes`), so the server's own error document can be read.
+    public var responseBody: ResponseBodyExcerpt?
     /// The attempt number (1-based) during which the failure happened, if known.
     public var attempt: Int?
     /// The name of the interceptor type that threw the error, if an interceptor did.

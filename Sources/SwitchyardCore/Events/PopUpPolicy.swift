@@ -24,6 +24,10 @@ public struct PopUpPolicy: Sendable {
     public private(set) var overrides: [(scope: RequestScope, messages: PopUpMessages)]
     /// Identical pop-ups within this window are coalesced into the first one.
     public var coalescingWindow: Duration
+    /// Text taken from the failure itself, tried before the tables: e.g. the server's own message
+    /// from its error document (`{ $0.problem?.detail }` with `SwitchyardAPI`). Default `nil`: no
+    /// pop-up carries server text unless the app asks for it here.
+    public var errorText: (@Sendable (SwitchyardError) -> String?)?
 
     /// Creates a policy with the default texts and a 2-second coalescing window.
     /// - Parameters:
@@ -51,6 +55,10 @@ public struct PopUpPolicy: Sendable {
     ///   `nil` for cancellations.
     public func popUp(for error: SwitchyardError, request: Request) -> PopUp? {
         guard error.kind != .cancelled else { return nil }
+        if let errorText, let text = errorText(error), !text.isEmpty {
+            let messages = overrides.first { $0.scope.matches(request) }?.messages ?? defaults
+            return PopUp(message: text, isWorthShowing: messages.isWorthShowing(error))
+        }
         for (scope, messages) in overrides where scope.matches(request) {
             if let text = messages.text(for: error) {
                 return PopUp(message: text, isWorthShowing: messages.isWorthShowing(error))

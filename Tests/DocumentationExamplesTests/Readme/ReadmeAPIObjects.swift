@@ -19,7 +19,7 @@ func readmeSampleEndpoint() async throws {
     let api = try APIClient(client: Client(transport: SampleTransport(serving: [profile])), baseURL: "https://api.example.com")
     switch await api.call(profile).result() {
     case .succeeded(let response): print(response.value.name, response.info.decodingTime ?? .zero)
-    case .noData: print("empty")  // 204, empty body, null or [] at the key path
+    case .noData: print("empty")  // 204, an empty body or null at the key path ([] is a value)
     case .failed(let error): print(error.message)  // "data.name: expected a string, found null"
     default: break
     }

@@ -1,0 +1,25 @@
+/// The beginning of a failed response's body, kept on its ``SwitchyardError`` so an app can read
+/// what the server said (an RFC 9457 problem document, an API's own error object).
+///
+/// Its content type is the error's ``SwitchyardError/response``'s `Content-Type`.
+public struct ResponseBodyExcerpt: Sendable, Hashable {
+    /// The largest excerpt kept by default: 64 KiB.
+    public static let defaultLimit = 64 * 1024
+
+    /// The bytes, at most the limit they were read with.
+    public var bytes: [UInt8]
+    /// Whether ``bytes`` is the whole body (`false`: it was cut at the limit).
+    public var isComplete: Bool
+
+    /// Creates an excerpt.
+    /// - Parameters:
+    ///   - bytes: The body's first bytes.
+    ///   - isComplete: Whether they are the whole body.
+    public init(bytes: [UInt8], isComplete: Bool) {
+        self.bytes = bytes
+        self.isComplete = isComplete
+    }
+
+    /// The bytes as UTF-8 text (invalid bytes become U+FFFD).
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
