@@ -18,8 +18,11 @@ struct BenchCommand: AsyncParsableCommand {
               yard bench --url http://127.0.0.1:18080/small --concurrency 64 --requests 50000 --result-line
               yard bench --scale --in-flight 100,1000,10000 --transport all
               yard bench --soak --requests 100000 --concurrency 64 --transport curl --faults reset=0.01,stall=0.005
+              yard bench events 'http://127.0.0.1:8080/events/a?total=200000' --events 200000 --transport ahc
+              yard bench ws ws://127.0.0.1:8080/ws/echo --messages 20000 --size 16
             CPU and memory are the whole process's: with the embedded server they include the server.
-            """
+            """,
+        subcommands: [BenchEventsCommand.self, BenchWebSocketCommand.self]
     )
 
     @Option(help: "An external URL to measure instead of the embedded server (its path is the payload).")

@@ -16,10 +16,16 @@ enum ProcessStats {
 
     /// User + system CPU time used by the process so far.
     static var cpuTime: Duration {
+        let (user, system) = cpuTimes
+        return user + system
+    }
+
+    /// User and system CPU time used by the process so far, apart.
+    static var cpuTimes: (user: Duration, system: Duration) {
         var usage = rusage()
         getrusage(this, &usage)
         func duration(_ time: timeval) -> Duration { .seconds(time.tv_sec) + .microseconds(time.tv_usec) }
-        return duration(usage.ru_utime) + duration(usage.ru_stime)
+        return (duration(usage.ru_utime), duration(usage.ru_stime))
     }
 
     /// Voluntary plus involuntary context switches of the process so far (all its threads).
