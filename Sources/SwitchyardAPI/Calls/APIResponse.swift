@@ -42,6 +42,11 @@ public struct ResponseInfo: Sendable {
     public let bodySize: Int
     /// The caller's user info for this call (also in the request's `RequestOptions.userInfo`).
     public let userInfo: [String: String]
+    /// What a forgiving decode converted or skipped (lenient fields, `skippingInvalidElements`).
+    public internal(set) var decodingReport = DecodingReport()
+    /// The body as the server sent it, when the endpoint asked to keep it
+    /// (``Endpoint/keepingRawBody(upTo:)``), up to its bound; `nil` otherwise.
+    public internal(set) var rawBody: [UInt8]?
 
     /// The transport's phase timings.
     public var timings: TransferTimings { context.timings }

@@ -10,10 +10,11 @@ struct ResponseReader<Value: Sendable> {
     func read(_ response: BufferedResponse, request: Request) throws(SwitchyardError) -> CallState<Value> {
         let status = response.head.status
         let provenance = response.context.provenance
-        let info = ResponseInfo(
+        var info = ResponseInfo(
             request: request.head, head: response.head, context: response.context,
             source: ResponseSource(provenance.source), age: provenance.age,
             bodySize: response.body.count, userInfo: request.options.userInfo)
+        if let limit = endpoint.rawBodyLimit { info.rawBody = Array(response.body.prefix(limit)) }
         guard endpoint.successStatuses.contains(status.code) else {
             response.context.recordDecoding(nil)
             let limit = ResponseBodyExcerpt.defaultLimit
@@ -42,8 +43,9 @@ struct ResponseReader<Value: Sendable> {
         }
         let start = ContinuousClock.now
         let value: Value?
+        let notes = DecodingReport.Collector()
         do {
-            value = try endpoint.decoding.decode(response.body, envelope)
+            value = try Self.decode(endpoint.decoding, response.body, envelope, notes: notes)
         } catch {
             response.context.recordDecoding(start.duration(to: .now))
             var error = error
@@ -52,8 +54,22 @@ struct ResponseReader<Value: Sendable> {
             throw error
         }
         response.context.recordDecoding(start.duration(to: .now))
+        info.decodingReport = notes.report
         guard let value else { return .noData(info) }
         return .succeeded(APIResponse(value: value, info: info))
+    }
+
+    /// Runs `decoding` with `notes` collecting what a forgiving decode converted or skipped.
+    private static func decode(
+        _ decoding: ResponseDecoding<Value>, _ body: [UInt8], _ envelope: Envelope?, notes: DecodingReport.Collector
+    ) throws(SwitchyardError) -> Value? {
+        do {
+            return try DecodingReport.$current.withValue(notes) { try decoding.decode(body, envelope) }
+        } catch let error as SwitchyardError {
+            throw error
+        } catch {
+            throw .decoding("Could not decode \(Value.self): \(error)", underlyingError: error)
+        }
     }
 
     /// The body's first 256 bytes as one line, for the error's message.

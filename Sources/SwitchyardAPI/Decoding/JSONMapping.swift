@@ -1,3 +1,5 @@
+import SwitchyardJSON
+
 /// The table of a ``JSONMapped`` model: property key paths and the JSON paths that feed them.
 ///
 /// Paths that share a prefix (`info.book.title`, `info.book.authors`) walk the shared part once,
@@ -11,6 +13,16 @@ public struct JSONMapping<Model>: Sendable {
     /// - Parameter fields: The fields, e.g. `.field(\.title, "info.book.title")`.
     public init(_ fields: JSONField<Model>...) {
         self.init(fields)
+    }
+
+    /// Creates a table whose scalar fields are all lenient (``JSONField/lenient()``): a number
+    /// sent as a string, an id sent as a number, `"true"` or `1` for a Bool are converted, and
+    /// each conversion is recorded in the ``DecodingReport``.
+    /// - Parameters:
+    ///   - lenientScalars: Whether every field converts scalars.
+    ///   - fields: The fields.
+    public init(lenientScalars: Bool, _ fields: JSONField<Model>...) {
+        self.init(lenientScalars ? fields.map { $0.lenient() } : fields)
     }
 
     /// Creates the table from an array of fields.
@@ -38,9 +50,13 @@ public struct JSONField<Model>: Sendable {
     public let name: String
     /// Whether an absent or null value is an error (`false`: the default is used).
     public let isRequired: Bool
-    /// Decodes the value at the key in `path`'s last key step (the steps after it are `rest`).
+    /// Whether a scalar of another JSON type is converted (``lenient()``) rather than an error.
+    public private(set) var isLenient = false
+    /// Decodes the value at the key in `path`'s last key step (the steps after it are `rest`);
+    /// the flag is ``isLenient``.
     @usableFromInline let decode:
-        @Sendable (inout Model, KeyedDecodingContainer<AnyCodingKey>, AnyCodingKey, ArraySlice<JSONPath.Segment>) throws -> Void
+        @Sendable (inout Model, KeyedDecodingContainer<AnyCodingKey>, AnyCodingKey, ArraySlice<JSONPath.Segment>, Bool) throws ->
+            Void
     /// Decodes the value at the whole `path` from the model's decoder (paths that start with an index).
     @usableFromInline let decodeFromRoot: @Sendable (inout Model, any Decoder) throws -> Void
     /// Sets the property to its default when the value is absent or null.
@@ -78,6 +94,48 @@ public struct JSONField<Model>: Sendable {
         Self(path: path, keyPath: keyPath, isRequired: false, fallback: `default`)
     }
 
+    /// A list property fed from `path` whose elements that fail to decode are left out when
+    /// `skippingInvalidElements` (each listed in the ``DecodingReport``) instead of failing the
+    /// model; an absent or null list gives `[]`.
+    /// - Parameters:
+    ///   - keyPath: The property.
+    ///   - path: Where the list sits, from the model's JSON object.
+    ///   - skippingInvalidElements: Whether bad elements are skipped.
+    /// - Returns: The field.
+    public static func field<Element: Decodable & Sendable>(
+        _ keyPath: any WritableKeyPath<Model, [Element]> & Sendable, _ path: JSONPath, skippingInvalidElements: Bool
+    ) -> Self {
+        skippingInvalidElements ? Self(path: path, lossyList: keyPath) : field(keyPath, path, default: [])
+    }
+
+    init<Element: Decodable & Sendable>(path: JSONPath, lossyList keyPath: any WritableKeyPath<Model, [Element]> & Sendable) {
+        precondition(!path.segments.isEmpty, "A mapped field needs a non-empty JSON path.")
+        self.path = path
+        self.isRequired = false
+        let name = Self.name(of: keyPath, path: path)
+        self.name = name
+        self.decode = { model, container, key, rest, _ in
+            do {
+                let list =
+                    rest.isEmpty
+                    ? try container.decodeIfPresent(LossyElements<Element>.self, forKey: key)
+                    : try PathDecoding.decode(LossyElements<Element>?.self, forKey: key, in: container, then: rest)
+                model[keyPath: keyPath] = list?.elements ?? []
+            } catch {
+                throw MappedFieldError(field: name, underlying: error)
+            }
+        }
+        self.decodeFromRoot = { model, decoder in
+            do {
+                model[keyPath: keyPath] = try PathDecoding.decode(LossyElements<Element>.self, at: path.segments[...], from: decoder)
+                    .elements
+            } catch {
+                throw MappedFieldError(field: name, underlying: error)
+            }
+        }
+        self.applyDefault = { model in model[keyPath: keyPath] = [] }
+    }
+
     @inlinable
     init<Value: Decodable & Sendable>(
         path: JSONPath, keyPath: any WritableKeyPath<Model, Value> & Sendable, isRequired: Bool, fallback: Value?
@@ -87,13 +145,19 @@ public struct JSONField<Model>: Sendable {
         self.isRequired = isRequired
         let name = Self.name(of: keyPath, path: path)
         self.name = name
-        self.decode = { model, container, key, rest in
+        self.decode = { model, container, key, rest, lenient in
             do {
                 guard rest.isEmpty else {
                     model[keyPath: keyPath] = try PathDecoding.decode(Value.self, forKey: key, in: container, then: rest)
                     return
                 }
-                if let value = try Self.leaf(Value.self, key, in: container, required: isRequired) {
+                let value: Value?
+                do {
+                    value = try Self.leaf(Value.self, key, in: container, required: isRequired)
+                } catch let error as DecodingError where lenient {
+                    value = try Self.converted(Value.self, key, in: container, failure: error)
+                }
+                if let value {
                     model[keyPath: keyPath] = value
                 } else if let fallback {
                     model[keyPath: keyPath] = fallback
@@ -116,6 +180,33 @@ public struct JSONField<Model>: Sendable {
         self.applyDefault = { model in
             if let fallback { model[keyPath: keyPath] = fallback }
         }
+    }
+
+    /// This field, converting scalars of another JSON type (a page number sent as `"3"`, an id
+    /// sent as a number, `"true"` or `1` for a Bool) instead of failing; each conversion is
+    /// recorded in the ``DecodingReport``. Applies to a String, Int, Double or Bool property (or an
+    /// optional one) at a path of keys.
+    /// - Returns: The lenient field.
+    public func lenient() -> Self {
+        var copy = self
+        copy.isLenient = true
+        return copy
+    }
+
+    /// A lenient field's value after `failure`: the scalar at `key` converted (and recorded in the
+    /// running ``DecodingReport``), else `failure` again. Only on the failure path.
+    @usableFromInline
+    static func converted<Value>(
+        _ type: Value.Type, _ key: AnyCodingKey, in container: KeyedDecodingContainer<AnyCodingKey>, failure: DecodingError
+    ) throws -> Value {
+        guard case .typeMismatch = failure, let json = try? container.decode(JSONValue.self, forKey: key),
+            let converted = ScalarConversion.convert(json, to: Value.self)
+        else { throw failure }
+        DecodingReport.current?.record(
+            .init(
+                path: DecodingFailure.describe(container.codingPath + [key]), found: json.summary,
+                convertedTo: ScalarConversion.name(of: Value.self)))
+        return converted
     }
 
     /// The value at `key`: `nil` when it is absent or null and not `required` (then it throws).

@@ -56,7 +56,8 @@ final class MappingNode<Model>: Sendable {
 
     private func apply(to model: inout Model, container: KeyedDecodingContainer<AnyCodingKey>) throws {
         for index in leaves.indices {
-            try leaves[index].field.decode(&model, container, leaves[index].key, leaves[index].rest)
+            let field = leaves[index].field
+            try field.decode(&model, container, leaves[index].key, leaves[index].rest, field.isLenient)
         }
         for (key, node) in children {
             // The common case, an object that is there, costs one lookup; absence is sorted out on the throw.

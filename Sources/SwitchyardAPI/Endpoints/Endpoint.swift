@@ -63,6 +63,8 @@ public struct Endpoint<Value: Sendable>: Sendable {
     /// The error model a failed response's body is decoded into (else the API client's, else
     /// problem documents).
     public var errorModel: ErrorModel?
+    /// How many bytes of the raw body a successful call keeps in ``ResponseInfo/rawBody``; `nil`: none.
+    public var rawBodyLimit: Int?
 
     /// Creates an endpoint whose value is decoded from JSON at `keyPath`.
     /// - Parameters:
@@ -75,6 +77,21 @@ public struct Endpoint<Value: Sendable>: Sendable {
         decoding: JSONDecoding = .standard
     ) where Value: Decodable {
         self.init(method, path, decoding: .json(at: keyPath, using: decoding))
+    }
+
+    /// Creates an endpoint whose list is decoded from JSON at `keyPath`, leaving out elements that
+    /// fail to decode when `skippingInvalidElements` (each in ``ResponseInfo/decodingReport``).
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - path: The path with `{name}` placeholders.
+    ///   - keyPath: Where the list sits in the JSON.
+    ///   - decoding: The `JSONDecoder` settings.
+    ///   - skippingInvalidElements: Whether a bad element is skipped rather than failing the call.
+    public init<Element: Decodable & Sendable>(
+        _ method: HTTPRequest.Method = .get, _ path: String, at keyPath: JSONPath = JSONPath(segments: []),
+        decoding: JSONDecoding = .standard, skippingInvalidElements: Bool
+    ) where Value == [Element] {
+        self.init(method, path, decoding: .json(at: keyPath, using: decoding, skippingInvalidElements: skippingInvalidElements))
     }
 
     /// Creates an endpoint with any way of turning the body into a value.
@@ -100,6 +117,7 @@ public struct Endpoint<Value: Sendable>: Sendable {
         self.isSilent = false
         self.samples = []
         self.errorModel = nil
+        self.rawBodyLimit = nil
     }
 }
 
@@ -178,6 +196,12 @@ extension Endpoint {
     /// - Parameter model: The error model.
     /// - Returns: The changed endpoint.
     public func errorModel(_ model: ErrorModel) -> Self { changing { $0.errorModel = model } }
+
+    /// Keeps the body as the server sent it beside the value (``ResponseInfo/rawBody``), to log or
+    /// parse again, up to `limit` bytes.
+    /// - Parameter limit: The most bytes kept (default 1 MiB).
+    /// - Returns: The changed endpoint.
+    public func keepingRawBody(upTo limit: Int = 1 << 20) -> Self { changing { $0.rawBodyLimit = max(limit, 0) } }
 
     /// Treats an empty value (`[]`, `{}`, `""`) as ``CallState/noData(_:)`` rather than a success,
     /// for a screen that shows "nothing here" the same way for both.

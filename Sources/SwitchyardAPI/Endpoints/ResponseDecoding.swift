@@ -52,6 +52,25 @@ public struct ResponseDecoding<Value: Sendable>: Sendable {
         }
     }
 
+    /// A JSON list at `path` whose elements that fail to decode are left out (and listed in the
+    /// call's ``DecodingReport``) when `skippingInvalidElements`; `null` there is "no data".
+    /// - Parameters:
+    ///   - path: Where the list sits.
+    ///   - decoding: The decoder settings.
+    ///   - skippingInvalidElements: Whether a bad element is skipped rather than failing the list.
+    /// - Returns: The decoding.
+    public static func json<Element: Decodable & Sendable>(
+        at path: JSONPath, using decoding: JSONDecoding = .standard, skippingInvalidElements: Bool
+    ) -> Self where Value == [Element] {
+        guard skippingInvalidElements else { return json(at: path, using: decoding) }
+        return Self(accepts: .json, emptyBodyValue: nil) { body, envelope throws(SwitchyardError) in
+            let root = try decoding.decodeRoot(
+                LossyElements<Element>.self, from: body, plan: DecodingPlan(path: path, envelope: envelope))
+            if let failure = root.failure { throw .api(failure) }
+            return root.value?.elements
+        }
+    }
+
     /// This decoding, with an empty collection (`[]`, `{}`, an empty string) also meaning "no data".
     /// - Returns: The decoding.
     public func treatingEmptyAsNoData() -> Self {
