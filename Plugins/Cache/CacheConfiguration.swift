@@ -1,9 +1,10 @@
 public import Foundation
+public import HTTPTypes
 public import Switchyard
 
 /// How an ``HTTPCache`` behaves: the default policy, the largest entry, the app's freshness
-/// lifetimes for endpoints whose responses carry no cache headers, and the network timeout of
-/// ``CachePolicy/staleIfError``.
+/// lifetimes for endpoints whose responses carry no cache headers, the network timeout of
+/// ``CachePolicy/staleIfError``, and a hook that edits what is stored (``willStore``).
 ///
 /// ```swift
 /// var configuration = CacheConfiguration()
@@ -29,6 +30,25 @@ public struct CacheConfiguration: Sendable {
     public var networkTimeout: Duration?
     /// The wall clock used for ages and freshness (replace it in tests).
     public var now: @Sendable () -> Date = { Date() }
+    /// Edits the header fields of a response before they are stored: removes what must not reach
+    /// the store (a `Set-Cookie`, a session or trace identifier), or rewrites a value. It runs for
+    /// every write — a new response, the fields a `304 Not Modified` refreshes, partial responses
+    /// combined — after the cache's own removals (hop-by-hop fields, the fields a
+    /// `no-cache="…"` names), with the request that is being answered. It changes the stored copy
+    /// only (and what is later served from it), never the network's response handed to the caller
+    /// at the same time. `nil` (the default) costs nothing.
+    ///
+    /// ```swift
+    /// configuration.willStore = { request, fields in
+    ///     fields[.setCookie] = nil
+    ///     fields[HTTPField.Name("X-Session-ID")!] = nil
+    /// }
+    /// ```
+    ///
+    /// The cache reads freshness and validators from the stored fields: removing `Cache-Control`,
+    /// `Expires`, `ETag` or `Last-Modified` changes how long the entry is reused and whether it can
+    /// be revalidated.
+    public var willStore: (@Sendable (_ request: HTTPRequest, _ fields: inout HTTPFields) -> Void)?
 
     /// Creates the default configuration.
     public init() {}

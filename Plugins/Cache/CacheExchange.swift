@@ -11,10 +11,24 @@ struct CacheExchange: Sendable {
     let directives: CacheControl
     /// The app's freshness lifetime for this endpoint, if any.
     let ttl: Duration?
+    /// The single byte range the request asks for, if it has a `Range` field (`GET` only).
+    let range: ByteRangeRequest?
+    /// Whether responses to this request may be stored: not with the request's `no-store`, nor
+    /// with ``Switchyard/RequestOptions/cacheStoresResponse`` off.
+    let mayStore: Bool
     let context: ExchangeContext
     let next: Next
 
-    /// `stored` as the response, with an `Age` field, recorded as coming from `source`.
+    /// What the network answered.
+    enum NetworkAnswer {
+        /// `304 Not Modified`: the stored response, refreshed with the 304's fields.
+        case notModified(CachedResponse, at: Double)
+        /// Any other response; `isStored` when its body streams into the store.
+        case response(Response, isStored: Bool)
+    }
+
+    /// `stored` as the response, with an `Age` field, recorded as coming from `source`; for a range
+    /// request, the `206` of the range's bytes when `stored` holds them all.
     func deliver(_ stored: CachedResponse, source: ResponseProvenance.Source, now: Double) -> Response {
         // Finite and at most ~31,000 years, so the integer conversions below cannot trap.
         let computed = stored.currentAge(now: now)
@@ -22,6 +36,13 @@ struct CacheExchange: Sendable {
         var head = HTTPResponse(status: HTTPResponse.Status(code: stored.status), headerFields: stored.headerFields)
         head.headerFields[.age] = String(Int(age.rounded(.down)))
         context.provenance = ResponseProvenance(source: source, age: .milliseconds(Int64((age * 1_000).rounded(.down))))
+        if let range, let slice = stored.slice(for: range), let span = stored.storedSpan {
+            let start = slice.range.lowerBound - span.range.lowerBound
+            head.status = .partialContent
+            head.headerFields[.contentRange] = ContentRange.value(slice.range, length: slice.length)
+            head.headerFields[.contentLength] = String(slice.range.count)
+            return Response(head, body: HTTPBody(stored.body[start..<(start + slice.range.count)]))
+        }
         let body = request.head.method == .head ? nil : HTTPBody(stored.body)
         return Response(head, body: body)
     }
@@ -39,6 +60,52 @@ struct CacheExchange: Sendable {
     ///   - stored: The stored response for this request, if any.
     ///   - timeout: How long to wait for the response head before failing with a timeout.
     func fetch(stored: (key: CacheKey, response: CachedResponse)?, timeout: Duration? = nil) async throws -> Response {
+        switch try await exchangeWithNetwork(stored: stored, timeout: timeout) {
+        case .notModified(let refreshed, let responseTime):
+            return deliver(refreshed, source: .revalidated, now: responseTime)
+        case .response(let response, _):
+            context.provenance = .network
+            return response
+        }
+    }
+
+    /// Revalidates `stored` off the caller's path (RFC 5861 §3), unless a revalidation of its key is
+    /// already running: a `304` refreshes the stored entry, a storable response replaces it (its
+    /// body read to the end, up to ``CacheConfiguration/maxEntryBytes``), and a failure leaves it as
+    /// it is for the next request to try again. The caller's exchange is not touched (its
+    /// provenance stays what it was served with); the request goes down the rest of the chain with
+    /// the caller's context, so links below the cache see it as part of that exchange.
+    func revalidateInBackground(_ stored: (key: CacheKey, response: CachedResponse)) {
+        guard cache.beginBackgroundRevalidation(of: stored.key) else { return }
+        Task {
+            await revalidate(stored)
+            cache.endBackgroundRevalidation(of: stored.key)
+        }
+    }
+
+    private func revalidate(_ stored: (key: CacheKey, response: CachedResponse)) async {
+        do {
+            guard case .response(let response, let isStored) = try await exchangeWithNetwork(stored: stored, timeout: nil),
+                let body = response.body
+            else { return }
+            guard isStored else { return await body.discard() }
+            // Reading the body is what streams it into the store; past the limit the entry is abandoned.
+            let limit = cache.configuration.maxEntryBytes
+            var received = 0
+            for try await chunk in body {
+                received += chunk.count
+                if received > limit { break }
+            }
+        } catch {
+            // The stale entry stays; the next request within the window starts another revalidation.
+        }
+    }
+
+    /// The network's answer to the request, conditional when `stored` has validators; a `304`
+    /// refreshes the stored entry and a storable response streams into the store, when allowed.
+    private func exchangeWithNetwork(
+        stored: (key: CacheKey, response: CachedResponse)?, timeout: Duration?
+    ) async throws -> NetworkAnswer {
         var outgoing = request
         let validating = stored.flatMap { request.head.method == .get && $0.response.hasValidator ? $0 : nil }
         if let validating {
@@ -55,22 +122,30 @@ struct CacheExchange: Sendable {
             refreshed.refresh(with: response.head.headerFields)
             refreshed.requestTime = requestTime
             refreshed.responseTime = responseTime
-            if !CacheControl(response.head.headerFields).noStore {
-                cache.store.store(.response(refreshed), for: validating.key)
+            if mayStore, !CacheControl(response.head.headerFields).noStore {
+                var entry = refreshed
+                entry.headerFields = fieldsToStore(refreshed.headerFields, directives: refreshed.cacheControl)
+                cache.store.store(.response(entry), for: validating.key)
             }
-            return deliver(refreshed, source: .revalidated, now: responseTime)
+            return .notModified(refreshed, at: responseTime)
         }
-        context.provenance = .network
-        guard request.head.method == .get, isStorable(response.head) else { return response }
-        return storing(response, requestTime: requestTime, responseTime: responseTime)
+        guard mayStore, request.head.method == .get else { return .response(response, isStored: false) }
+        let directives = CacheControl(response.head.headerFields)
+        guard isStorable(response.head, directives: directives) else { return .response(response, isStored: false) }
+        return storing(response, directives: directives, requestTime: requestTime, responseTime: responseTime)
     }
 
-    /// Whether RFC 9111 §3 lets a private cache store this response to this request.
-    private func isStorable(_ head: HTTPResponse) -> Bool {
+    /// Whether RFC 9111 §3 lets a private cache store this response to this request. To a range
+    /// request only a `206` (stored as a part) or a complete `200` is stored; a `206` to any other
+    /// request never is.
+    private func isStorable(_ head: HTTPResponse, directives response: CacheControl) -> Bool {
         let code = head.status.code
-        guard code >= 200, code != 206, code != 304 else { return false }
-        let response = CacheControl(head.headerFields)
-        guard !response.noStore else { return false }
+        guard code >= 200, code != 304, !response.noStore else { return false }
+        if range == nil {
+            guard code != 206 else { return false }
+        } else {
+            guard code == 200 || code == 206 else { return false }
+        }
         if request.head.headerFields[.authorization] != nil,
             !(response.isPublic || response.mustRevalidate || response.sharedMaxAge != nil)
         {
@@ -82,30 +157,50 @@ struct CacheExchange: Sendable {
         return explicit || CachedResponse.heuristicallyCacheableStatuses.contains(code)
     }
 
-    /// `response` with its body streaming into the store on its way to the caller; bodies known or
-    /// found to exceed ``CacheConfiguration/maxEntryBytes`` are not stored.
-    private func storing(_ response: Response, requestTime: Double, responseTime: Double) -> Response {
-        let limit = cache.configuration.maxEntryBytes
-        if case .known(let length)? = response.body?.length, length > Int64(limit) { return response }
-        let fields = response.head.headerFields
-        guard let key = cache.storageKey(for: request.head, responseFields: fields, primary: primary) else {
-            return response
-        }
+    /// The header fields of a response as they are stored: without hop-by-hop framing and without
+    /// the fields its `no-cache="…"` names (RFC 9111 §5.2.2.4), then as
+    /// ``CacheConfiguration/willStore`` leaves them.
+    private func fieldsToStore(_ fields: HTTPFields, directives: CacheControl) -> HTTPFields {
         var stored = fields
         // Hop-by-hop framing is the transport's business, not the stored entry's.
         stored[.transferEncoding] = nil
         stored[.connection] = nil
+        for name in directives.noCacheFields {
+            if let fieldName = HTTPField.Name(name) { stored[fieldName] = nil }
+        }
+        cache.configuration.willStore?(request.head, &stored)
+        return stored
+    }
+
+    /// `response` with its body streaming into the store on its way to the caller; bodies known or
+    /// found to exceed ``CacheConfiguration/maxEntryBytes`` are not stored. A `206` is stored as a
+    /// part, combined with the part already stored when both belong to one representation.
+    private func storing(
+        _ response: Response, directives: CacheControl, requestTime: Double, responseTime: Double
+    ) -> NetworkAnswer {
+        let limit = cache.configuration.maxEntryBytes
+        if case .known(let length)? = response.body?.length, length > Int64(limit) {
+            return .response(response, isStored: false)
+        }
+        let fields = response.head.headerFields
+        guard let key = cache.storageKey(for: request.head, responseFields: fields, primary: primary) else {
+            return .response(response, isStored: false)
+        }
         let entry = CachedResponse(
-            status: response.head.status.code, headerFields: stored,
+            status: response.head.status.code, headerFields: fieldsToStore(fields, directives: directives),
             requestTime: requestTime, responseTime: responseTime)
-        guard let writer = cache.store.makeWriter(for: entry, key: key) else { return response }
+        let writer: (any CacheEntryWriter)? =
+            entry.status == 206
+            ? PartialEntryWriter(cache: cache, key: key, part: entry, limit: limit)
+            : cache.store.makeWriter(for: entry, key: key)
+        guard let writer else { return .response(response, isStored: false) }
         guard let body = response.body else {
             try? writer.commit()
-            return response
+            return .response(response, isStored: true)
         }
         var tapped = response
         tapped.body = body.tapped(by: CacheWritingTap(writer: writer, limit: limit))
-        return tapped
+        return .response(tapped, isStored: true)
     }
 
     /// Sends `request` down the chain, failing with a timeout when its head takes longer than `timeout`.

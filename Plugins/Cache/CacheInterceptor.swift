@@ -9,6 +9,18 @@ public import Switchyard
 /// `network`, `cache`, `revalidated` or `stale`, with the response's age; the `succeeded` event
 /// carries it. A response from the cache has an `Age` header field.
 ///
+/// Beyond freshness and validation it honours:
+/// - `stale-while-revalidate=N` (RFC 5861): within `N` seconds past freshness a `GET` gets the
+///   stale response at once (`stale`) while one background revalidation per entry refreshes it;
+/// - a single `Range: bytes=…` of a `GET`: answered with a `206` from a stored complete response or
+///   from stored parts that hold those bytes; `206`s with one strong validator are combined, into
+///   a complete response once they cover it (RFC 9111 §3.3, §3.4); any other range goes to the network;
+/// - a response's `no-cache="Field, …"`: stored and reused without those fields (§5.2.2.4);
+/// - a request's `max-stale[=N]`, `min-fresh=N`, `no-store` (a stored response may answer it,
+///   nothing is stored) and `only-if-cached` (a usable stored response, else a `504` made here,
+///   provenance `cache`, nothing sent) (§5.2.1);
+/// - ``Switchyard/RequestOptions/cacheStoresResponse`` and ``CacheConfiguration/willStore``.
+///
 /// What it costs per request: a `GET` computes its key and does one store lookup (a lock and a
 /// dictionary lookup in memory; a file read and a SHA-256 on disk); other methods pass through
 /// (an unsafe one removes one key after it succeeds). Measured (`Benchmarks/CacheBenchmarks`, 1 KiB
@@ -51,18 +63,37 @@ public struct CacheInterceptor: Interceptor {
         let policy = request.options.cachePolicy ?? cache.configuration.defaultPolicy
         let fields = head.headerFields
         let directives = CacheControl(fields)
-        // The caller's own conditional or range requests, and `no-store`, bypass the cache.
-        guard let primary = cache.primaryKey(for: head), !directives.noStore, fields[.ifNoneMatch] == nil,
-            fields[.ifModifiedSince] == nil, fields[.range] == nil
+        // A single byte range of a GET may be answered from what is stored; other ranges, and the
+        // caller's own conditional requests, bypass the cache.
+        let rangeValue = fields[.range]
+        let range = rangeValue.flatMap { head.method == .get && fields[.ifRange] == nil ? ByteRangeRequest($0) : nil }
+        guard let primary = cache.primaryKey(for: head), fields[.ifNoneMatch] == nil, fields[.ifModifiedSince] == nil,
+            rangeValue == nil || range != nil
         else {
             if policy == .cacheOnly { throw SwitchyardError.cacheMiss("\(head.method) \(head.path ?? "/")") }
+            if directives.onlyIfCached { return Self.gatewayTimeout(context) }
             return try await next(request)
         }
         let exchange = CacheExchange(
             cache: cache, request: request, primary: primary, directives: directives,
-            ttl: cache.configuration.ttl(for: request), context: context, next: next)
-        let stored = cache.lookup(head, primary: primary)
+            ttl: cache.configuration.ttl(for: request), range: range,
+            mayStore: !directives.noStore && request.options.cacheStoresResponse, context: context, next: next)
+        var stored = cache.lookup(head, primary: primary)
+        if let found = stored {
+            // A stored part answers only the ranges it holds; a stored 200 answers ranges it can slice.
+            let answers = range.map { found.response.slice(for: $0) != nil } ?? (found.response.status != 206)
+            if !answers { stored = nil }
+        }
         let now = cache.now()
+        if directives.onlyIfCached, policy != .cacheOnly {
+            // RFC 9111 §5.2.1.7: a stored response consistent with the request's constraints, or 504.
+            guard let stored else { return Self.gatewayTimeout(context) }
+            switch stored.response.reuse(now: now, ttl: exchange.ttl, request: directives) {
+            case .fresh: return exchange.deliver(stored.response, source: .cache, now: now)
+            case .staleAccepted, .staleWhileRevalidate: return exchange.deliver(stored.response, source: .stale, now: now)
+            case .validate: return Self.gatewayTimeout(context)
+            }
+        }
         switch policy {
         case .cacheOnly:
             guard let stored else { throw SwitchyardError.cacheMiss("\(head.method) \(head.path ?? "/")") }
@@ -73,8 +104,18 @@ public struct CacheInterceptor: Interceptor {
             }
             return exchange.deliver(stored.response, source: fresh ? .cache : .stale, now: now)
         case .standard:
-            if let stored, stored.response.isFresh(now: now, ttl: exchange.ttl, request: directives) {
-                return exchange.deliver(stored.response, source: .cache, now: now)
+            if let stored {
+                switch stored.response.reuse(now: now, ttl: exchange.ttl, request: directives) {
+                case .fresh:
+                    return exchange.deliver(stored.response, source: .cache, now: now)
+                case .staleAccepted:
+                    return exchange.deliver(stored.response, source: .stale, now: now)
+                case .staleWhileRevalidate where head.method == .get && range == nil && exchange.mayStore:
+                    exchange.revalidateInBackground(stored)
+                    return exchange.deliver(stored.response, source: .stale, now: now)
+                case .staleWhileRevalidate, .validate:
+                    break
+                }
             }
             return try await exchange.fetch(stored: stored)
         case .network:
@@ -90,5 +131,12 @@ public struct CacheInterceptor: Interceptor {
                 return exchange.fallBack(to: stored.response)
             }
         }
+    }
+
+    /// The answer to an `only-if-cached` request that nothing stored can satisfy (RFC 9111
+    /// §5.2.1.7): `504 Gateway Timeout`, made by the cache without the network.
+    private static func gatewayTimeout(_ context: ExchangeContext) -> Response {
+        context.provenance = ResponseProvenance(source: .cache)
+        return Response(status: .gatewayTimeout, headerFields: [.contentLength: "0"])
     }
 }

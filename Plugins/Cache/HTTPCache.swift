@@ -60,6 +60,47 @@ public final class HTTPCache: Sendable {
     /// The current time in seconds since 1970.
     func now() -> Double { configuration.now().timeIntervalSince1970 }
 
+    // MARK: - Background revalidation
+
+    /// The keys being revalidated in the background now, and how many revalidations were started.
+    private struct Revalidations {
+        var inFlight: Set<CacheKey> = []
+        var started = 0
+    }
+
+    private let revalidations = Lock(Revalidations())
+
+    /// Claims the background revalidation of `key`: `false` when one is already running (one at a
+    /// time per key, RFC 5861 §3 leaves the rest to the cache).
+    func beginBackgroundRevalidation(of key: CacheKey) -> Bool {
+        revalidations.withLock { state in
+            guard state.inFlight.insert(key).inserted else { return false }
+            state.started += 1
+            return true
+        }
+    }
+
+    /// The background revalidation of `key` finished (whatever its outcome).
+    func endBackgroundRevalidation(of key: CacheKey) {
+        revalidations.withLock { _ = $0.inFlight.remove(key) }
+    }
+
+    /// Background revalidations started so far.
+    var backgroundRevalidationsStarted: Int { revalidations.withLock { $0.started } }
+
+    /// Background revalidations running now.
+    var backgroundRevalidationsInFlight: Int { revalidations.withLock { $0.inFlight.count } }
+
+    // MARK: - Partial content
+
+    /// Stores the partial response `part` under `key`, combined with the part stored there when both
+    /// belong to one representation (``CachedResponse/combining(_:with:limit:)``).
+    func storePart(_ part: CachedResponse, key: CacheKey, limit: Int) {
+        let stored: CachedResponse? = if case .response(let response)? = store.record(for: key) { response } else { nil }
+        guard let combined = CachedResponse.combining(part, with: stored, limit: limit) else { return }
+        store.store(.response(combined), for: key)
+    }
+
     // MARK: - Keys
 
     /// The key of `head`'s resource in the current partition (`GET` and `HEAD` share one), or `nil`

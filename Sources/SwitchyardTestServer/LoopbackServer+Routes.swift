@@ -30,6 +30,7 @@ import NIOHTTP1
 /// | `/pages/{key}/no-content` | 204, no body |
 /// | `/cache/{key}?max_age=N&cache_control=V&no_store=1&etag=E&last_modified=D&expires=D&date=D&vary=H&status=S` | `status` (default 200) with those cache fields and `X-Request-Number: n` (requests for the key so far); body `{key} #{m}\n` (`m`: full responses for the key) plus ` H={value}` with `vary`; `If-None-Match: "E"` or `If-Modified-Since: D` → 304 with the fields refreshed; more in `CacheRoutes` |
 /// | `/cache-mode/{key}/{mode}` | sets how `/cache/{key}` answers from now on: `ok`, `stall` (never answers) or a status `S` (`S` with body `fail\n`); also ``LoopbackServer/setCacheMode(_:key:)`` |
+/// | `/cache-fields/{key}?field=Name:Value&bytes=N&hold_after=K` | 200 with each `field` verbatim and `X-Request-Number: n` (requests for the path so far); body `{key} #{n}\n`, or with `bytes` `N` pattern bytes under `ETag: "{key}-{X-Version}"` answering a single `Range` with 206; requests after the `K`th held until ``LoopbackServer/release(key:count:)``; more in `CacheFieldRoutes` |
 /// | `/gate/{key}?id=X` | held until the test lets it through (``LoopbackServer/release(key:count:)``), then 200 `{X}\n`; per key: arrival order of the ids, requests held, most in progress at once (``LoopbackServer/gate(key:)``) |
 /// | `/retry-after/{value}` | 503 `Retry-After: {value}` `retry after {value}\n` |
 /// | `/redirect/{n}` | n > 0: 302 `Location: /redirect/{n-1}` (empty body); n = 0: 200 `redirected\n` |
@@ -114,6 +115,7 @@ enum Router {
         case ("pages", 2), ("pages", 3): return PagedListRoute.action(parts, target, state: state)
         case ("cache", 2): return CacheRoutes.action(request, key: parts[1], state: state)
         case ("cache-mode", 3): return CacheRoutes.setMode(parts, state: state)
+        case ("cache-fields", 2): return CacheFieldRoutes.action(request, key: parts[1], state: state)
         case ("gate", 2):
             let id = target.value("id") ?? ""
             return .held(key: String(parts[1]), id: id, then: .text(200, "\(id)\n"))

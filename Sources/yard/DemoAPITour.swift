@@ -4,8 +4,8 @@ import SwitchyardAPI
 import SwitchyardTestServer
 
 /// The application-layer part of `yard demo`: an endpoint with sample data before the server
-/// exists and against it, a paged list with overlapping pages and a failing page, and a decoding
-/// error that names its path.
+/// exists and against it, a paged list with overlapping pages and a failing page, a decoding
+/// error that names its path, a list with a bad item skipped and reported, and a problem document.
 struct DemoAPITour {
     let server: LoopbackServer
     let transportName: String
@@ -59,6 +59,25 @@ struct DemoAPITour {
         print("   d) a model that does not match the JSON fails with the path, not a crash:")
         let wrong = Endpoint<[WronglyTypedHeadline]>(.get, "/pages/{list}", at: "data.items").parameter("list", "wrong")
         await show(api.call(wrong))
+
+        print("   e) a list with one bad item, decoded skipping what does not map, and saying which:")
+        let list = #"{"data": {"items": [{"id": "a1"}, {"id": 2}, {"id": "c3"}]}}"#
+        let forgiving = Endpoint<[WronglyTypedHeadline]>(.post, "/echo/body", at: "data.items", skippingInvalidElements: true)
+            .body(.bytes(Array(list.utf8), contentType: "application/json"))
+        if case .succeeded(let response) = await api.call(forgiving).result() {
+            print("      ✓ \(response.value.map(\.id)) kept")
+            for skipped in response.info.decodingReport.skippedElements {
+                print("      skipped item \(skipped.index): \(skipped.reason)")
+            }
+        }
+
+        print("   f) a failed call keeps what the server said (RFC 9457 problem+json):")
+        let problem = #"{"title": "Not enough credit", "status": 403, "detail": "Your balance is 30, that costs 50.", "balance": 30}"#
+        let refused = Endpoint<[Headline]>(.post, "/echo/body").query("status", 403)
+            .body(.bytes(Array(problem.utf8), contentType: "application/problem+json"))
+        if let error = await api.call(refused).result().error, let document = error.problem {
+            print("      ✗ \(error.response?.status.code ?? 0): \(document.title ?? "") — \(document.detail ?? "")")
+        }
     }
 
     private func show<Value: Sendable>(_ handle: CallHandle<Value>) async {

@@ -56,3 +56,45 @@ func entryFiles(in directory: String) -> [String] {
         ((try? manager.contentsOfDirectory(atPath: directory + "/" + folder)) ?? []).map { directory + "/" + folder + "/" + $0 }
     }
 }
+
+/// The `X-Request-Number` the loopback server's cache routes send: which request for the key answered.
+let requestNumber = HTTPField.Name("X-Request-Number")!
+
+/// A wall clock the test moves by hand, for ``CacheConfiguration/now``: ages and freshness then
+/// depend on the test's steps, never on how fast the machine runs it.
+final class TestClock: Sendable {
+    private let current: Lock<Date>
+
+    /// A clock standing at `start` (default: the real time now, close to the server's `Date`).
+    init(_ start: Date = Date()) {
+        current = Lock(start)
+    }
+
+    /// Reads the clock.
+    var now: @Sendable () -> Date {
+        { [current] in current.withLock { $0 } }
+    }
+
+    /// Moves the clock forward.
+    func advance(seconds: Double) {
+        current.withLock { $0 += seconds }
+    }
+}
+
+/// The path of `/cache-fields/{key}` sending `fields` verbatim, plus further query parameters.
+func fieldsPath(_ key: String, _ fields: KeyValuePairs<String, String>, query: String = "") -> String {
+    let encoded = fields.map { field in
+        "field=" + (field.key + ":" + field.value).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    }
+    return "/cache-fields/\(key)?" + (encoded + (query.isEmpty ? [] : [query])).joined(separator: "&")
+}
+
+/// A GET of `path` on `server` with a `Cache-Control` request field (and the cache's default policy).
+func get(_ server: LoopbackServer, _ path: String, cacheControl: String) throws -> Request {
+    try get(server, path, headers: ["Cache-Control": cacheControl])
+}
+
+/// The loopback server's pattern bytes `range` (byte `i` is `i % 251`).
+func patternBytes(_ range: Range<Int>) -> [UInt8] {
+    range.map(expectedPatternByte(at:))
+}

@@ -29,15 +29,33 @@ extension HTTPDate {
     /// - Returns: `nil` when `text` is none of the three forms, or names no instant between
     ///   ``earliest`` and ``latest``.
     public init?(_ text: some StringProtocol, now: Date = Date()) {
+        self.init(text, now: now, ignoringCaseOfNames: false)
+    }
+
+    /// Reads an HTTP-date as ``init(_:now:)`` does, optionally matching the day, month and zone
+    /// names (and every other letter) regardless of case: RFC 9111 §4.2 asks a cache recipient to
+    /// ("a cache recipient SHOULD match day, week, and time-zone names case-insensitively"), so
+    /// `Sun, 06 NOV 1994 08:49:37 gmt` and `SUNDAY, 06-NOV-94 08:49:37 GMT` name the RFC's
+    /// instant. Everything else about the grammar stays exact.
+    /// - Parameters:
+    ///   - text: The field value.
+    ///   - now: When the value is read; used only to place an RFC 850 date's two-digit year.
+    ///   - ignoringCaseOfNames: Whether names match in any case (`false`: exactly as written).
+    /// - Returns: `nil` when `text` is none of the three forms, or names no instant between
+    ///   ``earliest`` and ``latest``.
+    package init?(_ text: some StringProtocol, now: Date = Date(), ignoringCaseOfNames: Bool) {
         let value = String(text).trimmingSpaces()
-        guard let seconds = Self.imfFixdate(value) ?? Self.rfc850Date(value, now: HTTPDate(now)) ?? Self.asctimeDate(value)
+        let ignoringCase = ignoringCaseOfNames
+        guard
+            let seconds = Self.imfFixdate(value, ignoringCase)
+                ?? Self.rfc850Date(value, ignoringCase, now: HTTPDate(now)) ?? Self.asctimeDate(value, ignoringCase)
         else { return nil }
         self.init(secondsSince1970: seconds)
     }
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT` → seconds since 1970.
-    private static func imfFixdate(_ value: Substring) -> Int64? {
-        var scanner = HTTPDateScanner(value)
+    private static func imfFixdate(_ value: Substring, _ ignoringCase: Bool) -> Int64? {
+        var scanner = HTTPDateScanner(value, ignoringCase: ignoringCase)
         guard scanner.name(among: dayNames) != nil, scanner.skip(", "),
             let day = scanner.number(digits: 2...2), scanner.skip(" "),
             let month = scanner.name(among: monthNames), scanner.skip(" "),
@@ -48,8 +66,8 @@ extension HTTPDate {
     }
 
     /// `Sunday, 06-Nov-94 08:49:37 GMT` → seconds since 1970, the century chosen relative to `now`.
-    private static func rfc850Date(_ value: Substring, now: HTTPDate) -> Int64? {
-        var scanner = HTTPDateScanner(value)
+    private static func rfc850Date(_ value: Substring, _ ignoringCase: Bool, now: HTTPDate) -> Int64? {
+        var scanner = HTTPDateScanner(value, ignoringCase: ignoringCase)
         guard scanner.name(among: longDayNames) != nil, scanner.skip(", "),
             let day = scanner.number(digits: 2...2), scanner.skip("-"),
             let month = scanner.name(among: monthNames), scanner.skip("-"),
@@ -61,8 +79,8 @@ extension HTTPDate {
     }
 
     /// `Sun Nov  6 08:49:37 1994` → seconds since 1970.
-    private static func asctimeDate(_ value: Substring) -> Int64? {
-        var scanner = HTTPDateScanner(value)
+    private static func asctimeDate(_ value: Substring, _ ignoringCase: Bool) -> Int64? {
+        var scanner = HTTPDateScanner(value, ignoringCase: ignoringCase)
         guard scanner.name(among: dayNames) != nil, scanner.skip(" "),
             let month = scanner.name(among: monthNames), scanner.skip(" "),
             let day = scanner.skip(" ") ? scanner.number(digits: 1...1) : scanner.number(digits: 1...2), scanner.skip(" "),

@@ -1,15 +1,20 @@
 /// Reads an HTTP-date's bytes from left to right: literal text, fixed-width runs of digits, and
-/// names from a list, compared byte for byte (HTTP-date is case-sensitive, RFC 9110 §5.6.7).
+/// names from a list, compared byte for byte (HTTP-date is case-sensitive, RFC 9110 §5.6.7), or
+/// with ASCII letters matched regardless of case when asked (a cache recipient, RFC 9111 §4.2).
 /// Every read either consumes what it matched and succeeds, or fails (the caller then gives up).
 struct HTTPDateScanner {
     private let bytes: Substring.UTF8View
     private var index: Substring.UTF8View.Index
+    private let ignoresCase: Bool
 
     /// A scanner at the start of `text`.
-    /// - Parameter text: The value to read.
-    init(_ text: Substring) {
+    /// - Parameters:
+    ///   - text: The value to read.
+    ///   - ignoringCase: Whether literals and names match ASCII letters of either case.
+    init(_ text: Substring, ignoringCase: Bool = false) {
         bytes = text.utf8
         index = bytes.startIndex
+        ignoresCase = ignoringCase
     }
 
     /// Whether every byte has been read.
@@ -21,7 +26,11 @@ struct HTTPDateScanner {
     mutating func skip(_ literal: String) -> Bool {
         var cursor = index
         for expected in literal.utf8 {
-            guard cursor != bytes.endIndex, bytes[cursor] == expected else { return false }
+            guard cursor != bytes.endIndex else { return false }
+            let byte = bytes[cursor]
+            guard byte == expected || (ignoresCase && Self.lowercased(byte) == Self.lowercased(expected)) else {
+                return false
+            }
             bytes.formIndex(after: &cursor)
         }
         index = cursor
@@ -45,6 +54,11 @@ struct HTTPDateScanner {
         guard count >= digits.lowerBound else { return nil }
         index = cursor
         return value
+    }
+
+    /// `byte` with an ASCII upper-case letter made lower-case.
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     /// Reads the first of `names` the text continues with.
