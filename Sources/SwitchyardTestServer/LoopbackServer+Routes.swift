@@ -25,6 +25,7 @@ import NIOHTTP1
 /// | `/soak/{id}?size=N` | any method: 200 `application/octet-stream`, `N` (default 1024, ≤ 16 MiB) bytes deterministic from `id` and `N` (``SoakBody/bytes(id:size:)``), `X-Soak-SHA256` (their SHA-256), `X-Soak-Arrival` (arrivals of `id` so far, this one included) and, for methods other than GET and HEAD, `X-Soak-Request-SHA256` (SHA-256 of the request body received); arrivals per id: ``LoopbackServer/soakArrivals(id:)``, ``LoopbackServer/takeSoakArrivals(id:)``; `?fault=reset` records the arrival, then resets the connection without answering. With ``LoopbackServer/Configuration/faults`` every route, this one included, may misbehave (``FaultPlan``) |
 /// | `/stall-body?bytes=N` | 200 head with `Content-Length: 1000000000`, `N` (default 1024) pattern bytes, then nothing |
 /// | `/flaky/{key}/{n}` | attempts 1…n for `key`: `status` (default 503) with `Retry-After: 0` and body `fail {attempt}\n`; later: 200 `ok after {n}\n`. `?status=S` (400–599) picks the failure status; `?retry-after=V` sends `Retry-After: V` instead of `0` (empty: no header). Arrivals per key: ``LoopbackServer/flakyArrivals(key:)`` |
+/// | `/idempotent/{key}/{n}` | as `/flaky/{key}/{n}` (503 `Retry-After: 0`, then 200) with the request's `Idempotency-Key` `K` in the body (`fail {attempt} key={K}\n`, `ok after {n} key={K}\n`; `-` for none); arrivals counted under the flaky keys `{key}` and `{key} {K}` (``LoopbackServer/flakyArrivals(key:)``). Logic in `IdempotencyRoute` |
 /// | `/pages/{key}?page=N&size=M&style=flag\|total\|short\|cursor&total=95&insert=2&fail=3&hold=2` | 200 `application/json` page `N` of a list of `total` items, `{"data":{"items":[{"id","title"}],"page",…}}` with `has_next` (flag), `total` (total), nothing (short) or `next_cursor` (cursor); `insert` new items go to the list's top before each page after the first; the first request for page `fail` gets 500, for page `hold` no answer (tag `pages-{key}-held`); more in `PagedListRoute`. Pages asked per key: ``LoopbackServer/pageRequests(key:)`` |
 /// | `/pages/{key}/empty` | 200 `{"data":{"items":[],"has_next":false,"total":0}}` |
 /// | `/pages/{key}/no-content` | 204, no body |
@@ -112,6 +113,7 @@ enum Router {
             guard let count = optionalInteger(target, "bytes", default: 1024, limit: 999_999_999) else { return badRequest }
             return .stallBody(bytes: count)
         case ("flaky", 3): return flaky(key: parts[1], failures: parts[2], target, state: state)
+        case ("idempotent", 3): return IdempotencyRoute.action(request, key: parts[1], failures: parts[2], state: state)
         case ("pages", 2), ("pages", 3): return PagedListRoute.action(parts, target, state: state)
         case ("cache", 2): return CacheRoutes.action(request, key: parts[1], state: state)
         case ("cache-mode", 3): return CacheRoutes.setMode(parts, state: state)

@@ -9,6 +9,9 @@ extension Plugin {
     /// The layer of ``concurrencyLimit(_:)``: the last attempt link, so a slot is held only while
     /// the exchange is on the wire.
     public static let concurrencyLimitLayer = Layer(rank: 10_000)
+    /// The layer of ``rateLimit(_:)``: an attempt link just above the concurrency limit, so a
+    /// request waiting for a token holds no slot.
+    public static let rateLimitLayer = Layer(rank: 9_900)
 
     /// A plugin that follows every call through `tracker`: activity for a spinner, and group
     /// cancellation by tag (see ``ExchangeTracker``).
@@ -50,5 +53,24 @@ extension Plugin {
         Plugin(
             name: "concurrencyLimit", position: .attempt, layer: concurrencyLimitLayer,
             interceptors: [ConcurrencyLimitInterceptor(limiter: limiter)])
+    }
+
+    /// A plugin that lets at most N requests a second start, per host or for a scope, with bursts
+    /// (a token bucket; see ``RateLimiter``). Holds the buckets, so keep one limiter per client.
+    ///
+    /// ```swift
+    /// configuration.plugins.append(.rateLimit(RateLimiter(requestsPerSecond: 5, burst: 10)))
+    /// ```
+    ///
+    /// Named `rateLimit` unless told otherwise (two limiters in one client need two names, e.g. one
+    /// per host and one shared by an API's scope), in the attempt position at ``rateLimitLayer``.
+    /// - Parameters:
+    ///   - limiter: The limiter.
+    ///   - name: The plugin's name, unique within a client.
+    /// - Returns: The plugin.
+    public static func rateLimit(_ limiter: RateLimiter, name: String = "rateLimit") -> Plugin {
+        Plugin(
+            name: name, position: .attempt, layer: rateLimitLayer,
+            interceptors: [RateLimitInterceptor(limiter: limiter)])
     }
 }

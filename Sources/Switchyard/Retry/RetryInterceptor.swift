@@ -18,8 +18,10 @@ public import SwitchyardCore
 /// ```
 ///
 /// What is retried, and when, is the ``RetryPolicy``'s business (statuses, connection failures,
-/// idempotency, `Retry-After`, back-off with full jitter, one deadline); a request can change it
-/// through ``RequestOptions/retry``. For each attempt the interceptor:
+/// idempotency, `Retry-After`, back-off with full jitter, one deadline, the app's own rule); a
+/// request can change it through ``RequestOptions/retry``. With ``RetryPolicy/idempotencyKeys``
+/// set, the interceptor first gives a POST or PATCH without an `Idempotency-Key` one, the same for
+/// every attempt of the call. For each attempt the interceptor:
 /// - sets ``ExchangeContext/attempt`` (1-based) before calling the rest of the chain;
 /// - after a retryable outcome, takes a retry from the ``RetryBudget`` (none left: the outcome is
 ///   final), throws away the failed response's body (``HTTPBody/discard(drainingUpTo:)``),
@@ -66,6 +68,7 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
     /// - Throws: The last attempt's error, or ``SwitchyardError/Kind/cancelled`` during a wait.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let policy = policy.applying(request.options.retry)
+        let request = policy.idempotencyKeys.map { $0.keyed(request, context: context) } ?? request
         let deadline = policy.deadline(for: context)
         budget?.recordRequest()
         var attempt = 1

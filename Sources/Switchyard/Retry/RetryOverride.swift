@@ -18,20 +18,28 @@ public struct RetryOverride: Sendable, Hashable {
     /// `true` marks this request as safe to repeat whatever its method, `false` forbids retrying
     /// a non-idempotent method even if the policy allows it; `nil` keeps the policy's setting.
     public var allowsNonIdempotentRetry: Bool?
+    /// `true` gives this request an automatic `Idempotency-Key` (the policy's
+    /// ``RetryPolicy/idempotencyKeys``, or ``IdempotencyKeys/automatic`` when it has none), `false`
+    /// adds none; `nil` keeps the policy's setting.
+    public var addsIdempotencyKey: Bool?
 
     /// Creates an override; `nil` keeps the policy's value.
     /// - Parameters:
     ///   - maxAttempts: Attempts in total for this request.
     ///   - allowsNonIdempotentRetry: Whether this request is safe to repeat whatever its method.
-    public init(maxAttempts: Int? = nil, allowsNonIdempotentRetry: Bool? = nil) {
+    ///   - addsIdempotencyKey: Whether this request gets an automatic `Idempotency-Key`.
+    public init(maxAttempts: Int? = nil, allowsNonIdempotentRetry: Bool? = nil, addsIdempotencyKey: Bool? = nil) {
         self.maxAttempts = maxAttempts
         self.allowsNonIdempotentRetry = allowsNonIdempotentRetry
+        self.addsIdempotencyKey = addsIdempotencyKey
     }
 
     /// Exactly one attempt.
     public static let disabled = RetryOverride(maxAttempts: 1)
     /// Retry this request even though its method is not idempotent: the caller knows repeating is harmless.
     public static let allowingNonIdempotentRetry = RetryOverride(allowsNonIdempotentRetry: true)
+    /// Give this request an automatic `Idempotency-Key` if its method needs one (see ``IdempotencyKeys``).
+    public static let addingIdempotencyKey = RetryOverride(addsIdempotencyKey: true)
 }
 
 /// The per-request retry option (``RequestOptions/retry``).

@@ -29,7 +29,8 @@ public import SwitchyardCore
 ///
 /// A request is retried only if repeating it cannot do harm: its method is idempotent
 /// (``idempotentMethods``: GET, HEAD, OPTIONS, PUT, DELETE, TRACE), or it carries an
-/// `Idempotency-Key` header, or the caller opted in (``retriesNonIdempotentRequests`` here, or
+/// `Idempotency-Key` header (the app's, or an automatic one: ``idempotencyKeys``), or the caller
+/// opted in (``retriesNonIdempotentRequests`` here, or
 /// ``RetryOverride/allowsNonIdempotentRetry`` on one request). A body that is a single-use
 /// stream (``HTTPBody/Replayability/singleUse``) is never sent twice, whatever the settings.
 ///
@@ -38,6 +39,27 @@ public import SwitchyardCore
 /// never opened) is retried whatever the method, because the server did not act on the request. A
 /// stream reset or a `GOAWAY` that may have followed processing gets the rules above: a GET is
 /// retried, a POST without `Idempotency-Key` is not.
+///
+/// ### Rules of your own
+///
+/// ``shouldRetry`` sees each attempt's outcome before the built-in rules (``RetryAttempt``: the
+/// request head, the attempt's number, the response head or the error) and answers
+/// ``RetryDecision/retry(after:)``, ``RetryDecision/doNotRetry`` or ``RetryDecision/useBuiltIn``:
+///
+/// ```swift
+/// policy.shouldRetry = { attempt in
+///     if attempt.response?.status.code == 409 { return .retry }              // this API's "try again"
+///     if let value = attempt.response?.headerFields[HTTPField.Name("X-Retry-In-Ms")!], let ms = Int(value) {
+///         return .retry(after: .milliseconds(ms))                           // its own wait header
+///     }
+///     return .useBuiltIn
+/// }
+/// ```
+///
+/// ### Idempotency keys
+///
+/// With ``idempotencyKeys`` set, a POST or PATCH without an `Idempotency-Key` gets one (the same on
+/// every attempt of the call), which makes it safe to repeat by the rule above; see ``IdempotencyKeys``.
 ///
 /// ### While offline
 ///
@@ -85,6 +107,21 @@ public struct RetryPolicy: Sendable {
     /// ``RetryHold`` holds after a failed attempt (the exchange's deadline
     /// bounds it too); when the network is still down then, the last error is final.
     public var maxConnectivityWait: Duration = RetryPolicy.defaultMaxConnectivityWait
+    /// The app's own rule, asked after every attempt that may still be followed by another (attempts
+    /// left, a body that can be sent again, not cancelled) before the built-in rules; `nil` (the
+    /// default) for none.
+    ///
+    /// Its answer ``RetryDecision/retry(after:)`` retries even what the built-in rules would not (a
+    /// status outside ``retryableStatuses``, an error kind they treat as final, a method that is not
+    /// idempotent: check ``RetryAttempt/isSafeToRepeat`` to keep those); ``RetryDecision/doNotRetry``
+    /// makes the outcome final; ``RetryDecision/useBuiltIn`` leaves it to the built-in rules. What
+    /// it cannot change: ``maxAttempts``, the deadline (a wait that would cross it is not started),
+    /// the ``RetryBudget``, a single-use body, a cancelled call. It runs on the calling task: keep
+    /// it quick and free of blocking work.
+    public var shouldRetry: (@Sendable (RetryAttempt) -> RetryDecision)?
+    /// Automatic `Idempotency-Key` fields for POST and PATCH requests without one, which makes them
+    /// safe to repeat; `nil` (the default) adds none. See ``IdempotencyKeys``.
+    public var idempotencyKeys: IdempotencyKeys?
 
     /// Creates a policy; every parameter has a documented default.
     /// - Parameters:
@@ -121,6 +158,7 @@ public struct RetryPolicy: Sendable {
         var policy = self
         if let maxAttempts = override.maxAttempts { policy.maxAttempts = maxAttempts }
         if let allowed = override.allowsNonIdempotentRetry { policy.retriesNonIdempotentRequests = allowed }
+        if let adds = override.addsIdempotencyKey { policy.idempotencyKeys = adds ? policy.idempotencyKeys ?? .automatic : nil }
         return policy
     }
 

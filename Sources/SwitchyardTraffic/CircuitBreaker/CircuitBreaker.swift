@@ -103,13 +103,7 @@ public final class CircuitBreaker: Sendable {
     /// lower-cased (the request's own string when it is already in that form).
     func key(for request: HTTPRequest) -> String {
         if case .shared(let name) = policy.keying { return name }
-        guard let authority = request.authority else { return "" }
-        var plain = true
-        for byte in authority.utf8 where byte == UInt8(ascii: "@") || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) {
-            plain = false
-            break
-        }
-        return plain ? authority : RequestOrigin.hostAndPort(of: authority).lowercased()
+        return HostKey.of(request)
     }
 
     /// How an attempt that got a response with this status counts.

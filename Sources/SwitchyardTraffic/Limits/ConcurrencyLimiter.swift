@@ -5,7 +5,7 @@ public import SwitchyardCore
 ///
 /// ```swift
 /// var configuration = ClientConfiguration()
-/// configuration.concurrencyLimiter = ConcurrencyLimiter(maxExchanges: 16, maxExchangesPerHost: 4)
+/// configuration.plugins.append(.concurrencyLimit(ConcurrencyLimiter(maxExchanges: 16, maxExchangesPerHost: 4)))
 /// ```
 ///
 /// Invariant: after every change, no queued exchange could run — a request that finds room takes
@@ -39,7 +39,7 @@ public final class ConcurrencyLimiter: Sendable {
     /// Exchanges holding a slot now.
     public var inFlight: Int { state.withLock { $0.total } }
     /// Exchanges waiting for a slot now.
-    public var queued: Int { state.withLock { $0.queues.reduce(0) { $0 + $1.count } } }
+    public var queued: Int { state.withLock { $0.queue.count } }
 
     /// Takes a slot for an exchange to `host`, waiting in the queue when there is none.
     /// - Parameters:
@@ -57,25 +57,14 @@ public final class ConcurrencyLimiter: Sendable {
                 state.admit(host)
                 return nil
             }
-            return state.enqueue(host: host, priority: priority)
+            return state.queue.enqueue(host, priority: priority)
         }
         guard let ticket else { return LimiterSlot(limiter: self, host: host) }
         queued()
-        let timer = deadline.map { deadline in
-            Task { [weak self] in
-                try? await sleepReleasingTimerOnCancel(until: deadline)
-                if !Task.isCancelled { self?.abandon(ticket, with: .timedOut()) }
-            }
-        }
-        defer { timer?.cancel() }
-        let failure: SwitchyardError? = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let decided = state.withLock { $0.park(ticket, continuation) }
-                if let decided { continuation.resume(returning: decided.error) }
-            }
-        } onCancel: {
-            abandon(ticket, with: .cancelled)
-        }
+        let failure = await LimiterQueue<String>.wait(
+            deadline: deadline, timeout: .timedOut(),
+            park: { continuation in state.withLock { $0.queue.park(ticket, continuation) } },
+            abandon: { [weak self] error in self?.abandon(ticket, with: error) })
         if let failure { throw failure }
         return LimiterSlot(limiter: self, host: host)
     }
@@ -91,36 +80,24 @@ public final class ConcurrencyLimiter: Sendable {
 
     /// Takes a queued exchange out of the queue with `error`, unless it already got its slot.
     private func abandon(_ ticket: UInt64, with error: SwitchyardError) {
-        let continuation = state.withLock { $0.abandon(ticket, with: error) }
+        let continuation = state.withLock { $0.queue.abandon(ticket, with: error) }
         continuation?.resume(returning: error)
     }
 }
 
 extension ConcurrencyLimiter {
-    /// What a queued exchange has been told: it got its slot (`error == nil`) or must give up.
-    struct Decision {
-        let error: SwitchyardError?
-    }
-
-    /// One queued exchange.
-    struct Waiter {
-        let host: String
-        let priority: RequestPriority
-        var continuation: CheckedContinuation<SwitchyardError?, Never>?
-        var decision: Decision?
-    }
-
     /// The counts and the queue, guarded by the limiter's mutex.
     struct State {
         /// Whether per-host counts are kept (only with a per-host limit: no hashing otherwise).
         let countsHosts: Bool
         var total = 0
         var perHost: [String: Int] = [:]
-        /// Queued tickets by priority (index = raw value), oldest first.
-        var queues: [[UInt64]] = [[], [], []]
-        /// Tickets waiting, or decided but not yet picked up by their exchange.
-        var waiters: [UInt64: Waiter] = [:]
-        var nextTicket: UInt64 = 0
+        /// Exchanges waiting for a slot, with their hosts.
+        var queue = LimiterQueue<String>()
+
+        init(countsHosts: Bool) {
+            self.countsHosts = countsHosts
+        }
 
         func hasRoom(for host: String, maxTotal: Int, maxPerHost: Int) -> Bool {
             guard total < maxTotal else { return false }
@@ -138,72 +115,18 @@ extension ConcurrencyLimiter {
             perHost[host] = count > 1 ? count - 1 : nil
         }
 
-        mutating func enqueue(host: String, priority: RequestPriority) -> UInt64 {
-            nextTicket += 1
-            queues[priority.rawValue].append(nextTicket)
-            waiters[nextTicket] = Waiter(host: host, priority: priority)
-            return nextTicket
-        }
-
-        /// Stores the continuation of a queued exchange, or returns its decision if one came first.
-        mutating func park(_ ticket: UInt64, _ continuation: CheckedContinuation<SwitchyardError?, Never>) -> Decision? {
-            guard var waiter = waiters[ticket] else { return Decision(error: .cancelled) }
-            if let decision = waiter.decision {
-                waiters[ticket] = nil
-                return decision
-            }
-            waiter.continuation = continuation
-            waiters[ticket] = waiter
-            return nil
-        }
-
-        /// Removes a waiting ticket with `error`; returns its continuation to resume, if parked.
-        mutating func abandon(_ ticket: UInt64, with error: SwitchyardError) -> CheckedContinuation<SwitchyardError?, Never>? {
-            guard var waiter = waiters[ticket], waiter.decision == nil else { return nil }
-            remove(ticket, priority: waiter.priority)
-            if let continuation = waiter.continuation {
-                waiters[ticket] = nil
-                return continuation
-            }
-            waiter.decision = Decision(error: error)
-            waiters[ticket] = waiter
-            return nil
-        }
-
         /// Admits queued exchanges while there is room: highest priority first, oldest first, skipping
         /// those whose host is full. Returns the continuations to resume.
-        mutating func grant(maxTotal: Int, maxPerHost: Int) -> [CheckedContinuation<SwitchyardError?, Never>] {
-            var granted: [CheckedContinuation<SwitchyardError?, Never>] = []
-            while total < maxTotal, let ticket = firstRunnable(maxTotal: maxTotal, maxPerHost: maxPerHost),
-                var waiter = waiters[ticket]
+        mutating func grant(maxTotal: Int, maxPerHost: Int) -> [LimiterQueue<String>.Continuation] {
+            var granted: [LimiterQueue<String>.Continuation] = []
+            while total < maxTotal, !queue.isEmpty,
+                let ticket = queue.first(where: { hasRoom(for: $0, maxTotal: maxTotal, maxPerHost: maxPerHost) }),
+                let admitted = queue.admit(ticket)
             {
-                remove(ticket, priority: waiter.priority)
-                admit(waiter.host)
-                if let continuation = waiter.continuation {
-                    waiters[ticket] = nil
-                    granted.append(continuation)
-                } else {
-                    waiter.decision = Decision(error: nil)
-                    waiters[ticket] = waiter
-                }
+                admit(admitted.payload)
+                if let continuation = admitted.continuation { granted.append(continuation) }
             }
             return granted
-        }
-
-        private func firstRunnable(maxTotal: Int, maxPerHost: Int) -> UInt64? {
-            for queue in queues {
-                for ticket in queue {
-                    guard let waiter = waiters[ticket] else { continue }
-                    if hasRoom(for: waiter.host, maxTotal: maxTotal, maxPerHost: maxPerHost) { return ticket }
-                }
-            }
-            return nil
-        }
-
-        private mutating func remove(_ ticket: UInt64, priority: RequestPriority) {
-            if let index = queues[priority.rawValue].firstIndex(of: ticket) {
-                queues[priority.rawValue].remove(at: index)
-            }
         }
     }
 }

@@ -5,7 +5,8 @@ public import SwitchyardCore
 ///
 /// ```swift
 /// var configuration = ClientConfiguration()
-/// configuration.concurrencyLimiter = ConcurrencyLimiter(limits: ConcurrencyLimits(maxExchanges: 16, maxExchangesPerHost: 4))
+/// let limits = ConcurrencyLimits(maxExchanges: 16, maxExchangesPerHost: 4)
+/// configuration.plugins.append(.concurrencyLimit(ConcurrencyLimiter(limits: limits)))
 /// ```
 ///
 /// - Each attempt (every retry and redirect hop) takes a slot just before the transport and gives it

@@ -1,0 +1,51 @@
+import HTTPTypes
+public import SwitchyardCore
+
+/// Enforces ``RateLimits``: each attempt takes a token from its bucket right before the
+/// concurrency limiter and the transport, waiting in the bucket's queue while there is none.
+///
+/// ``Plugin/rateLimit(_:)`` places it there; with bare interceptors, put it below the
+/// ``RetryInterceptor`` and above a ``ConcurrencyLimitInterceptor`` (so that a request waiting for
+/// a token holds no slot).
+public struct RateLimitInterceptor: Interceptor {
+    /// The buckets and queues shared by every copy of this interceptor.
+    public let limiter: RateLimiter
+
+    /// Creates the interceptor.
+    /// - Parameter limiter: The limiter whose tokens it takes (share one per client, or between
+    ///   clients that share a quota).
+    public init(limiter: RateLimiter) {
+        self.limiter = limiter
+    }
+
+    /// Waits for a token (in priority order), then sends the request.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The exchange context.
+    ///   - next: The rest of the chain.
+    /// - Returns: The response.
+    /// - Throws: ``SwitchyardError/Kind/cancelled`` or ``SwitchyardError/Kind/timeout`` while queued,
+    ///   or the rest of the chain's error.
+    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+        guard limiter.limitsEveryRequest || limiter.limits.scope.matches(request) else { return try await next(request) }
+        var waited = false
+        do {
+            try await limiter.acquire(
+                key: limiter.key(for: request.head), priority: request.options.priority, deadline: context.deadline
+            ) {
+                waited = true
+                context.markQueued(true)
+            }
+        } catch {
+            if waited { context.markQueued(false) }
+            throw error
+        }
+        if waited {
+            // The queued phase runs from the start of the exchange to its first send (see PipelineTimings).
+            let now = ContinuousClock.now
+            context.markQueued(false)
+            context.recordPipelineTimings { $0.queued = $0.queued ?? context.startedAt.duration(to: now) }
+        }
+        return try await next(request)
+    }
+}

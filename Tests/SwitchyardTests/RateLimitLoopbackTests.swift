@@ -1,0 +1,43 @@
+import HTTPTypes
+import Switchyard
+import SwitchyardTestServer
+import SwitchyardTestSupport
+import SwitchyardTraffic
+import Testing
+
+@Suite(.timeLimit(.minutes(3))) struct RateLimitLoopbackTests {
+    @Test(arguments: TransportKind.allCases)
+    func theBurstGoesAtOnceAndAQueuedRequestHonoursCancellationItsDeadlineAndTheRefill(kind: TransportKind) async throws {
+        let clock = SteppedClock()
+        let limiter = RateLimiter(requestsPerSecond: 1, burst: 2, clock: clock)
+        var configuration = ClientConfiguration(events: nil, redirects: nil, retry: nil)
+        configuration.plugins.append(.rateLimit(limiter))
+        try await withLoopbackClient(kind, configuration: configuration) { client, server in
+            for _ in 0..<2 {
+                #expect(try await client.send(try Request(url: server.url("/small"))).head.status == .ok)
+            }
+            #expect(server.requestCount(path: "/small") == 2)
+
+            let cancelled = Task { try await client.send(try Request(url: server.url("/small"))) }
+            #expect(await eventually { limiter.queued == 1 })
+            cancelled.cancel()
+            let cancellation = await #expect(throws: SwitchyardError.self) { try await cancelled.value }
+            #expect(cancellation?.kind == .cancelled)
+
+            var late = try Request(url: server.url("/small"))
+            late.options.timeout = .milliseconds(100)
+            let timeout = await #expect(throws: SwitchyardError.self) { try await client.send(late) }
+            #expect(timeout?.kind == .timeout)
+            #expect(limiter.queued == 0)
+            #expect(server.requestCount(path: "/small") == 2)  // neither reached the server
+
+            let next = Task { try await client.send(try Request(url: server.url("/small"))) }
+            #expect(await eventually { limiter.queued == 1 })
+            clock.advance(by: .seconds(1))
+            let response = try await next.value
+            #expect(response.head.status == .ok)
+            #expect(response.context.pipelineTimings.queued != nil)
+            #expect(server.requestCount(path: "/small") == 3)
+        }
+    }
+}
