@@ -26,7 +26,7 @@ public struct StatusValidationInterceptor: Interceptor {
         let response = try await next(request)
         guard !validation.accepts(response.head.status) else { return response }
         let excerpt = await Self.excerpt(of: response.body, upTo: max(validation.bodyPreviewBytes, validation.keptBodyBytes))
-        let preview = Self.preview(of: excerpt.bytes.prefix(validation.bodyPreviewBytes))
+        let preview = excerpt.preview(upTo: validation.bodyPreviewBytes)
         var error = SwitchyardError(
             .httpStatus,
             "The server answered \(response.head.status.code)"
@@ -66,11 +66,5 @@ public struct StatusValidationInterceptor: Interceptor {
             complete = false
         }
         return ResponseBodyExcerpt(bytes: bytes, isComplete: complete)
-    }
-
-    /// The bytes as one line of text (control characters replaced).
-    private static func preview(of bytes: ArraySlice<UInt8>) -> String {
-        let text = String(decoding: bytes, as: UTF8.self)
-        return String(text.map { $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true ? " " : $0 })
     }
 }

@@ -18,11 +18,14 @@ struct ResponseReader<Value: Sendable> {
         guard endpoint.successStatuses.contains(status.code) else {
             response.context.recordDecoding(nil)
             let limit = ResponseBodyExcerpt.defaultLimit
+            let excerpt = ResponseBodyExcerpt(bytes: Array(response.body.prefix(limit)), isComplete: response.body.count <= limit)
+            let preview = excerpt.preview(upTo: 256)
             var error = SwitchyardError.httpStatus(
                 "The server answered \(status.code) \(status.reasonPhrase); \(request.head.method) \(endpoint.path) accepts "
-                    + Self.describe(endpoint.successStatuses) + "." + Self.preview(response.body), response: response.head)
+                    + Self.describe(endpoint.successStatuses) + "." + (preview.isEmpty ? "" : " Body: \(preview)"),
+                response: response.head)
             error.request = request.head
-            error.responseBody = ResponseBodyExcerpt(bytes: Array(response.body.prefix(limit)), isComplete: response.body.count <= limit)
+            error.responseBody = excerpt
             throw error
         }
         if response.body.isEmpty || status.code == 204 {
@@ -70,13 +73,6 @@ struct ResponseReader<Value: Sendable> {
         } catch {
             throw .decoding("Could not decode \(Value.self): \(error)", underlyingError: error)
         }
-    }
-
-    /// The body's first 256 bytes as one line, for the error's message.
-    private static func preview(_ body: [UInt8]) -> String {
-        guard !body.isEmpty else { return "" }
-        let text = String(decoding: body.prefix(256), as: UTF8.self)
-        return " Body: " + String(text.map { $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true ? " " : $0 })
     }
 
     /// `200–299`, or the statuses listed.

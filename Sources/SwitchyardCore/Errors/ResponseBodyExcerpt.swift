@@ -22,4 +22,13 @@ public struct ResponseBodyExcerpt: Sendable, Hashable {
 
     /// The bytes as UTF-8 text (invalid bytes become U+FFFD).
     public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The first `limit` bytes as one line of text (line breaks and control characters become
+    /// spaces), for an error's message.
+    /// - Parameter limit: The most bytes quoted.
+    /// - Returns: The line; empty for an empty body.
+    public func preview(upTo limit: Int) -> String {
+        let text = String(decoding: bytes.prefix(limit), as: UTF8.self)
+        return String(text.map { $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true ? " " : $0 })
+    }
 }
