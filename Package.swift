@@ -183,9 +183,14 @@ let package = Package(
         // and the loopback test server (which depends on neither the core nor the app layer).
         .target(name: "SwitchyardJSON"),
         // Endpoints, decoding at JSON paths, call handles and states, paged lists: built on the core only.
+        // With trait Cache it also offers cache-then-network calls and pages (SwitchyardCache).
         .target(
             name: "SwitchyardAPI",
-            dependencies: ["SwitchyardTraffic", "SwitchyardTransfers", "Switchyard", "SwitchyardJSON", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: [
+                "SwitchyardTraffic", "SwitchyardTransfers", "Switchyard", "SwitchyardJSON",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .target(name: "SwitchyardCache", condition: .when(traits: ["Cache"]))
+            ]
         ),
 
         // MARK: - Example department plugins
@@ -420,7 +425,7 @@ let package = Package(
             name: "SwitchyardAPITests",
             dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
                 "Switchyard", "SwitchyardAPI", "SwitchyardTesting", "SwitchyardTestSupport", "SwitchyardTestServer",
-                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
+                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient", "SwitchyardCache",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),

@@ -17,6 +17,7 @@ import NIOCore
 /// - `style`: `flag` (default; `has_next`), `total` (`total`, the list's current length), `short`
 ///   (neither: a short page is the last) or `cursor` (`next_cursor`, `null` on the last page).
 /// - `total` (default 95, ≤ 100000) original items; `insert` (default 0, ≤ 1000) new items per page.
+/// - `max_age=N`: pages carry `Cache-Control: max-age=N`.
 /// - `fail=N`: the first request for page `N` gets 500; `hold=N`: the first request for page `N` is
 ///   never answered and its connection is tracked under the tag `pages-{key}-held`.
 ///
@@ -46,12 +47,14 @@ enum PagedListRoute {
         switch decision {
         case .fail: return .text(500, "page \(query.page) failed (first request)\n")
         case .hold: return .stallTracked(tag: "pages-\(key)-held")
-        case .serve(let inserted): return json(body(query, inserted: inserted))
+        case .serve(let inserted):
+            let freshness = query.maxAge.map { [(name: "Cache-Control", value: "max-age=\($0)")] } ?? []
+            return json(body(query, inserted: inserted), headers: freshness)
         }
     }
 
-    private static func json(_ text: String) -> RouteAction {
-        .text(200, text, contentType: "application/json")
+    private static func json(_ text: String, headers: [(name: String, value: String)] = []) -> RouteAction {
+        .text(200, text, contentType: "application/json", headers: headers)
     }
 
     /// The page's JSON, from the list as it is with `inserted` new items at its top.
@@ -99,6 +102,7 @@ enum PagedListRoute {
         var insert: Int
         var fail: Int?
         var hold: Int?
+        var maxAge: Int?
 
         init?(_ target: RequestTarget) {
             guard let first = Self.integer(target, "first", default: 1),
@@ -139,6 +143,10 @@ enum PagedListRoute {
             if target.value("hold") != nil {
                 guard let value = Self.integer(target, "hold", default: 0) else { return nil }
                 hold = value
+            }
+            if target.value("max_age") != nil {
+                guard let value = Self.integer(target, "max_age", default: 0) else { return nil }
+                maxAge = value
             }
         }
 

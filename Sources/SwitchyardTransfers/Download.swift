@@ -95,7 +95,7 @@ public final class Download: Sendable {
     /// ``DownloadState/paused(completedBytes:)`` at once. Does nothing unless running.
     public func pause() {
         let task: Task<Void, Never>? = store.withLock { store in
-            guard case .running = broadcast.current else { return nil }
+            guard broadcast.current.phase.isActive else { return nil }
             store.generation += 1
             broadcast.publish(.paused(completedBytes: reporter.completedBytes))
             return store.task
@@ -134,7 +134,7 @@ public final class Download: Sendable {
             cancel()
         }
         switch final {
-        case .completed(let result): return result
+        case .succeeded(let result): return result
         case .failed(let error): throw error
         default: throw .cancelled
         }
@@ -148,9 +148,11 @@ public final class Download: Sendable {
         let generation = store.generation
         let previous = store.task
         broadcast.publish(.running)
+        // The chain reports queueing and retry waits of this run's exchanges to the observer.
+        let observer = ActivityObserver { [weak self] phase in self?.report(phase, generation: generation) }
         store.task = Task {
             await previous?.value
-            let outcome = await self.perform(resuming: resuming)
+            let outcome = await ActivityReporting.$observer.withValue(observer) { await self.perform(resuming: resuming) }
             self.finish(outcome, generation: generation)
         }
     }
@@ -179,12 +181,27 @@ public final class Download: Sendable {
         }
     }
 
+    /// Publishes a phase the chain reported for the run `generation`, while it is the current run.
+    private func report(_ phase: ActivityPhase, generation: Int) {
+        let state: DownloadState
+        switch phase {
+        case .queued: state = .queued
+        case .running: state = .running
+        case .waitingToRetry(let attempt, let delay): state = .waitingToRetry(attempt: attempt, delay: delay)
+        default: return  // pauses and endings are the download's own
+        }
+        store.withLock { store in
+            guard store.generation == generation, broadcast.current.phase.isActive else { return }
+            broadcast.publish(state)
+        }
+    }
+
     private func finish(_ outcome: Result<DownloadResult, SwitchyardError>, generation: Int) {
         store.withLock { store in
             switch outcome {
             case .success(let result) where !broadcast.current.isFinal:
                 // A run that completed while a pause was being requested still completed.
-                end(with: .completed(result))
+                end(with: .succeeded(result))
             case .failure(let error) where store.generation == generation && !broadcast.current.isFinal:
                 end(with: error.kind == .cancelled ? .cancelled : .failed(error))
             default:

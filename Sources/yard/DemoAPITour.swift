@@ -89,7 +89,7 @@ struct DemoAPITour {
             print("      ✓ \(count) item(s), first “\(first)”, decoded in \(decoding)")
         case .noData: print("      ✓ no data")
         case .failed(let error): print("      ✗ \(error.kind.rawValue): \(error.message)")
-        case .cancelled, .notStarted, .running: print("      cancelled")
+        case .cancelled, .notStarted, .queued, .running, .waitingToRetry: print("      cancelled")
         }
     }
 }

@@ -26,7 +26,7 @@ struct PageWalk {
             loads += 1
             print(Self.line(for: result).description)
             switch result.outcome {
-            case .loaded:
+            case .succeeded:
                 pagesLoaded += 1
                 failuresInARow = 0
                 guard result.hasNext, pagesLoaded < maxPages else { return await finish(loader, pagesLoaded, loads) }

@@ -52,7 +52,7 @@ func interruptedDownload(
             #expect(progress.last?.completedBytes == Int64(count))
             #expect(progress.last?.expectedBytes == Int64(count))
             #expect(progress.filter(\.isFinal).count == 1)
-            #expect(download.state.name == "completed")
+            #expect(download.state.name == "succeeded")
         }
     }
 
@@ -158,7 +158,7 @@ func interruptedDownload(
             download.pause()
             download.resume()
             _ = try await download.result()
-            #expect(await names.value == ["notStarted", "running", "paused", "running", "completed"])
+            #expect(await names.value == ["notStarted", "running", "paused", "running", "succeeded"])
         }
     }
 

@@ -42,14 +42,14 @@ import Testing
         // Without the retry interceptor, so the 500 fails the load instead of being retried.
         try await withAPI(configuration: ClientConfiguration(retry: nil)) { api, server in
             let loader = Self.loader(api, path: "/pages/typed-fail", query: [QueryItem("fail", "3")])
-            #expect(await loader.loadFirst().outcome.name == "loaded")
-            #expect(await loader.loadNext().outcome.name == "loaded")
+            #expect(await loader.loadFirst().outcome.name == "succeeded")
+            #expect(await loader.loadNext().outcome.name == "succeeded")
             let failed = await loader.loadNext()
             #expect(failed.page == 3)
             #expect(failed.error?.kind == .httpStatus)
             let retried = await loader.loadNext()
             #expect(retried.page == 3)
-            #expect(retried.outcome.name == "loaded")
+            #expect(retried.outcome.name == "succeeded")
             #expect(server.pageRequests(key: "typed-fail") == [1, 2, 3, 3])
         }
     }

@@ -20,7 +20,7 @@ import Testing
             rule: rule, pageSize: 10)
         let results = await walk(loader)
         #expect(results.count == 12)
-        #expect(results.allSatisfy { $0.outcome.name == "loaded" })
+        #expect(results.allSatisfy { $0.outcome.name == "succeeded" })
         #expect(results.map(\.duplicateCount) == [0] + Array(repeating: 2, count: 11))
         #expect(results.map(\.newItemCount).reduce(0, +) == 95)
         #expect(await loader.items.map(\.id) == Array(1...95))
@@ -57,7 +57,7 @@ import Testing
         #expect(await loader.loadedPages == 1...2)
         let retried = await loader.loadNext()
         #expect(retried.page == 3)
-        #expect(retried.outcome.name == "loaded")
+        #expect(retried.outcome.name == "succeeded")
         #expect(source.pagesAsked == [1, 2, 3, 3])
         #expect(await loader.items == Array(1...30))
     }
@@ -72,11 +72,11 @@ import Testing
         let empty = await loader.loadNext()
         #expect(empty.outcome.name == "noData")
         #expect(empty.page == 2)
-        #expect(await loader.state.name == "loaded")
+        #expect(await loader.state.name == "succeeded")
         #expect(await loader.loadedPages == 1...1)
         let again = await loader.loadNext()
         #expect(again.page == 2)
-        #expect(again.outcome.name == "loaded")
+        #expect(again.outcome.name == "succeeded")
         #expect(await loader.items == Array(1...20))
     }
 
@@ -100,7 +100,7 @@ import Testing
         source.release(page: 2)
         let (a, b) = await (first, second)
         #expect(a.page == 2 && b.page == 2)
-        #expect(a.outcome.name == "loaded" && b.outcome.name == "loaded")
+        #expect(a.outcome.name == "succeeded" && b.outcome.name == "succeeded")
         #expect(source.pagesAsked == [1, 2])
         #expect(await loader.items == Array(1...20))
     }
@@ -117,12 +117,12 @@ import Testing
         #expect(await eventually { source.pagesAsked == [1, 2] })
         let refreshed = await loader.refresh()
         #expect(refreshed.kind == .refresh)
-        #expect(refreshed.outcome.name == "loaded")
+        #expect(refreshed.outcome.name == "succeeded")
         #expect(await next.outcome.name == "cancelled")
         #expect(source.cancelledPages == [2])
         #expect(await loader.items == [101, 102] + Array(1...10))
         #expect(await loader.loadedPages == 1...1)
-        #expect(await loader.state.name == "loaded")
+        #expect(await loader.state.name == "succeeded")
     }
 
     @Test func aFailedRefreshKeepsTheItems() async {
@@ -172,7 +172,7 @@ import Testing
             return
         }
         held.release(page: 1)
-        #expect(await first.outcome.name == "loaded")
+        #expect(await first.outcome.name == "succeeded")
     }
 
     @Test func jumpsToAPageAndLoadsThePreviousOnes() async {
@@ -206,13 +206,13 @@ import Testing
         var seen: [String] = []
         for await state in states {
             switch state {
-            case .loading(let kind, let items): seen.append("loading \(kind) \(items.count)")
-            case .loaded(let items, let hasNext): seen.append("loaded \(items.count) \(hasNext)")
+            case .running(let kind, let items): seen.append("running \(kind) \(items.count)")
+            case .succeeded(let items, let hasNext): seen.append("succeeded \(items.count) \(hasNext)")
             default: seen.append(state.name)
             }
             if seen.count == 5 { break }
         }
-        #expect(seen == ["notStarted", "loading first 0", "loaded 10 true", "loading next 10", "loaded 15 false"])
+        #expect(seen == ["notStarted", "running first 0", "succeeded 10 true", "running next 10", "succeeded 15 false"])
     }
 
     @Test func pinnedItemsComeFirstAndAreNotRepeated() async {
@@ -266,7 +266,7 @@ import Testing
         await loader.loadFirst()
         await loader.loadNext()
         #expect(await eventually { model.state.items.count == 15 })
-        guard case .loaded(let items, let hasNext) = model.state else {
+        guard case .succeeded(let items, let hasNext) = model.state else {
             Issue.record("expected loaded, got \(model.state.name)")
             return
         }

@@ -49,7 +49,7 @@ import Testing
             let loader = Self.loader(client, url, style: style)
             let results = await Self.walk(loader)
             #expect(results.count == 12)
-            #expect(results.map(\.outcome.name) == Array(repeating: "loaded", count: 12))
+            #expect(results.map(\.outcome.name) == Array(repeating: "succeeded", count: 12))
             #expect(results.map(\.duplicateCount) == [0] + Array(repeating: 2, count: 11))
             #expect(results.last?.itemCount == 7)
             #expect(Self.ids(await loader.items) == Array(1...95))
@@ -93,7 +93,7 @@ import Testing
             #expect(await loader.state.items.count == 20)
             let retried = await loader.loadNext()
             #expect(retried.page == 3)
-            #expect(retried.outcome.name == "loaded")
+            #expect(retried.outcome.name == "succeeded")
             #expect(Self.ids(await loader.items) == Array(1...30))
             #expect(server.pageRequests(key: "fail") == [1, 2, 3, 3])
         }
@@ -114,7 +114,7 @@ import Testing
             #expect(server.pageRequests(key: "twice") == [1, 2])
             let again = await loader.loadNext()
             #expect(again.page == 2)
-            #expect(again.outcome.name == "loaded")
+            #expect(again.outcome.name == "succeeded")
             #expect(server.pageRequests(key: "twice") == [1, 2, 2])
         }
     }
@@ -127,7 +127,7 @@ import Testing
             await eventually { server.pageRequests(key: "refresh") == [1, 2] }
             let refreshed = await loader.refresh()
             #expect(refreshed.kind == .refresh)
-            #expect(refreshed.outcome.name == "loaded")
+            #expect(refreshed.outcome.name == "succeeded")
             #expect(await next.outcome.name == "cancelled")
             // The held page's exchange was stopped on the wire.
             #expect(await server.waitForDisconnect(tag: "pages-refresh-held", timeout: .seconds(60)))

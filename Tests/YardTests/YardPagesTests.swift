@@ -28,13 +28,13 @@ import Testing
         try #require(lines.count == 13)
         let pages = lines.dropLast()
         #expect(pages.map { $0["page"] as? Int } == Array(1...12))
-        #expect(pages.allSatisfy { $0["state"] as? String == "loaded" && $0["error"] is NSNull })
+        #expect(pages.allSatisfy { $0["state"] as? String == "succeeded" && $0["error"] is NSNull })
         #expect(pages.map { $0["duplicates"] as? Int } == [0] + Array(repeating: 2, count: 11))
         #expect(pages.map { $0["has_next"] as? Bool } == Array(repeating: true, count: 11) + [false])
         #expect(Set(lines[0].keys) == ["page", "state", "items", "new", "duplicates", "has_next", "error"])
         let done = try #require(lines.last)
         #expect(done["done"] as? Bool == true)
-        #expect(done["state"] as? String == "loaded")
+        #expect(done["state"] as? String == "succeeded")
         #expect(done["unique"] as? Int == 95)
         #expect(done["pages_loaded"] as? Int == 12)
         #expect(done["loads"] as? Int == 12)
@@ -51,7 +51,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try lines(run.stdout)
         #expect(lines.map { $0["page"] as? Int } == [1, 2, 3, 3, nil])
-        #expect(lines.map { $0["state"] as? String } == ["loaded", "loaded", "failed", "loaded", "loaded"])
+        #expect(lines.map { $0["state"] as? String } == ["succeeded", "succeeded", "failed", "succeeded", "succeeded"])
         let error = try #require(lines[2]["error"] as? [String: Any])
         #expect(error["kind"] as? String == "httpStatus")
         #expect(lines.last?["unique"] as? Int == 30)
@@ -102,7 +102,7 @@ import Testing
         #expect(server.pageRequests(key: "zero") == [0, 1, 2])
         let lines = try lines(run.stdout)
         #expect(lines.last?["unique"] as? Int == 30)
-        #expect(lines.last?["state"] as? String == "loaded")
+        #expect(lines.last?["state"] as? String == "succeeded")
     }
 
     @Test(arguments: [

@@ -86,10 +86,12 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
                 else { return try outcome.get() }
                 if case .failure = outcome, let hold = context[RetryHoldKey.self], hold.isHolding {
                     // Waiting for the hold (the network) replaces the back-off: retrying into it would only burn attempts.
+                    ActivityReporting.report(.waitingToRetry(attempt: attempt + 1, delay: nil))
                     let waited = try await waitForHold(hold, request, context, deadline: deadline, attempt: attempt)
                     guard let waited, budget?.consumeRetry() ?? true else { return try outcome.get() }
                     context.recordPipelineTimings { $0.backoffs.append(waited) }
                     context.publish(.retrying(attempt: attempt, delay: .zero, reason: why + "; the hold lifted"), request: request)
+                    ActivityReporting.report(.running)
                     attempt += 1
                     continue
                 }
@@ -99,7 +101,9 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
             }
             context.recordPipelineTimings { $0.backoffs.append(delay) }
             context.publish(.retrying(attempt: attempt, delay: delay, reason: reason), request: request)
+            ActivityReporting.report(.waitingToRetry(attempt: attempt + 1, delay: delay))
             try await Self.wait(delay, attempt: attempt)
+            ActivityReporting.report(.running)
             attempt += 1
         }
     }

@@ -62,12 +62,14 @@ public struct APIResponse<Value: Sendable>: Sendable {
     public let info: ResponseInfo
 }
 
-/// The state of a call, for a screen to switch over:
-/// `notStarted → running → succeeded / noData / failed / cancelled`.
+/// The state of a call, for a screen to switch over, in the vocabulary calls, transfers and paged
+/// lists share (``ActivityPhase``):
+/// `notStarted → running ⇄ queued / waitingToRetry → succeeded / noData / failed / cancelled`.
 ///
 /// ```swift
 /// switch handle.state {
-/// case .notStarted, .running: showSpinner()
+/// case .notStarted, .queued, .running: showSpinner()
+/// case .waitingToRetry(let attempt, _): showSpinner(caption: "Trying again (attempt \(attempt))…")
 /// case .succeeded(let response): show(response.value)
 /// case .noData: showEmptyView()
 /// case .failed(let error): showError(error)
@@ -77,36 +79,42 @@ public struct APIResponse<Value: Sendable>: Sendable {
 public enum CallState<Value: Sendable>: Sendable {
     /// Created, not started: cancelling now means it never touches the wire.
     case notStarted
-    /// Queued, in flight, or waiting between retries.
+    /// Waiting behind a concurrency or rate limit before its exchange is sent.
+    case queued
+    /// In the chain or on the wire.
     case running
+    /// An attempt failed; attempt `attempt` follows after `delay` (`nil`: when the network is back).
+    case waitingToRetry(attempt: Int, delay: Duration?)
     /// Ended with a value.
     case succeeded(APIResponse<Value>)
-    /// Ended successfully without a value: 204, an empty body, `null` or an empty list at the key path.
+    /// Ended successfully without a value: 204, an empty body or `null` at the key path (an empty
+    /// list too when the endpoint asks for it with `emptyMeansNoData()`).
     case noData(ResponseInfo)
     /// Ended with an error (never `SwitchyardError.Kind.cancelled`: that is ``cancelled``).
     case failed(SwitchyardError)
     /// Cancelled before it ended.
     case cancelled
 
-    /// Whether the call is over.
-    public var isFinal: Bool {
+    /// The state's phase, without its values.
+    public var phase: ActivityPhase {
         switch self {
-        case .notStarted, .running: false
-        case .succeeded, .noData, .failed, .cancelled: true
+        case .notStarted: .notStarted
+        case .queued: .queued
+        case .running: .running
+        case .waitingToRetry(let attempt, let delay): .waitingToRetry(attempt: attempt, delay: delay)
+        case .succeeded: .succeeded
+        case .noData: .noData
+        case .failed: .failed
+        case .cancelled: .cancelled
         }
     }
 
-    /// `notStarted`, `running`, `succeeded`, `noData`, `failed` or `cancelled`.
-    public var name: String {
-        switch self {
-        case .notStarted: "notStarted"
-        case .running: "running"
-        case .succeeded: "succeeded"
-        case .noData: "noData"
-        case .failed: "failed"
-        case .cancelled: "cancelled"
-        }
-    }
+    /// Whether the call is over.
+    public var isFinal: Bool { phase.isFinal }
+
+    /// The phase's name: `notStarted`, `queued`, `running`, `waitingToRetry`, `succeeded`,
+    /// `noData`, `failed` or `cancelled`.
+    public var name: String { phase.name }
 
     /// The value, when the call succeeded.
     public var value: Value? {

@@ -2,7 +2,7 @@ import HTTPTypes
 import Switchyard
 
 /// One call of an endpoint: start it, cancel it from anywhere, await its value, or follow its
-/// ``CallState``.
+/// ``CallState`` (queued behind a limit, running, waiting to retry, and how it ended).
 ///
 /// ```swift
 /// let handle = api.prepare(profile)      // .notStarted
@@ -43,8 +43,10 @@ public final class CallHandle<Value: Sendable>: Sendable {
         task.withLock { task in
             guard case .notStarted = broadcast.current else { return }
             broadcast.publish(.running)
+            // The chain reports queueing and retry waits of this call's exchanges to the observer.
+            let observer = ActivityObserver { [weak self] phase in self?.report(phase) }
             task = Task { [operation] in
-                let final = await operation()
+                let final = await ActivityReporting.$observer.withValue(observer) { await operation() }
                 self.finish(final)
             }
         }
@@ -58,7 +60,7 @@ public final class CallHandle<Value: Sendable>: Sendable {
             case .notStarted:
                 broadcast.finish(with: .cancelled)
                 return nil
-            case .running:
+            case .queued, .running, .waitingToRetry:
                 return task
             default:
                 return nil
@@ -92,7 +94,7 @@ public final class CallHandle<Value: Sendable>: Sendable {
                 error.response = info.head
                 throw error
             case .failed(let error): throw error
-            case .cancelled, .notStarted, .running: throw .cancelled
+            case .cancelled, .notStarted, .queued, .running, .waitingToRetry: throw .cancelled
             }
         }
     }
@@ -100,6 +102,21 @@ public final class CallHandle<Value: Sendable>: Sendable {
     /// The decoded value, starting the call if needed (see ``response`` for what it throws).
     public var value: Value {
         get async throws(SwitchyardError) { try await response.value }
+    }
+
+    /// Publishes a phase the chain reported, while the call runs.
+    private func report(_ phase: ActivityPhase) {
+        let state: CallState<Value>
+        switch phase {
+        case .queued: state = .queued
+        case .running: state = .running
+        case .waitingToRetry(let attempt, let delay): state = .waitingToRetry(attempt: attempt, delay: delay)
+        default: return  // final phases are the operation's to decide
+        }
+        task.withLock { _ in
+            guard broadcast.current.phase.isActive else { return }
+            broadcast.publish(state)
+        }
     }
 
     private func finish(_ final: CallState<Value>) {

@@ -14,6 +14,7 @@ struct RequestBuilder<Value: Sendable> {
         options.retry = endpoint.retry
         options.recordsDecoding = true
         options.userInfo = userInfo
+        endpoint.adjustOptions?(&options)
         let (base, baseQuery) = Self.splitQuery(api.baseURL)
         var request = try Request(method: endpoint.method, url: base + (try expandedPath()), options: options)
         for field in endpoint.headers { request.head.headerFields.append(field) }

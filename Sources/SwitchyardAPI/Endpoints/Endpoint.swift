@@ -65,6 +65,9 @@ public struct Endpoint<Value: Sendable>: Sendable {
     public var errorModel: ErrorModel?
     /// How many bytes of the raw body a successful call keeps in ``ResponseInfo/rawBody``; `nil`: none.
     public var rawBodyLimit: Int?
+    /// Changes to the request options of every call, applied after the endpoint's own settings
+    /// (see ``options(_:)``); `nil`: none.
+    public var adjustOptions: (@Sendable (inout RequestOptions) -> Void)?
 
     /// Creates an endpoint whose value is decoded from JSON at `keyPath`.
     /// - Parameters:
@@ -118,12 +121,31 @@ public struct Endpoint<Value: Sendable>: Sendable {
         self.samples = []
         self.errorModel = nil
         self.rawBodyLimit = nil
+        self.adjustOptions = nil
     }
 }
 
 // MARK: - Modifiers
 
 extension Endpoint {
+    /// A copy whose calls set plugins' request options (a cache policy, a priority, coalescing …);
+    /// several calls add up, in order.
+    ///
+    /// ```swift
+    /// let feed = Endpoint<[Headline]>(.get, "/news/feed").options { $0.priority = .high }
+    /// ```
+    /// - Parameter adjust: Changes the options; runs after the endpoint's own settings.
+    /// - Returns: The endpoint.
+    public func options(_ adjust: @escaping @Sendable (inout RequestOptions) -> Void) -> Self {
+        changing { endpoint in
+            let earlier = endpoint.adjustOptions
+            endpoint.adjustOptions = { options in
+                earlier?(&options)
+                adjust(&options)
+            }
+        }
+    }
+
     /// A copy with a value for the path placeholder `{name}`.
     /// - Parameters:
     ///   - name: The placeholder's name.

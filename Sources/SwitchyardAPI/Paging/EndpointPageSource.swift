@@ -20,6 +20,9 @@ public struct EndpointPageSource<Item: Decodable & Sendable>: PageSource {
     public let endpoint: Endpoint<Page<Item>>
     /// How pages are asked for and read.
     public let layout: JSONPageLayout
+    /// The options of a quicker first answer for each page (a cache-only call), shown while the
+    /// final call runs; `nil`: one call per page. Set by `cacheThenNetwork()` (trait `Cache`).
+    public var interimOptions: (@Sendable (inout RequestOptions) -> Void)?
 
     /// Creates a source.
     /// - Parameters:
@@ -41,13 +44,39 @@ public struct EndpointPageSource<Item: Decodable & Sendable>: PageSource {
         self.init(api: api, endpoint: Endpoint(.get, path, decoding: .page(layout)), layout: layout)
     }
 
-    /// Loads one page; cancelling the calling task cancels the call.
+    /// Loads one page; cancelling the calling task cancels the call. The page says where its
+    /// response came from (``Page/source``, ``Page/age``).
     public func loadPage(_ request: PageRequest) async throws(SwitchyardError) -> Page<Item> {
-        switch await api.call(endpoint(for: request)).result() {
-        case .succeeded(let response): return response.value
-        case .noData: return .empty
+        try await Self.page(of: api.call(endpoint(for: request)).result())
+    }
+
+    /// Loads one page, handing the answer of a quicker call with ``interimOptions`` (when set and
+    /// it succeeds) to `interim` first; that call's failure (a cache miss) is not the load's.
+    public func loadPage(_ request: PageRequest, interim: @Sendable (Page<Item>) async -> Void)
+        async throws(SwitchyardError) -> Page<Item>
+    {
+        let endpoint = endpoint(for: request)
+        if let interimOptions {
+            let early = await api.call(endpoint.options(interimOptions)).result()
+            if case .cancelled = early { throw .cancelled }
+            if let page = try? Self.page(of: early) { await interim(page) }
+        }
+        return try await Self.page(of: api.call(endpoint).result())
+    }
+
+    /// The page a call's final state stands for.
+    private static func page(of state: CallState<Page<Item>>) throws(SwitchyardError) -> Page<Item> {
+        switch state {
+        case .succeeded(let response):
+            var page = response.value
+            (page.source, page.age) = (response.info.source, response.info.age)
+            return page
+        case .noData(let info):
+            var page = Page<Item>.empty
+            (page.source, page.age) = (info.source, info.age)
+            return page
         case .failed(let error): throw error
-        case .cancelled, .notStarted, .running: throw .cancelled
+        case .cancelled, .notStarted, .queued, .running, .waitingToRetry: throw .cancelled
         }
     }
 

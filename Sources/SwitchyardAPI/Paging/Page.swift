@@ -14,6 +14,11 @@ public struct Page<Item: Sendable>: Sendable {
     public var nextCursor: String?
     /// The page size the server chose, when it decides rather than the client.
     public var pageSize: Int?
+    /// Where the page's response came from (the network, a cache, a stale cache entry), when the
+    /// source knows (``EndpointPageSource`` does); `nil` otherwise.
+    public var source: ResponseSource?
+    /// How old the page is when it came from a cache; `nil` for a network page.
+    public var age: Duration?
 
     /// Creates a page.
     /// - Parameters:

@@ -25,7 +25,7 @@ public enum PageLoadSkipReason: Sendable, Hashable {
 /// How one load ended.
 public enum PageLoadOutcome: Sendable {
     /// The page had items; the list holds its new ones.
-    case loaded
+    case succeeded
     /// The page had no items. For a first page or a refresh the list is now empty
     /// (``PageListState/noData``); for a next or previous page the list is unchanged and the page
     /// index was not advanced, so a later ``PageLoader/loadNext()`` asks for the same page again.
@@ -37,10 +37,11 @@ public enum PageLoadOutcome: Sendable {
     /// No load was started, for this reason.
     case skipped(PageLoadSkipReason)
 
-    /// The outcome's stable name: `loaded`, `noData`, `failed`, `cancelled` or `skipped`.
+    /// The outcome's stable name: `succeeded`, `noData`, `failed`, `cancelled` or `skipped`
+    /// (the words of ``PageListState`` and the other states, `ActivityPhase`).
     public var name: String {
         switch self {
-        case .loaded: "loaded"
+        case .succeeded: "succeeded"
         case .noData: "noData"
         case .failed: "failed"
         case .cancelled: "cancelled"
@@ -57,7 +58,7 @@ public struct PageLoadResult: Sendable {
     public var page: Int
     /// How the load ended.
     public var outcome: PageLoadOutcome
-    /// Items the page held (duplicates included); 0 unless ``outcome`` is ``PageLoadOutcome/loaded``.
+    /// Items the page held (duplicates included); 0 unless ``outcome`` is ``PageLoadOutcome/succeeded``.
     public var itemCount: Int
     /// Items of the page the list did not hold yet.
     public var newItemCount: Int
@@ -65,6 +66,11 @@ public struct PageLoadResult: Sendable {
     public var duplicateCount: Int
     /// Whether the list has a next page after this load.
     public var hasNext: Bool
+    /// Where the page's response came from, when the load got one and its source says
+    /// (``Page/source``); `nil` otherwise.
+    public var source: ResponseSource?
+    /// How old the page is when it came from a cache.
+    public var age: Duration?
 
     /// Creates a result.
     /// - Parameters:

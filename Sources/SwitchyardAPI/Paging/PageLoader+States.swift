@@ -17,7 +17,31 @@ extension PageLoader {
     }
 
     /// Makes `state` the current state and hands it to every observer.
-    func publish(_ newState: PageListState<Item>) {
-        broadcast.publish(newState)
+    /// - Parameters:
+    ///   - newState: The state.
+    ///   - load: The load whose chain reports (queued, retry waits) may change the state from now
+    ///     on; `nil` ends the reports of the previous one.
+    func publish(_ newState: PageListState<Item>, reportsFrom load: ReportingLoad? = nil) {
+        reportingLoad.withLock { reporting in
+            reporting = load
+            broadcast.publish(newState)
+        }
+    }
+
+    /// An observer of load `id`'s exchanges: turns the phases the chain reports into the list's
+    /// state, while that load is the one in flight.
+    nonisolated func observer(ofLoad id: UInt64) -> ActivityObserver {
+        ActivityObserver { [reportingLoad, broadcast] phase in
+            reportingLoad.withLock { reporting in
+                guard let load = reporting, load.id == id else { return }
+                switch phase {
+                case .queued: broadcast.publish(.queued(load.kind, items: load.items))
+                case .running: broadcast.publish(.running(load.kind, items: load.items))
+                case .waitingToRetry(let attempt, let delay):
+                    broadcast.publish(.waitingToRetry(load.kind, items: load.items, attempt: attempt, delay: delay))
+                default: break  // endings are the loader's to decide
+                }
+            }
+        }
     }
 }

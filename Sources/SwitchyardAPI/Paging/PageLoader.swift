@@ -56,6 +56,17 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     private var nextLoadID: UInt64 = 0
     /// The state and its subscribers; releasing the loader ends their streams.
     let broadcast = StateBroadcast(PageListState<Item>.notStarted)
+    /// The load whose chain reports may change the state, and the items its states show (see
+    /// ``publish(_:reportsFrom:)``).
+    let reportingLoad = Lock<ReportingLoad?>(nil)
+
+    /// The load in flight as its chain reports see it.
+    struct ReportingLoad {
+        let id: UInt64
+        let kind: PageLoadKind
+        /// The list shown while it runs (the list before it, or an interim page).
+        let items: [Item]
+    }
 
     /// A load in flight, which later callers may join.
     struct InFlight {
@@ -103,6 +114,10 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
 
     /// Whether a load is in flight.
     public var isLoading: Bool { inFlight != nil }
+
+    /// Where the latest page put in the list came from (the network, a cache, a stale cache
+    /// entry), when its source says; `nil` before the first page.
+    public private(set) var lastPageSource: ResponseSource?
 
     /// How many calls are waiting for the load in flight without having started it.
     var joinedCalls: Int { inFlight?.joinedCalls ?? 0 }
@@ -221,9 +236,14 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
         let request = makeRequest(index: index)
         // The task runs `perform` on this actor only after this method suspends below, so
         // `inFlight` is set before the load can look at it.
-        let task = Task { await self.perform(id: id, kind: kind, request: request) }
+        let observer = observer(ofLoad: id)
+        let task = Task {
+            await ActivityReporting.$observer.withValue(observer) {
+                await self.perform(id: id, kind: kind, request: request)
+            }
+        }
         inFlight = InFlight(id: id, kind: kind, task: task)
-        publish(.loading(kind, items: window.items))
+        publish(.running(kind, items: window.items), reportsFrom: ReportingLoad(id: id, kind: kind, items: window.items))
         return await task.value
     }
 
@@ -241,7 +261,8 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
     private func perform(id: UInt64, kind: PageLoadKind, request: PageRequest) async -> PageLoadResult {
         let fetched: Result<Page<Item>, SwitchyardError>
         do {
-            fetched = .success(try await source.loadPage(request))
+            fetched = .success(
+                try await source.loadPage(request) { page in await self.show(interim: page, id: id, kind: kind, request: request) })
         } catch {
             fetched = .failure(error)
         }
@@ -262,6 +283,19 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
         }
     }
 
+    /// Puts an interim first page or refresh (a cached page before the network's) in the list while
+    /// load `id` goes on; other kinds of load ignore interim pages.
+    private func show(interim page: Page<Item>, id: UInt64, kind: PageLoadKind, request: PageRequest) {
+        guard inFlight?.id == id, kind == .first || kind == .refresh, !page.items.isEmpty else { return }
+        var updated = PageWindow<Item, ID>()
+        _ = updated.add(page, index: request.index, offset: request.offset, inFront: false, identity: identity)
+        let size = page.pageSize ?? window.serverPageSize ?? pageSize
+        updated.hasNext = rule.hasNext(after: page, position: request.offset + page.items.count, pageSize: size)
+        window = updated
+        lastPageSource = page.source
+        publish(.running(kind, items: window.items), reportsFrom: ReportingLoad(id: id, kind: kind, items: window.items))
+    }
+
     /// Applies a page that arrived for the load in flight and publishes the new state.
     private func settle(_ page: Page<Item>, kind: PageLoadKind, request: PageRequest) -> PageLoadResult {
         let index = request.index
@@ -271,23 +305,27 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
         if page.items.isEmpty {
             if replaces {
                 window = PageWindow()
+                lastPageSource = page.source
                 publish(.noData)
                 return PageLoadResult(kind: kind, page: index, outcome: .noData, hasNext: false)
+                    .from(page)
             }
             // An empty next, previous or jump page: the list and its page index stay as they were.
             if kind == .next { window.hasNext = hasNext }
             publishSettled()
-            return PageLoadResult(kind: kind, page: index, outcome: .noData, hasNext: window.hasNext)
+            return PageLoadResult(kind: kind, page: index, outcome: .noData, hasNext: window.hasNext).from(page)
         }
         var updated = replaces || kind == .page(index) ? PageWindow<Item, ID>() : window
         let added = updated.add(
             page, index: index, offset: request.offset, inFront: kind == .previous, identity: identity)
         if kind != .previous { updated.hasNext = hasNext }
         window = updated
+        lastPageSource = page.source
         publishSettled()
         return PageLoadResult(
-            kind: kind, page: index, outcome: .loaded, itemCount: page.items.count, newItemCount: added.new,
-            duplicateCount: added.duplicates, hasNext: window.hasNext)
+            kind: kind, page: index, outcome: .succeeded, itemCount: page.items.count, newItemCount: added.new,
+            duplicateCount: added.duplicates, hasNext: window.hasNext
+        ).from(page)
     }
 
     private func skipped(_ kind: PageLoadKind, _ reason: PageLoadSkipReason) -> PageLoadResult {
@@ -297,7 +335,7 @@ public actor PageLoader<Source: PageSource, ID: Hashable & Sendable> {
 
     /// Publishes the list as it is now: loaded, or no data when it has no page.
     private func publishSettled() {
-        publish(window.pages == nil ? .noData : .loaded(items: window.items, hasNext: window.hasNext))
+        publish(window.pages == nil ? .noData : .succeeded(items: window.items, hasNext: window.hasNext))
     }
 }
 
@@ -306,5 +344,14 @@ extension Result {
     fileprivate var error: Failure? {
         if case .failure(let error) = self { return error }
         return nil
+    }
+}
+
+extension PageLoadResult {
+    /// This result with the provenance of `page`.
+    fileprivate func from<Item>(_ page: Page<Item>) -> Self {
+        var result = self
+        (result.source, result.age) = (page.source, page.age)
+        return result
     }
 }

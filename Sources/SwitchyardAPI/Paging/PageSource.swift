@@ -48,6 +48,33 @@ public protocol PageSource<Item>: Sendable {
     ///   for a refused page, `SwitchyardError.Kind.decoding` for a body that is not the
     ///   expected list, `SwitchyardError.Kind.cancelled` when the task was cancelled.
     func loadPage(_ request: PageRequest) async throws(SwitchyardError) -> Page<Item>
+
+    /// Loads one page, first handing an earlier answer for it to `interim` when the source has one
+    /// (a stored page before the network's: ``EndpointPageSource`` with a cache-then-network stage).
+    /// A ``PageLoader`` shows an interim first page or refresh while the load goes on.
+    ///
+    /// The default calls ``loadPage(_:)`` and has no interim answer.
+    /// - Parameters:
+    ///   - request: Which page to load.
+    ///   - interim: Receives an earlier answer, at most once, before the final one.
+    /// - Returns: The final page.
+    /// - Throws: As ``loadPage(_:)``.
+    func loadPage(_ request: PageRequest, interim: @Sendable (Page<Item>) async -> Void)
+        async throws(SwitchyardError) -> Page<Item>
+}
+
+extension PageSource {
+    /// Calls ``loadPage(_:)``: no interim answer.
+    /// - Parameters:
+    ///   - request: Which page to load.
+    ///   - interim: Not called.
+    /// - Returns: The page.
+    /// - Throws: As ``loadPage(_:)``.
+    public func loadPage(_ request: PageRequest, interim: @Sendable (Page<Item>) async -> Void)
+        async throws(SwitchyardError) -> Page<Item>
+    {
+        try await loadPage(request)
+    }
 }
 
 /// Which page a ``PageLoader`` asks a ``PageSource`` for, in every form an API may want it.

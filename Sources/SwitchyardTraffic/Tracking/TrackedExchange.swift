@@ -55,8 +55,10 @@ struct TrackerRegistration: Sendable {
 }
 
 extension ExchangeContext {
-    /// Tells the exchange's tracker, if any, that it waits in (or left) a concurrency-limit queue.
+    /// Tells the exchange's tracker, if any, that it waits in (or left) a limit's queue, and the
+    /// work that started it (``ActivityReporting``) that it is queued, or running again.
     func markQueued(_ queued: Bool) {
+        ActivityReporting.report(queued ? .queued : .running)
         guard let registration = self[TrackerRegistrationKey.self] else { return }
         registration.tracker.exchange(registration.exchange, isQueued: queued)
     }

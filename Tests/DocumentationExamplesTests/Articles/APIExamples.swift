@@ -1,6 +1,7 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardAPI
+import SwitchyardCache
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
@@ -48,6 +49,34 @@ func apiCalls(baseURL: String) async throws -> (Echo, String) {
     return (order, "\(handle.state)")
 }
 
+// doc:api-states
+func caption(for state: CallState<Echo>) -> String {
+    switch state {
+    case .notStarted: "Not started"
+    case .queued: "Waiting for a free connection…"
+    case .running: "Loading…"
+    case .waitingToRetry(let attempt, let delay): "Trying again (attempt \(attempt)) in \(delay ?? .zero)"
+    case .succeeded(let response): "Order \(response.value.uri)"
+    case .noData: "Nothing to show"
+    case .failed(let error): error.message
+    case .cancelled: "Cancelled"
+    }
+}
+// end
+
+func apiCacheThenNetwork(api: APIClient) async -> [String] {
+    var sources: [String] = []
+    // doc:api-cache-then-network
+    for await state in api.cacheThenNetwork(Shop.order(44)) {
+        if case .succeeded(let response) = state { print(response.info.source, response.value.uri) }  // cache, then network
+    }
+    // end
+    for await state in api.cacheThenNetwork(Shop.order(44)) {
+        if case .succeeded(let response) = state { sources.append("\(response.info.source)") }
+    }
+    return sources
+}
+
 func apiPagedList(api: APIClient) async -> [Item] {
     // doc:api-pages
     let layout = JSONPageLayout(items: "data.items", id: "id", hasNext: "data.has_next", sizeParameter: "size")
@@ -71,6 +100,19 @@ func apiPagedList(api: APIClient) async -> [Item] {
             #expect(order.uri == "/echo/orders/42?expand=items")
             let api = try APIClient(client: Client(transport: CurlTransport()), baseURL: server.baseURL)
             #expect(await apiPagedList(api: api).count == 95)
+            #expect(caption(for: .waitingToRetry(attempt: 2, delay: .seconds(1))) == "Trying again (attempt 2) in 1.0 seconds")
+            #expect(caption(for: .queued) == "Waiting for a free connection…")
+        }
+    }
+
+    @Test func cacheThenNetworkRuns() async throws {
+        try await withLoopbackServer { server in
+            let client = try Client(
+                transport: CurlTransport(),
+                configuration: ClientConfiguration(plugins: [CachePlugin.make(cache: HTTPCache())]))
+            let api = try APIClient(client: client, baseURL: server.baseURL)
+            // The second stage always asks the network.
+            #expect(await apiCacheThenNetwork(api: api).last == "network")
         }
     }
 }
