@@ -56,6 +56,12 @@ static inline CURLcode ccurl_easy_setopt_prereq_callback(CURL *handle, curl_prer
     return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, value);
 }
 
+/// CURLOPT_XFERINFOFUNCTION: progress (bytes received and sent so far); only called with
+/// CURLOPT_NOPROGRESS set to 0.
+static inline CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *handle, curl_xferinfo_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
+}
+
 static inline CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

@@ -35,8 +35,27 @@ enum AsyncHTTPClientRequestMapping {
             headers.add(name: "Accept-Encoding", value: acceptEncoding)
         }
         outgoing.headers = headers
-        outgoing.body = makeBody(request.body, declaredLength: head.headerFields[.contentLength])
+        if let body = request.body, let observer = request.options.sentBytesObserver {
+            outgoing.body = makeCountedBody(body, declaredLength: head.headerFields[.contentLength], observer: observer)
+        } else {
+            outgoing.body = makeBody(request.body, declaredLength: head.headerFields[.contentLength])
+        }
         return outgoing
+    }
+
+    /// A body whose sent bytes `observer` is told: streamed (an in-memory body in 64 KiB slices),
+    /// each chunk counted once AsyncHTTPClient asks for the next one, which it does after writing
+    /// it to the connection and only while the connection is writable.
+    private static func makeCountedBody(
+        _ body: HTTPBody, declaredLength: String?, observer: SentBytesObserver
+    ) -> HTTPClientRequest.Body {
+        var length = HTTPClientRequest.Body.Length.unknown
+        if case .known(let count) = body.length {
+            length = .known(count)
+        } else if let declaredLength, let count = Int64(declaredLength), count >= 0 {
+            length = .known(count)
+        }
+        return .stream(SentBytesCountingChunks(body: body, observer: observer), length: length)
     }
 
     /// In-memory bodies go as one buffer; streams are pulled chunk by chunk as AsyncHTTPClient asks for them.
@@ -81,4 +100,50 @@ private struct ByteBufferChunks: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: body.makeAsyncIterator()) }
+}
+
+/// The chunks of an ``HTTPBody`` as `ByteBuffer`s (in-memory bytes in 64 KiB slices), reporting
+/// to a ``SentBytesObserver`` the bytes AsyncHTTPClient has written: a chunk counts once the next
+/// one (or the end) is asked for.
+private struct SentBytesCountingChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    static let sliceSize = 64 * 1024
+
+    let body: HTTPBody
+    let observer: SentBytesObserver
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: HTTPBody.AsyncIterator?
+        var buffered: ArraySlice<UInt8>?
+        let observer: SentBytesObserver
+        var handedOut: Int64 = 0
+        var reported: Int64 = 0
+
+        mutating func next() async throws -> ByteBuffer? {
+            if handedOut != reported {
+                reported = handedOut
+                observer.sent(reported)
+            }
+            if var rest = buffered {
+                guard !rest.isEmpty else { return nil }
+                let slice = rest.prefix(SentBytesCountingChunks.sliceSize)
+                rest = rest.dropFirst(slice.count)
+                buffered = rest
+                handedOut += Int64(slice.count)
+                return ByteBuffer(bytes: slice)
+            }
+            while let chunk = try await base?.next() {
+                guard !chunk.isEmpty else { continue }
+                handedOut += Int64(chunk.count)
+                return ByteBuffer(bytes: chunk)
+            }
+            return nil
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        let buffered = body.bufferedBytes
+        return AsyncIterator(base: buffered == nil ? body.makeAsyncIterator() : nil, buffered: buffered, observer: observer)
+    }
 }

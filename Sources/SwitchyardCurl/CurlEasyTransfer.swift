@@ -28,6 +28,9 @@ final class CurlEasyTransfer {
     private var maxResponseBytes: Int64?
     private var memoryUpload: ArraySlice<UInt8>?
     private var memoryUploadOffset = 0
+    /// Who is told the bytes of the body sent so far (`nil`: no progress callback is armed).
+    private var sentBytesObserver: SentBytesObserver?
+    private var reportedSentBytes: Int64 = 0
     /// A failure detected inside a callback, which then told libcurl to abort.
     private(set) var callbackFailure: SwitchyardError?
     /// How often libcurl started sending the current request (see ``guardAgainstResends(of:)``).
@@ -71,6 +74,7 @@ final class CurlEasyTransfer {
         readyHead = nil
         memoryUpload = nil
         memoryUploadOffset = 0
+        sentBytesObserver = nil
         maxResponseBytes = transfer.request.options.maxResponseBytes
         handle.errorBuffer[0] = 0
 
@@ -208,7 +212,19 @@ final class CurlEasyTransfer {
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_READDATA, userdata)
         _ = ccurl_easy_setopt_seek_callback(easy, curlSeekCallback)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, userdata)
+        if let observer = request.options.sentBytesObserver { observeSentBytes(observer) }
         guardAgainstResends(of: request)
+    }
+
+    /// Arms libcurl's progress callback, whose `ulnow` is the count of body bytes handed to the
+    /// socket; the handle is reset after any transfer with a body, which disarms it again.
+    private func observeSentBytes(_ observer: SentBytesObserver) {
+        let easy = handle.raw
+        sentBytesObserver = observer
+        reportedSentBytes = 0
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0)
+        _ = ccurl_easy_setopt_xferinfo_callback(easy, curlProgressCallback)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// libcurl sends a request again by itself when a reused connection dies before any response byte,
@@ -319,6 +335,13 @@ final class CurlEasyTransfer {
         }
     }
 
+    /// Reports a changed count of uploaded bytes to the observer.
+    fileprivate func didProgress(uploaded: curl_off_t) {
+        guard let sentBytesObserver, Int64(uploaded) != reportedSentBytes else { return }
+        reportedSentBytes = Int64(uploaded)
+        sentBytesObserver.sent(reportedSentBytes)
+    }
+
     /// Rewinds an in-memory body when libcurl must resend it (e.g. on a fresh connection after a
     /// reused one turned out closed). A streamed body cannot rewind, so libcurl fails instead of
     /// sending a partial body.
@@ -425,6 +448,11 @@ private let curlWriteCallback: curl_write_callback = { data, size, count, userda
 
 private let curlReadCallback: curl_read_callback = { data, size, count, userdata in
     easyTransfer(userdata).readUploadBytes(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
+}
+
+private let curlProgressCallback: curl_xferinfo_callback = { userdata, _, _, _, uploaded in
+    easyTransfer(userdata).didProgress(uploaded: uploaded)
+    return 0
 }
 
 private let curlPrereqCallback: curl_prereq_callback = { userdata, _, _, _, _ in

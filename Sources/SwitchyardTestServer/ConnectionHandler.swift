@@ -131,6 +131,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             guard !isClosing, !badRequestPending else { return }
             receiving = IncomingRequest(head: head, target: target)
+            startUploadIntake(head: head, target: target, context: context)
             if head.version == .http1_1, head.headers["Expect"].contains(where: { $0.lowercased() == "100-continue" }) {
                 if responding == nil, queue.isEmpty {
                     write(Self.continueResponse, context: context)
@@ -140,13 +141,48 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 }
             }
         case .body(let part):
-            receiving?.append(part)
+            if let reaction = receiving?.append(part), reaction != .proceed { react(reaction, context: context) }
         case .end:
             guard let request = receiving else { return }
             receiving = nil
             receivingNeedsContinue = false
             queue.append(request)
             processQueue(context: context)
+        }
+    }
+
+    /// Where an upload route's body goes, and whether the connection stops reading at once.
+    private func startUploadIntake(head: HTTPRequestHead, target: RequestTarget, context: ChannelHandlerContext) {
+        let parts = target.components
+        if parts.first == "resumable" {
+            let (intake, reaction) = ResumableUploadRoute.intake(head: head, target: target, state: state)
+            receiving?.resumableIntake = intake
+            receiving?.resumableUploads = state.resumableUploads
+            if reaction != .proceed { react(reaction, context: context) }
+        } else if parts.count == 3, parts[0] == "upload", parts[1] == "sink", head.method != .OPTIONS, target.query != nil,
+            target.value("hold") == "1"
+        {
+            react(.holdReading(key: "sink-\(parts[2])"), context: context)
+        }
+    }
+
+    /// Stops reading until `key` is let through, or closes the connection.
+    private func react(_ reaction: ResumableUploads.BodyReaction, context: ChannelHandlerContext) {
+        switch reaction {
+        case .proceed:
+            break
+        case .holdReading(let key):
+            let channel = context.channel
+            channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+            let holds = state.holds
+            holds.wait(key: key, id: "body", on: context.eventLoop).assumeIsolated().whenSuccess {
+                holds.answered(key: key)
+                channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in channel.read() }
+            }
+        case .close:
+            receiving = nil
+            isClosing = true
+            context.close(promise: nil)
         }
     }
 

@@ -21,6 +21,10 @@ struct IncomingRequest {
     private(set) var isTooLarge = false
     /// The streaming parser of a `/upload/multipart` body (`nil` elsewhere, or without a boundary).
     private(set) var multipart: MultipartParser?
+    /// Where a `/resumable/…` body goes as it arrives (``ResumableUploadRoute``); `nil` elsewhere.
+    var resumableIntake: ResumableUploadRoute.Intake?
+    /// The store a `/resumable/…` append writes to.
+    var resumableUploads: ResumableUploads?
 
     init(head: HTTPRequestHead, target: RequestTarget) {
         self.head = head
@@ -30,6 +34,7 @@ struct IncomingRequest {
         case let path where path.hasPrefix("/soak/"): hasher = BodyDigest()
         case "/echo/body", "/gunzip": body = ByteBuffer()
         case "/upload/multipart": multipart = MultipartParser(contentType: head.headers.first(name: "Content-Type"))
+        case let path where path.hasPrefix("/upload/sink/") || path.hasPrefix("/resumable/"): hasher = BodyDigest()
         default: break
         }
     }
@@ -38,8 +43,19 @@ struct IncomingRequest {
     var isHead: Bool { head.method == .HEAD }
 
     /// Accounts for (and, if needed, keeps or hashes) one body part.
-    mutating func append(_ part: ByteBuffer) {
-        bodyLength += part.readableBytes
+    /// - Returns: What the connection does next (a resumable upload may hold or close it).
+    @discardableResult
+    mutating func append(_ part: ByteBuffer) -> ResumableUploads.BodyReaction {
+        defer { bodyLength += part.readableBytes }
+        if case .append(let id, let generation, _, _) = resumableIntake, let resumableUploads {
+            return part.withUnsafeReadableBytes { resumableUploads.append($0, id: id, generation: generation) }
+        }
+        appendKept(part)
+        return .proceed
+    }
+
+    private mutating func appendKept(_ part: ByteBuffer) {
+        let bodyLength = bodyLength + part.readableBytes
         if hasher != nil {
             part.withUnsafeReadableBytes { hasher!.update($0) }
         }

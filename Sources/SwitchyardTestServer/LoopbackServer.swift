@@ -284,6 +284,12 @@ public final class LoopbackServer: Sendable {
         return (figures.held, figures.arrivals, figures.maxActive)
     }
 
+    /// The upload resources of the `/resumable/{key}` routes for `key`, oldest first: what each
+    /// stored, and how the client got it there.
+    public func resumableUploads(key: String) -> [ResumableUploadFigures] {
+        state.resumableUploads.resources(key: key).map(ResumableUploadFigures.init)
+    }
+
     /// Closes every connection that served a request with `?tag=` `tag`, now: how a test interrupts
     /// a download at a point it chose (e.g. after `/bytes/{n}?stall_at=K` has sent `K` bytes and
     /// the client has them), without depending on timing.

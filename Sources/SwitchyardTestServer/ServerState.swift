@@ -20,6 +20,8 @@ final class ServerState: Sendable {
     let webSockets = WebSocketPeer.Ledger()
     /// Key → the `Last-Event-ID` of each `/events/{key}` request.
     let eventStreams = EventStreamRoutes.Ledger()
+    /// Id → the upload resources of the `/resumable/{key}` routes.
+    let resumableUploads = ResumableUploads()
     /// Id → arrivals of the `/soak/{id}` route.
     let soak = SoakRoute.Ledger()
     /// The fault-injection mode (``FaultPlan``), or `nil` when the server behaves.

@@ -58,7 +58,11 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        exchange(for: task)?.noteProgress()  // an upload in progress is not idle
+        guard let exchange = exchange(for: task) else { return }
+        exchange.noteProgress()  // an upload in progress is not idle
+        // URLSession reports bytes as the connection takes them, also when corelibs sends a body
+        // it collected first: the wire's count for a request's observer.
+        exchange.request.options.sentBytesObserver?.sent(totalBytesSent)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
