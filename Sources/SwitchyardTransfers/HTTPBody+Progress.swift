@@ -1,10 +1,14 @@
 public import SwitchyardCore
 
 extension HTTPBody {
-    /// This body, together with a stream of upload progress: bytes handed to the transport so far
-    /// (the transport pulls chunks as it sends them, so this follows the wire), out of the body's
-    /// length when known, throttled to about 20 updates a second and ending with a final update
-    /// when the body has been read to its end. Works identically on every transport.
+    /// This body, together with a stream of upload progress: bytes handed to the transport so far,
+    /// out of the body's length when known, throttled to about 20 updates a second and ending with
+    /// a final update when the body has been read to its end.
+    ///
+    /// This counts what the transport *reads*: curl and AsyncHTTPClient read as they send, but
+    /// URLSession on Linux reads the whole body before it sends a byte, so there it reaches 100 %
+    /// first. For the bytes on the wire on every transport, use an ``Upload`` (which also pauses
+    /// and resumes) or set a `SentBytesObserver` on the request's options.
     ///
     /// ```swift
     /// let (body, progress) = try HTTPBody.file(atPath: "movie.mp4").withProgress()

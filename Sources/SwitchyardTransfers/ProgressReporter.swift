@@ -83,6 +83,21 @@ final class ProgressReporter: Sendable {
         }
     }
 
+    /// Sets the count to `completed` (bytes a transport reports as sent, which may also go back to
+    /// a server's offset); reports like ``advance(by:)``.
+    func record(completed: Int64) {
+        let delta = state.withLock { state -> Int64 in
+            guard !state.finished else { return 0 }
+            if completed < state.completed {
+                state.completed = completed
+                state.lastUpdateBytes = min(state.lastUpdateBytes, completed)
+                return 0
+            }
+            return completed - state.completed
+        }
+        if delta > 0 { advance(by: Int(clamping: delta)) }
+    }
+
     /// Reports bytes counted since the last update, if any (the end of a throttling interval).
     private func flush() {
         let now = ContinuousClock.now

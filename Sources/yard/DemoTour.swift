@@ -90,8 +90,9 @@ struct DemoTour {
         printer.isPrinting = false
         try await DemoAPITour(server: server, transportName: transportName, client: client).run()
 
-        section(12, "A download with progress, interrupted by the server and resumed")
+        section(12, "A download with progress, interrupted by the server and resumed; an upload paused and resumed")
         try await DemoTransferTour(server: server, transportName: transportName, client: client).run()
+        try await DemoUploadTour(server: server, transportName: transportName, client: client).run()
 
         section(13, "Token refresh: many 401s, one refresh (SwitchyardAuth, registered on the running client)")
         try await DemoAuthTour(server: server, transportName: transportName, client: client).run()
