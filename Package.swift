@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "SwitchyardQuota", targets: ["SwitchyardQuota"]),
         .library(name: "SwitchyardAuth", targets: ["SwitchyardAuth"]),
         .library(name: "SwitchyardCache", targets: ["SwitchyardCache"]),
+        .library(name: "SwitchyardCompression", targets: ["SwitchyardCompression"]),
         .library(name: "SwitchyardCookies", targets: ["SwitchyardCookies"]),
         .library(name: "SwitchyardCookieStorage", targets: ["SwitchyardCookieStorage"]),
         .library(name: "SwitchyardStreams", targets: ["SwitchyardStreams"]),
@@ -112,6 +113,21 @@ let package = Package(
             name: "CZlib",
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]
+        ),
+
+        // brotli and zstd, for SwitchyardCompression (br and zstd bodies) and the test server's fixtures.
+        // Linux only: on Apple platforms they are not system libraries (see SwitchyardCompression).
+        .systemLibrary(
+            name: "CBrotli",
+            path: "Sources/CBrotli",
+            pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"]), .brew(["brotli"]), .yum(["brotli-devel"])]
+        ),
+        .systemLibrary(
+            name: "CZstd",
+            path: "Sources/CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"]), .brew(["zstd"]), .yum(["libzstd-devel"])]
         ),
 
         // MARK: - Transports
@@ -266,6 +282,17 @@ let package = Package(
             ],
             path: "Plugins/Cache"
         ),
+        // br and zstd response decoding on every transport, and zstd request compression, as codecs
+        // for the kernel's content-decoder extension point; links libbrotli and libzstd (Linux only).
+        .target(
+            name: "SwitchyardCompression",
+            dependencies: [
+                "Switchyard",
+                .target(name: "CBrotli", condition: .when(platforms: [.linux])),
+                .target(name: "CZstd", condition: .when(platforms: [.linux]))
+            ],
+            path: "Plugins/Compression"
+        ),
 
         // MARK: - Ecosystem bridges
         // A Switchyard client as a swift-openapi-runtime `ClientTransport`, and any `ClientMiddleware`
@@ -310,6 +337,9 @@ let package = Package(
             name: "SwitchyardTestServer",
             dependencies: [
                 "CZlib",
+                // br and zstd fixtures and request bodies (`/coded/…`, `/gunzip`).
+                .target(name: "CBrotli", condition: .when(platforms: [.linux])),
+                .target(name: "CZstd", condition: .when(platforms: [.linux])),
                 "SwitchyardJSON",
                 product("Crypto", "swift-crypto", trait: "TestServer"),
                 product("NIOCore", "swift-nio", trait: "TestServer"),
@@ -486,9 +516,17 @@ let package = Package(
         // Request body compression on the wire, on every transport.
         .testTarget(
             name: "RequestCompressionTests",
-            dependencies: ["SwitchyardCore", 
+            dependencies: ["SwitchyardCore", "SwitchyardCompression", 
                 "Switchyard", "SwitchyardTestServer", "SwitchyardConformance", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types")
+            ]
+        ),
+        // br and zstd response decoding (SwitchyardCompression) on every transport, and its codecs.
+        .testTarget(
+            name: "SwitchyardCompressionTests",
+            dependencies: ["Switchyard", "SwitchyardCompression", "SwitchyardCurl", "SwitchyardURLSession",
+                "SwitchyardAsyncHTTPClient", "SwitchyardTestServer", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),

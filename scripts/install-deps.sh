@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Installs the system packages Switchyard needs when they are missing (Debian/Ubuntu, as root or via sudo).
-# Idempotent: does nothing when pkg-config already finds libcurl and zlib (bodies are decoded with zlib)
-# and the Public Suffix List is installed.
+# Idempotent: does nothing when pkg-config already finds libcurl, zlib (gzip/deflate bodies), brotli and zstd
+# (SwitchyardCompression: br and zstd bodies, zstd request bodies) and the Public Suffix List is installed.
 set -euo pipefail
 
 # The Public Suffix List the cookie jar reads (SwitchyardCookies) is Debian's publicsuffix package.
 PSL=/usr/share/publicsuffix/public_suffix_list.dat
-if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libcurl zlib && [ -f "$PSL" ]; then
+if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libcurl zlib libbrotlidec libbrotlienc libzstd && [ -f "$PSL" ]; then
   exit 0
 fi
-need=(libcurl4-openssl-dev zlib1g-dev publicsuffix)
+need=(libcurl4-openssl-dev zlib1g-dev libbrotli-dev libzstd-dev publicsuffix)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "libcurl or zlib development files are missing; install them with your package manager (e.g. 'brew install curl')." >&2
+  echo "libcurl, zlib, brotli or zstd development files are missing; install them with your package manager (e.g. 'brew install curl brotli zstd')." >&2
   exit 1
 fi
 sudo=""

@@ -175,7 +175,9 @@ public final class AsyncHTTPClientTransport: Transport {
         try context.checkLiveness()
         if let tlsFailure { throw tlsFailure }
         let host = request.head.authority ?? "the server"
-        let outgoing = try AsyncHTTPClientRequestMapping.makeRequest(request, acceptEncoding: acceptEncoding)
+        let decoders = request.options.contentDecoders
+        let outgoing = try AsyncHTTPClientRequestMapping.makeRequest(
+            request, acceptEncoding: acceptEncoding.map { decoders == .builtIn ? $0 : decoders.acceptEncoding })
         var client = self.client
         var proxy: ProxyServer?
         if let proxyClients { (client, proxy) = proxyClients.route(request.head, direct: client) }
@@ -240,7 +242,8 @@ public final class AsyncHTTPClientTransport: Transport {
             throw TransportFailure.declaredTooLarge(host: host, declared: declared, limit: limit)
         }
         let raw = Response(head, body: HTTPBody(body, length: length, replayability: .singleUse))
-        return contentDecoding == .byTransport ? try raw.decodingContent(limit: request.options.maxResponseBytes) : raw
+        return contentDecoding == .byTransport
+            ? try raw.decodingContent(limit: request.options.maxResponseBytes, decoders: request.options.contentDecoders) : raw
     }
 
     private func recordTotal(_ context: ExchangeContext) {

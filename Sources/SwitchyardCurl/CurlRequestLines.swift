@@ -23,7 +23,8 @@ final class CurlRequestLines: @unchecked Sendable {
         let head = request.head
         url = "\(head.scheme ?? "http")://\(head.authority ?? "")\(head.path ?? "/")"
         let fields = head.headerFields
-        if fields.isEmpty, request.body == nil, head.method != .post {
+        let decoders = request.options.contentDecoders
+        if fields.isEmpty, request.body == nil, head.method != .post, !decodesContentEncoding || decoders == .builtIn {
             headers = decodesContentEncoding ? Self.bareDecoding.pointer : Self.bare.pointer
             ownsHeaders = false
             return
@@ -47,7 +48,7 @@ final class CurlRequestLines: @unchecked Sendable {
         // Bodies are decoded in Swift (`Response.decodingContent`), not by libcurl, so the size
         // limit counts decoded bytes and an unfinished stream is caught; libcurl passes them raw.
         if decodesContentEncoding, fields[.acceptEncoding] == nil {
-            add(Self.acceptEncodingLine)
+            add(decoders == .builtIn ? Self.acceptEncodingLine : "Accept-Encoding: \(decoders.acceptEncoding)")
         }
         headers = list
     }

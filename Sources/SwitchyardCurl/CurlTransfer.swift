@@ -95,7 +95,8 @@ extension ResponseStream where Driver == CurlTransferDriver {
             }
             let response = Response(head, body: body)
             return driver.decodesContentEncoding
-                ? try response.decodingContent(limit: request.options.maxResponseBytes) : response
+                ? try response.decodingContent(
+                    limit: request.options.maxResponseBytes, decoders: request.options.contentDecoders) : response
         } catch {
             cancel(error)
             throw error

@@ -2,13 +2,13 @@ import CZlib
 import NIOCore
 import NIOHTTP1
 
-/// The `/gunzip` route: decodes a request body sent with `Content-Encoding: gzip` and reports what
-/// it decoded to, so tests can check a compressed upload byte for byte.
+/// The `/gunzip` route: decodes a request body sent with `Content-Encoding: gzip` (or `zstd`, `br`)
+/// and reports what it decoded to, so tests can check a compressed upload byte for byte.
 enum GunzipRoute {
     /// 200 `application/json`
     /// `{"content_encoding":"gzip","received_length":N,"length":M,"sha256":"…"}` — `received_length`
     /// is the body as received, `length` and `sha256` describe it after decoding (as received when it
-    /// has no `Content-Encoding`); 400 `not gzip\n` when the body does not decode.
+    /// has no `Content-Encoding`); 400 `not gzip\n` (`not zstd\n`, `not br\n`) when the body does not decode.
     static func action(_ request: IncomingRequest) -> RouteAction {
         if request.isTooLarge { return .text(413, "body too large\n") }
         let received = request.body.map { Array($0.readableBytesView) } ?? []
@@ -19,6 +19,15 @@ enum GunzipRoute {
         case "gzip":
             guard let inflated = gunzip(received) else { return .text(400, "not gzip\n") }
             decoded = inflated
+        case "zstd", "br":
+            #if canImport(CBrotli) && canImport(CZstd)
+            guard let inflated = BrotliZstd.decompress(received, coding: encoding.lowercased()) else {
+                return .text(400, "not \(encoding.lowercased())\n")
+            }
+            decoded = inflated
+            #else
+            return .text(400, "unsupported encoding\n")
+            #endif
         default: return .text(400, "unsupported encoding\n")
         }
         let json =

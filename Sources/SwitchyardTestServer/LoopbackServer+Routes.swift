@@ -15,7 +15,7 @@ import NIOHTTP1
 /// | `/delay/{ms}` | waits `ms` (≤ 3600000; event-loop timer, no thread blocked), then 200 `delayed {ms}\n` |
 /// | `/echo`, `/echo/{any/path}` | 200 `application/json`: `{"method","uri","version","headers":[[name,value],…],"body_length","body_sha256"}`; headers in received order and case |
 /// | `/echo/body?status=S` | `S` (default 200, 200…599) with the request body (≤ 64 MiB, else 413 + close) and its `Content-Type` |
-/// | `/gunzip` | 200 `application/json` `{"content_encoding","received_length","length","sha256"}`: the request body (≤ 64 MiB) decoded from `Content-Encoding: gzip` (as received without one); 400 when it does not decode |
+/// | `/gunzip` | 200 `application/json` `{"content_encoding","received_length","length","sha256"}`: the request body (≤ 64 MiB) decoded from `Content-Encoding: gzip`, `zstd` or `br` (as received without one); 400 when it does not decode |
 /// | `/auth/{key}` | 200 `ok {key}\n` when `Authorization` is exactly `Bearer {token}` for the key's token (``LoopbackServer/setAuthToken(_:key:)``), else 401 `unauthorized\n` with `WWW-Authenticate: Bearer`; counts per key: ``LoopbackServer/authRequests(key:)`` |
 /// | `/bytes/{n}` | 200 `application/octet-stream`, `n` bytes, byte `i` = `i % 251`; `?framing=content-length` (default) \| `chunked` \| `close` (no length, `Connection: close`, body ends at close); `?delay_ms=D` waits before the head; `?stall_at=K` stops sending at body offset K and leaves the connection open (every framing; chunked without its last chunk); streamed in 64 KiB pieces with back-pressure |
 /// | `/bytes/{n}` ranges | content-length framing: `ETag: "bytes-{n}"` (`?version=V`: `"bytes-{n}-vV"`, a changed resource), `Accept-Ranges: bytes`; `Range: bytes=S-` / `bytes=S-E` → 206 + `Content-Range` unless `If-Range` differs from the `ETag` (then 200); start ≥ n → 416 `Content-Range: bytes */n`; `?ranges=ignore` → always the full 200; `?cut_after=K` closes the connection after K body bytes; `?stall_at=K` stops sending at body offset K (connection left open; not for responses starting at or past K). The `Range` of every tagged request: ``LoopbackServer/rangeHeaders(tag:)``. Logic in `RangedBytes` |
@@ -57,6 +57,12 @@ import NIOHTTP1
 /// | `/gzip/double` | `Content-Encoding: gzip, gzip`: `/gzip`'s text compressed twice |
 /// | `/gzip/bomb?bytes=N` | `N` (default 10 MiB, ≤ 4 GiB) zero bytes gzip-compressed at level 9 (about 1,000 : 1); `&encoding=deflate` for zlib-wrapped `deflate` |
 /// | `/br/invalid` | `Content-Encoding: br` over bytes that are not brotli |
+/// | `/coded/{br,zstd}/text?layers=L` | `Content-Encoding: C` (`C, C` … for `L` layers, default 1), decodes to `hello, C\n` × 1,000 |
+/// | `/coded/{br,zstd}/binary?bytes=N` | `N` (default 1 MiB) pattern bytes (byte `i` is `i % 251`) compressed |
+/// | `/coded/zstd/frames?bytes=N&count=C` | `N` (default 300,000) pattern bytes as `C` (default 3) concatenated zstd frames |
+/// | `/coded/{br,zstd}/bomb?bytes=N` | `N` (default 10 MiB) zero bytes compressed at a high level |
+/// | `/coded/{br,zstd}/broken`, `truncated`, `trailing` | the text body with 3 bytes inverted (the library refuses it), cut at 60 %, or followed by `trailing garbage` |
+/// | `/coded/unknown` | `Content-Encoding: x-unknown` over `plain bytes\n` |
 /// | `/interim-flood?count=N` | `N` (default 100,000) `103` interim responses, then 200 `ok`, close |
 /// | `/malformed/status-line` | `HTTP/1.1 2x0 OK\r\nContent-Length: 2\r\n\r\nok`, close |
 /// | `/malformed/garbage` | `this is not http\r\n\r\n`, close |
@@ -195,6 +201,8 @@ enum Router {
             return .bytes(
                 200, GzipFixtures.doubleGzipBuffer, contentType: "text/plain",
                 headers: [("Content-Encoding", "gzip, gzip")])
+        case ("coded", 2), ("coded", 3):
+            return CodedRoute.action(coding: parts[1], variant: parts.count == 3 ? parts[2] : "", target: target) ?? notFound
         case ("br", 2) where parts[1] == "invalid":
             return .bytes(
                 200, ByteBuffer(string: "this is not brotli"), contentType: "text/plain",

@@ -29,7 +29,20 @@ enum RequestMapping {
             // URLRequest keeps one value per name: repeats are joined with ",".
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
+        if head.headerFields[.acceptEncoding] == nil {
+            urlRequest.setValue(acceptEncoding(request.options.contentDecoders), forHTTPHeaderField: "Accept-Encoding")
+        }
         return urlRequest
+    }
+
+    /// The `Accept-Encoding` of a request that sets none: the codings it accepts
+    /// (``SwitchyardCore/RequestOptions/contentDecoders``) that URLSession decodes, as every transport
+    /// advertises them, instead of URLSession's own list (which would advertise `br` and `zstd` to
+    /// an app that did not enable them on the other transports).
+    static func acceptEncoding(_ decoders: ContentDecoders) -> String {
+        guard decoders != .builtIn else { return ContentDecoders.builtIn.acceptEncoding }
+        return decoders.acceptEncoding.split(separator: ", ")
+            .filter { ResponseHeadMapping.decodedContentCodings.contains(String($0)) }.joined(separator: ", ")
     }
 }
 
@@ -66,8 +79,11 @@ enum ResponseHeadMapping {
         return HTTPResponse(status: HTTPResponse.Status(code: code), headerFields: fields)
     }
 
-    /// The content codings URLSession decodes before handing the body over (it advertises them in
-    /// its own `Accept-Encoding`): FoundationNetworking's libcurl adds `br` and `zstd`.
+    /// The content codings URLSession decodes before handing the body over, whether or not the
+    /// request accepts them: FoundationNetworking's libcurl (Linux) always decodes `br` and `zstd`
+    /// too, and cannot be told not to. The decoded bytes still count against `maxResponseBytes`
+    /// (the response stream counts what it delivers) and more than ``ContentDecoders/maxLayers``
+    /// codings are refused, as on every transport.
     static let decodedContentCodings = HTTPResponse.decodedContentCodings.union(["br", "zstd"])
 
     /// The number of body bytes the head promises, when URLSession hands us exactly those bytes:

@@ -107,6 +107,7 @@ extension ResponseStream where Driver == URLSessionExchangeDriver {
         do {
             try ResponseHeadRules.validateSize(received, host: host)
             try ResponseHeadRules.validate(received, host: host)
+            try ContentDecoders.checkLayers(of: received.headerFields)
         } catch {
             fail(error)
             return

@@ -64,10 +64,15 @@ public import Foundation
 ///   is not kept. Response fields come from a dictionary: the server's order is lost (fields are
 ///   sorted by name), repeats are joined with ", " (`Set-Cookie` is split again).
 /// - **Added request headers:** `User-Agent: <process> (unknown version) curl/<version>`,
-///   `Accept: */*`, `Accept-Language: <locale>`, `Accept-Encoding: deflate, gzip, br, zstd`,
-///   `Connection: keep-alive` unless the request sets them; `Content-Length: 0` on non-`GET`
+///   `Accept: */*`, `Accept-Language: <locale>`, `Connection: keep-alive` unless the request sets them; `Content-Length: 0` on non-`GET`
 ///   requests without a body; `Content-Type: application/x-www-form-urlencoded` on a `POST` with a
 ///   body and no `Content-Type`.
+/// - **Content codings:** libcurl decodes bodies itself (corelibs always turns its decoding on):
+///   `gzip`, `deflate`, and also `br` and `zstd` even when the request did not accept them. The
+///   transport sends the same `Accept-Encoding` as the others (the request's
+///   `RequestOptions.contentDecoders`, default `gzip, deflate`), the decoded bytes count against
+///   `maxResponseBytes`, and more than three codings are refused; but a compressed stream that
+///   stops before its end arrives as a complete body (libcurl 7.88 does not report it).
 /// - **Proxies:** corelibs never gives libcurl a proxy (it ignores `connectionProxyDictionary`), so
 ///   libcurl follows the proxy environment variables (`http_proxy`, `https_proxy`, `no_proxy`, …) for
 ///   every request, even with ``Configuration/proxy`` `nil`; only a ``Configuration/proxy`` equal to

@@ -94,13 +94,17 @@ import Testing
             let response = try Response(head, body: HTTPBody([1, 2, 3])).decodingContent(limit: nil)
             #expect(response.head.headerFields[.contentEncoding] == encoding)
         }
-        let identity = try ContentCoding.codings(of: [.contentEncoding: "identity"])
-        #expect(identity == [])
+        let identity = try ContentDecoders.builtIn.codecs(of: [.contentEncoding: "identity"])
+        #expect(identity?.isEmpty == true)
     }
 
     @Test func moreThanThreeLayersAreRefused() {
-        #expect(throws: SwitchyardError.self) { try ContentCoding.codings(of: [.contentEncoding: "gzip, gzip, gzip, gzip"]) }
-        #expect((try? ContentCoding.codings(of: [.contentEncoding: "gzip, deflate"])) == [.gzip, .deflate])
+        #expect(throws: SwitchyardError.self) {
+            try ContentDecoders.builtIn.codecs(of: [.contentEncoding: "gzip, gzip, gzip, gzip"])
+        }
+        #expect(throws: SwitchyardError.self) { try ContentDecoders.checkLayers(of: [.contentEncoding: "br, br, br, br"]) }
+        let names = (try? ContentDecoders.builtIn.codecs(of: [.contentEncoding: "gzip, deflate"]))?.map(\.name)
+        #expect(names == ["gzip", "deflate"])
     }
 
     static func failure(_ operation: () async throws -> Void) async -> SwitchyardError? {

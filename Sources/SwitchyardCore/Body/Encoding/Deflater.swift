@@ -6,7 +6,7 @@ import CZlib
 /// lives on the heap because zlib keeps a pointer to it and checks that it never moves. Memory is
 /// bounded by zlib's own state (about 256 KiB at the default settings), one output piece, and the
 /// compressed bytes of the input passed to one ``deflate(_:finish:)`` call.
-final class Deflater {
+final class Deflater: ContentEncoder {
     /// zlib writes into a buffer of this size; one call's output is gathered from such pieces.
     static let pieceSize = 64 * 1024
 
@@ -65,5 +65,10 @@ final class Deflater {
             // Go on while zlib filled the whole output piece, input remains, or the end is unwritten.
         } while code != Z_STREAM_END && (stream.pointee.avail_out == 0 || !input.isEmpty || finish)
         return produced
+    }
+
+    /// ``deflate(_:finish:)``, as a ``ContentEncoder``.
+    func encode(_ input: ArraySlice<UInt8>, finish: Bool) throws(SwitchyardError) -> [UInt8] {
+        try deflate(input, finish: finish)
     }
 }

@@ -1,10 +1,11 @@
 import HTTPTypes
 
-/// Gzip-compresses large request bodies on their way out, streamed chunk by chunk in constant memory.
+/// Compresses large request bodies on their way out (gzip by default, or any ``ContentCodec`` that
+/// encodes, e.g. `SwitchyardCompression`'s zstd), streamed chunk by chunk in constant memory.
 ///
 /// A request is compressed when it has a body, carries no `Content-Encoding` yet, and its body is
 /// either of unknown length or at least ``minimumBytes`` long; smaller bodies go as they are. A
-/// compressed request gets `Content-Encoding: gzip` and loses any `Content-Length` (the compressed
+/// compressed request gets `Content-Encoding: <coding>` (e.g. `gzip`) and loses any `Content-Length` (the compressed
 /// size is only known once it has been sent; transports then send it chunked). The sizes before and
 /// after are recorded as a ``RequestCompressionReport`` in the exchange's context and its
 /// ``PipelineTimings/requestCompression``.
@@ -27,28 +28,44 @@ public struct RequestCompressionInterceptor: Interceptor {
 
     /// Bodies of known length shorter than this go uncompressed.
     public let minimumBytes: Int64
-    /// zlib's compression level, 1 (fastest) … 9 (smallest).
+    /// The gzip level, 1 (fastest) … 9 (smallest); for another ``coding``, the level it is given
+    /// (clamped by the codec).
     public let level: Int
+    /// The content coding applied (default ``GzipCodec``).
+    public let coding: any ContentCodec
 
-    /// Creates the interceptor.
+    /// Creates a gzip-compressing interceptor.
     /// - Parameters:
     ///   - minimumBytes: The smallest known-length body that is compressed.
     ///   - level: zlib's compression level, clamped to 1 … 9.
     public init(minimumBytes: Int64 = defaultMinimumBytes, level: Int = defaultLevel) {
         self.minimumBytes = minimumBytes
         self.level = min(9, max(1, level))
+        self.coding = GzipCodec()
     }
 
-    /// Replaces a large body with its gzip stream and adjusts the headers; forwards other requests unchanged.
+    /// Creates an interceptor compressing with `coding`.
+    /// - Parameters:
+    ///   - coding: A codec that encodes (its ``ContentCodec/makeEncoder(level:)``).
+    ///   - minimumBytes: The smallest known-length body that is compressed.
+    ///   - level: The codec's level (clamped to its range).
+    public init(coding: any ContentCodec, minimumBytes: Int64 = defaultMinimumBytes, level: Int) {
+        self.minimumBytes = minimumBytes
+        self.level = level
+        self.coding = coding
+    }
+
+    /// Replaces a large body with its compressed stream and adjusts the headers; forwards other requests unchanged.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard let body = request.body, shouldCompress(request, body) else { return try await next(request) }
         var request = request
-        request.body = body.gzipped(level: Int32(level)) { plain, compressed in
-            let report = RequestCompressionReport(coding: "gzip", originalBytes: plain, compressedBytes: compressed)
+        let name = coding.name
+        request.body = body.encoded(with: coding, level: level) { plain, compressed in
+            let report = RequestCompressionReport(coding: name, originalBytes: plain, compressedBytes: compressed)
             context[RequestCompressionReport.Key.self] = report
             context.recordPipelineTimings { $0.requestCompression = report }
         }
-        request.head.headerFields[.contentEncoding] = "gzip"
+        request.head.headerFields[.contentEncoding] = name
         request.head.headerFields[.contentLength] = nil
         return try await next(request)
     }
@@ -82,5 +99,24 @@ extension Plugin {
         Plugin(
             name: name, scope: scope, position: .call,
             interceptors: [RequestCompressionInterceptor(minimumBytes: minimumBytes, level: level)])
+    }
+
+    /// A plugin that compresses the request bodies in `scope` with `coding` (see
+    /// ``RequestCompressionInterceptor``), e.g. `SwitchyardCompression`'s zstd.
+    /// - Parameters:
+    ///   - scope: The requests whose servers accept `Content-Encoding: <coding>` bodies.
+    ///   - coding: A codec that encodes.
+    ///   - minimumBytes: The smallest known-length body that is compressed.
+    ///   - level: The codec's compression level (clamped to its range).
+    ///   - name: The plugin's name (default `requestCompression`).
+    /// - Returns: A plugin at the call position.
+    public static func requestCompression(
+        scope: RequestScope, coding: any ContentCodec,
+        minimumBytes: Int64 = RequestCompressionInterceptor.defaultMinimumBytes,
+        level: Int, name: String = "requestCompression"
+    ) -> Plugin {
+        Plugin(
+            name: name, scope: scope, position: .call,
+            interceptors: [RequestCompressionInterceptor(coding: coding, minimumBytes: minimumBytes, level: level)])
     }
 }
