@@ -97,6 +97,9 @@ extension ClientConfiguration {
         set { self[RetryBudgetSetting.self] = newValue }
     }
 
+    /// `Switchyard/<version>`: the `User-Agent` the standard configuration sends when a request sets none.
+    public static let defaultUserAgent = "Switchyard/\(SwitchyardVersion.current)"
+
     /// The everyday chain, what `Client(transport:)` uses: events, redirects (up to 10), retry of
     /// idempotent requests (3 attempts) within a retry budget, and status validation (200–399
     /// accepted; others fail with ``SwitchyardCore/SwitchyardError/Kind/httpStatus``). Bodies read
@@ -118,6 +121,7 @@ extension ClientConfiguration {
     ///   - plugins: Department plugins.
     ///   - callInterceptors: The app's call interceptors.
     ///   - attemptInterceptors: The app's attempt interceptors.
+    ///   - userAgent: The `User-Agent` of requests that set none, or `nil` for none.
     public init(
         events: EventBus? = EventBus(),
         popUps: PopUpPolicy = PopUpPolicy(),
@@ -128,9 +132,11 @@ extension ClientConfiguration {
         retryBudget: RetryBudget? = RetryBudget(),
         plugins: [Plugin] = [],
         callInterceptors: [any Interceptor] = [],
-        attemptInterceptors: [any Interceptor] = []
+        attemptInterceptors: [any Interceptor] = [],
+        userAgent: String? = ClientConfiguration.defaultUserAgent
     ) {
         self = .bare
+        self.userAgent = userAgent
         self.events = events
         self.popUps = popUps
         self.plugins = plugins

@@ -4,7 +4,7 @@ public import Switchyard
 extension ClientConfiguration {
     /// The built-in chain as an app typically runs it: what ``init(events:popUps:validation:maxResponseBytes:redirects:retry:retryBudget:plugins:callInterceptors:attemptInterceptors:)``
     /// switches on (events, redirects, retry with its budget) plus timing statistics, a header rule,
-    /// and logging at info level into a ``DiscardingLogHandler`` (the cost of formatting the lines
+    /// and logging at debug level (one line per attempt) into a ``DiscardingLogHandler`` (the cost of formatting the lines
     /// without the cost of I/O). Status validation and a size limit stay off, as by default.
     ///
     /// The one definition of "the built-in chain" that `yard bench --chain default` and the chain
@@ -20,7 +20,8 @@ extension ClientConfiguration {
         configuration.headers = [HeaderRules(owner: "bench", rules: [.set("X-Client", "switchyard-bench")])]
         configuration.plugins = [
             .timingStats(TimingStats()),
-            .logging(LoggingConfiguration(logger: Logger(label: "switchyard.bench") { _ in DiscardingLogHandler() }))
+            .logging(
+                LoggingConfiguration(logger: Logger(label: "switchyard.bench") { _ in DiscardingLogHandler(logLevel: .debug) }))
         ]
         return configuration
     }

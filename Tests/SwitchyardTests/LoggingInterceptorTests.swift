@@ -31,50 +31,50 @@ import Testing
 
     // MARK: - Levels
 
-    @Test func aboveInfoNothingIsLoggedAndTheExchangeIsUntouched() async throws {
+    @Test func aboveDebugNothingIsLoggedAndTheExchangeIsUntouched() async throws {
         let log = CapturedLog()
-        let response = try await Self.client(log, level: .notice).send(
+        let response = try await Self.client(log, level: .info).send(
             try Request(method: .post, url: "https://api.example.com/items", body: HTTPBody("payload")))
         #expect(response.text == "fine")
         #expect(log.all.isEmpty)
     }
 
-    @Test func infoWritesOneLinePerExchangeWithMethodURLStatusAndAttempt() async throws {
+    @Test func debugWritesOneLinePerExchangeWithMethodURLStatusAndAttempt() async throws {
         let log = CapturedLog()
         var request = try Request(url: "https://api.example.com/items?page=2")
         request.options.tags = ["search", "beta"]
-        let response = try await Self.client(log, level: .info).send(request)
+        let response = try await Self.client(log, level: .debug).send(request)
         #expect(log.all.count == 1)
-        let line = try #require(log.messages(at: .info).first)
+        let line = try #require(log.messages(at: .debug).first)
         #expect(line.hasPrefix("GET https://api.example.com/items?page=2 → 200 in "), "\(line)")
         #expect(line.hasSuffix(" ms (attempt 1)"), "\(line)")
         let metadata = try #require(log.all.first?.metadata)
         #expect(metadata == "attempt=1 exchange=\(response.context.id) tags=beta,search")
     }
 
-    @Test func aFailureIsOneInfoLineNamingTheKindWithItsMessage() async throws {
+    @Test func aFailureIsOneDebugLineNamingTheKindWithItsMessage() async throws {
         let log = CapturedLog()
         let transport = StubTransport.failing(SwitchyardError(.connectionFailed, "nobody listens on port 9"))
         let error = await failure(
-            of: Self.client(log, level: .info, transport: transport),
+            of: Self.client(log, level: .debug, transport: transport),
             try Request(url: "https://api.example.com/items"))
         #expect(error?.kind == .connectionFailed)
-        let line = try #require(log.messages(at: .info).first)
+        let line = try #require(log.messages(at: .debug).first)
         #expect(line.hasPrefix("GET https://api.example.com/items → connectionFailed after "), "\(line)")
         #expect(line.hasSuffix("(attempt 1): nobody listens on port 9"), "\(line)")
         #expect(log.all.count == 1)
     }
 
-    @Test func debugAddsHeadersAndBodyPreviewsButNoCurlCommand() async throws {
+    @Test func traceAddsHeadersAndBodyPreviewsToTheAttemptLine() async throws {
         let log = CapturedLog()
         let transport = Self.answering(body: Array("{\"ok\":true}".utf8), headers: [.contentType: "application/json"])
         let request = try Request(
             method: .post, url: "https://api.example.com/items",
             headers: ["Content-Type": "text/plain"], body: HTTPBody("hello"))
-        _ = try await Self.client(log, level: .debug, transport: transport).send(request)
-        #expect(log.messages(at: .trace).isEmpty)
-        #expect(log.messages(at: .info).count == 1)
-        let debug = log.messages(at: .debug)
+        _ = try await Self.client(log, level: .trace, transport: transport).send(request)
+        #expect(log.messages(at: .debug).count == 1)
+        #expect(log.all.allSatisfy { $0.level == .debug || $0.level == .trace })
+        let debug = log.messages(at: .trace)
         #expect(debug.contains("→ POST https://api.example.com/items headers: Content-Type: text/plain"))
         #expect(debug.contains("→ request body (complete, 5 bytes): hello"))
         #expect(debug.contains("← 200 headers: Content-Type: application/json"))
@@ -93,7 +93,7 @@ import Testing
 
         let getLog = CapturedLog()
         _ = try await Self.client(getLog, level: .trace).send(try Request(url: "https://api.example.com/"))
-        #expect(getLog.messages(at: .trace) == ["curl 'https://api.example.com/'"])
+        #expect(getLog.messages(at: .trace).first == "curl 'https://api.example.com/'")
     }
 
     @Test func aBodyOverThePreviewSizeIsLeftOutOfTheCurlCommand() async throws {
@@ -112,9 +112,9 @@ import Testing
     @Test func aPreviewStopsAtTheLimitAndSaysHowLargeTheBodyWas() async throws {
         let log = CapturedLog()
         let transport = Self.answering(body: Array(String(repeating: "b", count: 300).utf8))
-        _ = try await Self.client(log, level: .debug, transport: transport, bodyPreviewBytes: 8).send(
+        _ = try await Self.client(log, level: .trace, transport: transport, bodyPreviewBytes: 8).send(
             try Request(url: "https://api.example.com/"))
-        let preview = try #require(log.messages(at: .debug).first { $0.hasPrefix("← response body") })
+        let preview = try #require(log.messages(at: .trace).first { $0.hasPrefix("← response body") })
         #expect(preview == "← response body (complete, 300 bytes): bbbbbbbb… (300 bytes)")
     }
 
@@ -122,17 +122,17 @@ import Testing
         let log = CapturedLog()
         // 1 + 1 + 2 + 3 bytes: a limit of 6 ends inside "€".
         let transport = Self.answering(body: Array("a\né€".utf8))
-        _ = try await Self.client(log, level: .debug, transport: transport, bodyPreviewBytes: 6).send(
+        _ = try await Self.client(log, level: .trace, transport: transport, bodyPreviewBytes: 6).send(
             try Request(url: "https://api.example.com/"))
-        let preview = try #require(log.messages(at: .debug).first { $0.hasPrefix("← response body") })
+        let preview = try #require(log.messages(at: .trace).first { $0.hasPrefix("← response body") })
         #expect(preview == "← response body (complete, 7 bytes): a\\né… (7 bytes)")
     }
 
     @Test func aBinaryBodyIsDescribedNotPrinted() async throws {
         let log = CapturedLog()
         let transport = Self.answering(body: [0x00, 0x01, 0xFF, 0xFE, 0x02])
-        _ = try await Self.client(log, level: .debug, transport: transport).send(try Request(url: "https://api.example.com/"))
-        let preview = try #require(log.messages(at: .debug).first { $0.hasPrefix("← response body") })
+        _ = try await Self.client(log, level: .trace, transport: transport).send(try Request(url: "https://api.example.com/"))
+        let preview = try #require(log.messages(at: .trace).first { $0.hasPrefix("← response body") })
         #expect(preview == "← response body (complete, 5 bytes): <5 bytes binary>")
     }
 
@@ -154,7 +154,7 @@ import Testing
         #expect(sent[HTTPField.Name("X-Api-Key")!] == "KEY-SECRET-2")
 
         #expect(!log.text.contains("SECRET"), "a secret leaked:\n\(log.text)")
-        let debug = log.messages(at: .debug)
+        let debug = log.messages(at: .trace)
         #expect(
             debug.contains(
                 "→ GET https://api.example.com/me?token=<redacted>&page=2 headers: Authorization: <redacted>;"
@@ -175,13 +175,13 @@ import Testing
         let request = try Request(
             url: "https://api.example.com/?access_token=long-query-secret",
             headers: ["Authorization": "Bearer abcdef123456"])
-        _ = try await Self.client(log, level: .debug, transport: echoing).send(request)
-        let preview = try #require(log.messages(at: .debug).first { $0.hasPrefix("← response body") })
+        _ = try await Self.client(log, level: .trace, transport: echoing).send(request)
+        let preview = try #require(log.messages(at: .trace).first { $0.hasPrefix("← response body") })
         #expect(preview.hasSuffix(": you sent <redacted> and <redacted>"), "\(preview)")
 
         let failing = StubTransport.failing(SwitchyardError(.connectionFailed, "proxy refused Bearer abcdef123456"))
         let failureLog = CapturedLog()
-        _ = await failure(of: Self.client(failureLog, level: .info, transport: failing), request)
+        _ = await failure(of: Self.client(failureLog, level: .debug, transport: failing), request)
         #expect(!failureLog.text.contains("abcdef123456"), "\(failureLog.text)")
         #expect(failureLog.text.contains("proxy refused <redacted>"))
     }
@@ -191,9 +191,9 @@ import Testing
         let stub = StubTransport { _, _ in
             Response(status: .ok, headerFields: [.setCookie: "sid=RESPONSE-SECRET"], body: Array("sid=RESPONSE-SECRET".utf8))
         }
-        _ = try await Self.client(log, level: .debug, transport: stub).send(try Request(url: "https://api.example.com/login"))
+        _ = try await Self.client(log, level: .trace, transport: stub).send(try Request(url: "https://api.example.com/login"))
         #expect(!log.text.contains("RESPONSE-SECRET"), "\(log.text)")
-        #expect(log.messages(at: .debug).contains("← response body (complete, 19 bytes): <redacted>"))
+        #expect(log.messages(at: .trace).contains("← response body (complete, 19 bytes): <redacted>"))
     }
 
     @Test func theDefaultsCoverCommonCredentialsAndCallerNamesAreAddedLowercased() {

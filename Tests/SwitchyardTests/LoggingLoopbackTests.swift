@@ -22,20 +22,20 @@ struct LoggingLoopbackTests {
         return try Client(transport: CurlTransport(), configuration: configuration)
     }
 
-    @Test func oneInfoLinePerAttempt() async throws {
+    @Test func oneDebugLinePerAttempt() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
         let log = CapturedLog()
         let retry = RetryPolicy(maxAttempts: 3, backoff: RetryBackoff(random: { 0 }))
-        _ = try await Self.client(log, level: .info, retry: retry).send(try Request(url: server.url("/flaky/log/2")))
-        let lines = log.messages(at: .info)
+        _ = try await Self.client(log, level: .debug, retry: retry).send(try Request(url: server.url("/flaky/log/2")))
+        let lines = log.messages(at: .debug)
         #expect(lines.count == 3)
         for (index, status) in [503, 503, 200].enumerated() {
             #expect(lines[index].hasPrefix("GET \(server.url("/flaky/log/2")) → \(status) in "))
             #expect(lines[index].hasSuffix("(attempt \(index + 1))"))
         }
         #expect(log.all.map(\.metadata).last?.contains("attempt=3") == true)
-        #expect(log.messages(at: .debug).isEmpty)
+        #expect(log.messages(at: .trace).isEmpty)
     }
 
     @Test func secretsNeverReachTheLogAtAnyLevelButDoReachTheServer() async throws {
@@ -71,11 +71,11 @@ struct LoggingLoopbackTests {
             continuation.finish()
         }
         let request = try Request(method: .put, url: server.url("/echo"), body: HTTPBody(stream))
-        let echo = try EchoReport(try await Self.client(log, level: .debug).send(request))
+        let echo = try EchoReport(try await Self.client(log, level: .trace).send(request))
         #expect(echo.bodyLength == 100 * 1024)
         #expect(echo.bodySHA256 == sha256Hex(chunks.joined()))
-        let preview = try #require(log.messages(at: .debug).first { $0.hasPrefix("→ request body") })
+        let preview = try #require(log.messages(at: .trace).first { $0.hasPrefix("→ request body") })
         #expect(preview.hasPrefix("→ request body (complete, 102400 bytes): " + String(repeating: "a", count: 64) + "…"))
-        #expect(log.messages(at: .debug).contains { $0.hasPrefix("← response body (complete,") })
+        #expect(log.messages(at: .trace).contains { $0.hasPrefix("← response body (complete,") })
     }
 }

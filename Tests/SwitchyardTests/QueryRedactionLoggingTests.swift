@@ -43,7 +43,7 @@ struct QueryRedactionLoggingTests {
             LoggingConfiguration(logger: log.logger(level: .trace)))
         #expect(echoed.contains("value-0-SECRET"), "the server received the real values")
         #expect(!log.text.contains("SECRET"), "a credential value leaked:\n\(log.text)")
-        let info = try #require(log.messages(at: .info).first)
+        let info = try #require(log.messages(at: .debug).first)
         #expect(info.contains("/echo?page=2&token=<redacted>&access_token=<redacted>"))
         #expect(info.contains("&X-Amz-Signature=<redacted>&"))
         let curl = try #require(log.messages(at: .trace).first)
@@ -56,8 +56,8 @@ struct QueryRedactionLoggingTests {
         let log = CapturedLog()
         _ = try await Self.send(
             server.url("/echo?shop_pin=PIN-SECRET&token=TOKEN-SECRET"),
-            LoggingConfiguration(logger: log.logger(level: .info), redactedQueryParameters: ["Shop_Pin"]))
-        let line = try #require(log.messages(at: .info).first)
+            LoggingConfiguration(logger: log.logger(level: .debug), redactedQueryParameters: ["Shop_Pin"]))
+        let line = try #require(log.messages(at: .debug).first)
         #expect(line.contains("/echo?shop_pin=<redacted>&token=<redacted> → 200"), "\(line)")
     }
 
@@ -65,10 +65,10 @@ struct QueryRedactionLoggingTests {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
         let log = CapturedLog()
-        var logging = LoggingConfiguration(logger: log.logger(level: .info))
+        var logging = LoggingConfiguration(logger: log.logger(level: .debug))
         logging.redactedQueryParameters = []
         _ = try await Self.send(server.url("/echo?token=VISIBLE-TOKEN"), logging)
-        let line = try #require(log.messages(at: .info).first)
+        let line = try #require(log.messages(at: .debug).first)
         #expect(line.contains("/echo?token=VISIBLE-TOKEN → 200"), "\(line)")
     }
 

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Synchronization
 
 /// One immutable, ready-to-run chain of a ``Client``: the pipeline, its description, and where its
@@ -12,6 +13,8 @@ final class AssembledChain: Sendable {
     let eventsLink: EventsInterceptor?
     /// What the chain was assembled from, to assemble it again with other plugins.
     let source: Source
+    /// The `User-Agent` field added to requests without one, or why the configured one is refused.
+    let userAgent: Result<HTTPField, SwitchyardError>?
 
     /// What a chain is assembled from.
     enum Source: Sendable {
@@ -28,6 +31,7 @@ final class AssembledChain: Sendable {
         self.eventsLink = Self.firstEventsLink(interceptors)
         self.headerConflicts = []
         self.source = .interceptors(interceptors)
+        self.userAgent = nil
         // Links below the last redirect or retry link run once per attempt; the rest once per call.
         let lastRepeating = interceptors.lastIndex {
             let link = Pipeline.unwrapped($0)
@@ -50,6 +54,9 @@ final class AssembledChain: Sendable {
         self.observers = assembly.observers
         self.eventsLink = Self.firstEventsLink(assembly.interceptors)
         self.source = .configuration(configuration)
+        self.userAgent = configuration.userAgent.map { value in
+            Result { () throws(SwitchyardError) in try HTTPField.validated(name: "User-Agent", value: value) }
+        }
     }
 
     private static func firstEventsLink(_ interceptors: [any Interceptor]) -> EventsInterceptor? {

@@ -158,8 +158,12 @@ public struct Client: Sendable {
     }
 
     private func run(_ request: Request, chain: AssembledChain, context: ExchangeContext) async throws(SwitchyardError) -> Response {
+        var request = request
         do throws(SwitchyardError) {
             if !request.isValidated { try RequestValidator.validate(request.head) }
+            if let userAgent = chain.userAgent, request.head.headerFields[.userAgent] == nil {
+                try request.appendValidatedField(userAgent.get())
+            }
             try context.checkLiveness()
         } catch {
             throw .sealing(error, request: request.head)

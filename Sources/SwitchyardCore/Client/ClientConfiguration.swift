@@ -42,6 +42,11 @@ public struct ClientConfiguration: Sendable {
     public var callInterceptors: [any Interceptor]
     /// The app's own attempt interceptors, outermost first (after the attempt plugins).
     public var attemptInterceptors: [any Interceptor]
+    /// The `User-Agent` sent with requests that set none, the same on every transport (the
+    /// standard configuration's is `Switchyard/<version>`); `nil` sends none of the client's own
+    /// (a transport may then add its own: URLSession does). A value with CR, LF or NUL fails every
+    /// request with `invalidRequest`.
+    public var userAgent: String?
 
     /// No built-in link and no event bus: the transport alone, plus what you add (plugins, the
     /// app's interceptors).

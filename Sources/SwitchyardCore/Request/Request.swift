@@ -1,9 +1,9 @@
 public import HTTPTypes
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 /// One HTTP request as it flows down the chain: the head, an optional body, and per-request options.
@@ -37,6 +37,33 @@ public struct Request: Sendable {
         self.head = head
         self.body = body
         self.options = options
+    }
+
+    /// Creates a request from a `URL`, validating it and the header fields as the form that takes
+    /// a `String` does (credentials in the URL become an `Authorization: Basic` header).
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - url: An absolute `http` or `https` URL.
+    ///   - headers: Header fields in order.
+    ///   - body: The body, if any.
+    ///   - options: Per-request settings.
+    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` as the `String` form does.
+    public init(
+        method: HTTPRequest.Method = .get,
+        url: URL,
+        headers: KeyValuePairs<String, String> = [:],
+        body: HTTPBody? = nil,
+        options: RequestOptions = RequestOptions()
+    ) throws(SwitchyardError) {
+        try self.init(method: method, url: url.absoluteString, headers: headers, body: body, options: options)
+    }
+
+    /// Appends a field that is already valid, keeping the request's validated mark.
+    /// - Parameter field: A field whose name and value passed validation.
+    package mutating func appendValidatedField(_ field: HTTPField) {
+        let validated = isValidated
+        head.headerFields.append(field)
+        isValidated = validated
     }
 
     /// Creates a request from a URL string and header name/value pairs, validating both.

@@ -19,8 +19,9 @@ public struct LoggingConfiguration: Sendable {
     /// logged or recorded: ``Redaction/defaultQueryParameters``.
     public static let defaultRedactedQueryParameters: Set<String> = Redaction.defaultQueryParameters
 
-    /// Where lines go; its log level decides how much is logged (info: one line per attempt;
-    /// debug: headers and body previews; trace: a `curl` command too).
+    /// Where lines go, unless a request has its own logger (`RequestOptions.logger`); its log level
+    /// decides how much is logged (debug: one line per attempt; trace: headers, body previews and
+    /// a `curl` command too).
     public var logger: Logger
     /// Header names (any case) whose values are written as `<redacted>`.
     public var redactedHeaders: Set<String>

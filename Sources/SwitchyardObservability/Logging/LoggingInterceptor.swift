@@ -2,15 +2,16 @@ import HTTPTypes
 import Logging
 public import Switchyard
 
-/// Logs each attempt through swift-log, never revealing secrets.
+/// Logs each attempt through swift-log at the levels a library logs at, never revealing secrets.
 ///
-/// - `.info`: one line per attempt when its head arrives or it fails:
+/// - `.debug`: one line per attempt when its head arrives or it fails:
 ///   `GET https://api.example.com/users?token=<redacted> → 200 in 12.4 ms (attempt 1)`.
-/// - `.debug`: the request and response header fields, and body previews (up to
-///   ``LoggingConfiguration/bodyPreviewBytes``). A body preview is copied as the bytes pass, so a
-///   one-shot stream is never consumed by logging; the response preview is logged when its body
-///   ends, fails or is dropped.
-/// - `.trace`: a copy-pasteable `curl` command for the attempt.
+/// - `.trace`: besides, a copy-pasteable `curl` command for the attempt, the request and response
+///   header fields, and body previews (up to ``LoggingConfiguration/bodyPreviewBytes``). A body
+///   preview is copied as the bytes pass, so a one-shot stream is never consumed by logging; the
+///   response preview is logged when its body ends, fails or is dropped.
+///
+/// A request with its own logger (`RequestOptions.logger`) is logged there, at that logger's level.
 ///
 /// `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and the configured headers and
 /// query parameters are written as `<redacted>` at every level, and their values are masked
@@ -38,10 +39,11 @@ public struct LoggingInterceptor: Interceptor {
         self.queryRedaction = QueryRedaction(parameterNames: configuration.redactedQueryParameters)
     }
 
-    /// Logs the attempt around the rest of the chain.
+    /// Logs the attempt around the rest of the chain, to the request's own logger
+    /// (`RequestOptions.logger`) when it has one, else the configuration's.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
-        let logger = configuration.logger
-        guard logger.logLevel <= .info else { return try await next(request) }
+        let logger = request.options.logger ?? configuration.logger
+        guard logger.logLevel <= .debug else { return try await next(request) }
         // Passed with each line rather than set on the logger: no copy of the handler, and the
         // values are formatted only by a handler that writes them.
         var metadata: Logger.Metadata = [
@@ -51,14 +53,12 @@ public struct LoggingInterceptor: Interceptor {
         if !request.options.tags.isEmpty { metadata["tags"] = "\(request.options.tags.sorted().joined(separator: ","))" }
         var redactor = Redactor(redactedHeaders: configuration.redactedHeaders, queryRedaction: queryRedaction, request: request.head)
         let line = "\(request.head.method) \(redactor.url(of: request.head))"
-        let isDebug = logger.logLevel <= .debug
+        let isTrace = logger.logLevel <= .trace
         var request = request
-        if logger.logLevel <= .trace {
+        if isTrace {
             logger.trace(
                 "\(redactor.curlCommand(for: request, bodyPreviewBytes: configuration.bodyPreviewBytes))", metadata: metadata)
-        }
-        if isDebug {
-            logger.debug("→ \(line) headers: \(Self.render(request.head.headerFields, redactor))", metadata: metadata)
+            logger.trace("→ \(line) headers: \(Self.render(request.head.headerFields, redactor))", metadata: metadata)
             if let body = request.body {
                 request.body = body.tapped(by: preview("→ request body", logger: logger, metadata: metadata, redactor: redactor))
             }
@@ -68,17 +68,17 @@ public struct LoggingInterceptor: Interceptor {
         do {
             response = try await next(request)
         } catch {
-            logger.info(
+            logger.debug(
                 "\(line) → \(error.kind.rawValue) after \(Self.milliseconds(since: started)) (attempt \(context.attempt)): \(redactor.masking(error.message))",
                 metadata: metadata)
             throw error
         }
-        logger.info(
+        logger.debug(
             "\(line) → \(response.head.status.code) in \(Self.milliseconds(since: started)) (attempt \(context.attempt))",
             metadata: metadata)
-        if isDebug {
+        if isTrace {
             redactor.learnSecrets(from: response.head.headerFields)
-            logger.debug("← \(response.head.status.code) headers: \(Self.render(response.head.headerFields, redactor))", metadata: metadata)
+            logger.trace("← \(response.head.status.code) headers: \(Self.render(response.head.headerFields, redactor))", metadata: metadata)
             if let body = response.body {
                 response.body = body.tapped(by: preview("← response body", logger: logger, metadata: metadata, redactor: redactor))
             }
@@ -88,7 +88,7 @@ public struct LoggingInterceptor: Interceptor {
 
     private func preview(_ label: String, logger: Logger, metadata: Logger.Metadata, redactor: Redactor) -> BodyPreview {
         BodyPreview(limit: configuration.bodyPreviewBytes) { bytes, total, outcome in
-            logger.debug(
+            logger.trace(
                 "\(label) (\(outcome), \(total) bytes): \(redactor.masking(BodyPreview.render(bytes, total: total)))", metadata: metadata)
         }
     }

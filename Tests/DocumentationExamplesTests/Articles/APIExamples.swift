@@ -1,7 +1,6 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardAPI
-import SwitchyardCache
 import SwitchyardCurl
 import SwitchyardTestServer
 import SwitchyardTestSupport
@@ -64,19 +63,6 @@ func caption(for state: CallState<Echo>) -> String {
 }
 // end
 
-func apiCacheThenNetwork(api: APIClient) async -> [String] {
-    var sources: [String] = []
-    // doc:api-cache-then-network
-    for await state in api.cacheThenNetwork(Shop.order(44)) {
-        if case .succeeded(let response) = state { print(response.info.source, response.value.uri) }  // cache, then network
-    }
-    // end
-    for await state in api.cacheThenNetwork(Shop.order(44)) {
-        if case .succeeded(let response) = state { sources.append("\(response.info.source)") }
-    }
-    return sources
-}
-
 func apiPagedList(api: APIClient) async -> [Item] {
     // doc:api-pages
     let layout = JSONPageLayout(items: "data.items", id: "id", hasNext: "data.has_next", sizeParameter: "size")
@@ -102,17 +88,6 @@ func apiPagedList(api: APIClient) async -> [Item] {
             #expect(await apiPagedList(api: api).count == 95)
             #expect(caption(for: .waitingToRetry(attempt: 2, delay: .seconds(1))) == "Trying again (attempt 2) in 1.0 seconds")
             #expect(caption(for: .queued) == "Waiting for a free connection…")
-        }
-    }
-
-    @Test func cacheThenNetworkRuns() async throws {
-        try await withLoopbackServer { server in
-            let client = try Client(
-                transport: CurlTransport(),
-                configuration: ClientConfiguration(plugins: [CachePlugin.make(cache: HTTPCache())]))
-            let api = try APIClient(client: client, baseURL: server.baseURL)
-            // The second stage always asks the network.
-            #expect(await apiCacheThenNetwork(api: api).last == "network")
         }
     }
 }
