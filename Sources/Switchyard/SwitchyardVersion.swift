@@ -4,5 +4,5 @@ import SwitchyardCore
 /// equal), printed by `yard --version`.
 public enum SwitchyardVersion {
     /// The version as `MAJOR.MINOR.PATCH`, e.g. `"0.11.0"`.
-    public static let current = "0.14.0"
+    public static let current = "0.15.0"
 }

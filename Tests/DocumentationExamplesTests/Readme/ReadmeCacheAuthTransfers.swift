@@ -30,3 +30,10 @@ func readmeDownload(client: Client, bar: ProgressBar) async throws {
     let result = try await download.result()
     _ = result
 }
+
+func readmeUpload(client: Client) async throws {
+    let upload = try client.upload(try Request(method: .post, url: "https://example.com/videos"), fromFile: "movie.mp4")
+    upload.start()  // upload.pause() / upload.resume()
+    let uploaded = try await upload.result()  // uploaded.resumedFrom: the offsets it continued from
+    _ = uploaded
+}
