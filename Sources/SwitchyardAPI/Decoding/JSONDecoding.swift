@@ -61,6 +61,8 @@ struct DecodingPlan: Sendable {
     var envelope: Envelope?
     /// For pages: where the page's parts sit (``PageRoot``).
     var page: JSONPageLayout? = nil
+    /// For pages: whether an item that fails to decode is left out (and reported) rather than failing the page.
+    var skipsInvalidItems = false
 }
 
 /// The root of a decoding pass: reads the envelope (if any) and the value at the plan's path.

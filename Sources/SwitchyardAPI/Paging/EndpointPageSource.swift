@@ -70,6 +70,7 @@ public struct EndpointPageSource<Item: Decodable & Sendable>: PageSource {
         case .succeeded(let response):
             var page = response.value
             (page.source, page.age) = (response.info.source, response.info.age)
+            page.decodingReport = response.info.decodingReport
             return page
         case .noData(let info):
             var page = Page<Item>.empty

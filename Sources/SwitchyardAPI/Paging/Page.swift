@@ -19,6 +19,9 @@ public struct Page<Item: Sendable>: Sendable {
     public var source: ResponseSource?
     /// How old the page is when it came from a cache; `nil` for a network page.
     public var age: Duration?
+    /// The items left out because they failed to decode (``ResponseDecoding/page(_:using:skippingInvalidElements:)``),
+    /// with their indexes and reasons, and the lenient conversions made; empty otherwise.
+    public var decodingReport = DecodingReport()
 
     /// Creates a page.
     /// - Parameters:

@@ -5,16 +5,19 @@ extension ResponseDecoding {
     /// page; an absent items path is a decoding error naming it), and the has-next flag, total,
     /// next cursor and page size where the layout has paths for them (absent or `null`: unknown; a
     /// wrong type: a decoding error). The layout's `id` path is not used: typed items have their
-    /// own identity.
+    /// own identity. With `skippingInvalidElements`, an item that fails to decode is left out of the
+    /// page and listed in the call's ``DecodingReport`` (``Page/decodingReport``) instead of failing it.
     /// - Parameters:
     ///   - layout: Where the page's parts sit.
     ///   - decoding: The decoder settings.
+    ///   - skippingInvalidElements: Whether a bad item is skipped rather than failing the page.
     /// - Returns: The decoding.
-    public static func page<Item: Decodable & Sendable>(_ layout: JSONPageLayout, using decoding: JSONDecoding = .standard)
-        -> Self where Value == Page<Item>
-    {
+    public static func page<Item: Decodable & Sendable>(
+        _ layout: JSONPageLayout, using decoding: JSONDecoding = .standard, skippingInvalidElements: Bool = false
+    ) -> Self where Value == Page<Item> {
         Self(accepts: .json, emptyBodyValue: { .empty }) { body, envelope throws(SwitchyardError) in
-            let plan = DecodingPlan(path: JSONPath(segments: []), envelope: envelope, page: layout)
+            let plan = DecodingPlan(
+                path: JSONPath(segments: []), envelope: envelope, page: layout, skipsInvalidItems: skippingInvalidElements)
             let root = try decoding.decodeRoot(PageRoot<Item>.self, from: body, plan: plan)
             if let failure = root.failure { throw .api(failure) }
             return root.value?.page ?? .empty
@@ -27,7 +30,8 @@ struct PageRoot<Item: Decodable & Sendable>: Decodable {
     var page: Page<Item>
 
     init(from decoder: any Decoder) throws {
-        guard let layout = (decoder.userInfo[DecodingPlan.userInfoKey] as? DecodingPlan)?.page else {
+        let plan = decoder.userInfo[DecodingPlan.userInfoKey] as? DecodingPlan
+        guard let layout = plan?.page else {
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "No page layout."))
         }
         // An absent or null paging field is unknown (the has-next rule falls back); a wrong type is an error.
@@ -39,7 +43,10 @@ struct PageRoot<Item: Decodable & Sendable>: Decodable {
                 return nil
             }
         }
-        let items = try PathDecoding.decode([Item]?.self, at: layout.items.segments[...], from: decoder) ?? []
+        let items =
+            plan?.skipsInvalidItems == true
+            ? try PathDecoding.decode(LossyElements<Item>?.self, at: layout.items.segments[...], from: decoder)?.elements ?? []
+            : try PathDecoding.decode([Item]?.self, at: layout.items.segments[...], from: decoder) ?? []
         page = Page(
             items: items, hasNext: try optional(Bool.self, at: layout.hasNext),
             total: try optional(Int.self, at: layout.total),

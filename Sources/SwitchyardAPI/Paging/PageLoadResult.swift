@@ -71,6 +71,8 @@ public struct PageLoadResult: Sendable {
     public var source: ResponseSource?
     /// How old the page is when it came from a cache.
     public var age: Duration?
+    /// What decoding the page left out or converted (``Page/decodingReport``).
+    public var decodingReport = DecodingReport()
 
     /// Creates a result.
     /// - Parameters:

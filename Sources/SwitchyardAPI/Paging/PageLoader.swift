@@ -351,7 +351,7 @@ extension PageLoadResult {
     /// This result with the provenance of `page`.
     fileprivate func from<Item>(_ page: Page<Item>) -> Self {
         var result = self
-        (result.source, result.age) = (page.source, page.age)
+        (result.source, result.age, result.decodingReport) = (page.source, page.age, page.decodingReport)
         return result
     }
 }
