@@ -3,7 +3,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardJSON
 
-/// What `yard request` observed of one exchange, rendered as text or as the `--json` contract.
+/// What `yard request` observed of one exchange: the `-w` variables and the `%{json}` report.
 struct ExchangeOutcome {
     let transport: String
     var head: HTTPResponse?
@@ -11,7 +11,8 @@ struct ExchangeOutcome {
     var bodyBytes: Int64 = 0
     /// SHA-256 of the body bytes received (of nothing, until a body arrives).
     var sha256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-    var printedBody: [UInt8] = []
+    /// The URL of the last request sent: the one given, or where the last redirect followed led.
+    var effectiveURL: String
     /// Where a resumed `--output` download continued from.
     var resumedFrom: Int64?
     var error: SwitchyardError?
@@ -23,8 +24,9 @@ struct ExchangeOutcome {
     /// Whether the exchange went through a cache (`--cache`): the JSON then says where the response came from.
     var isCaching = false
 
-    init(transport: String, startedAt: ContinuousClock.Instant) {
+    init(transport: String, url: String, startedAt: ContinuousClock.Instant) {
         self.transport = transport
+        self.effectiveURL = url
         self.startedAt = startedAt
     }
 
@@ -38,7 +40,7 @@ struct ExchangeOutcome {
         events.count { if case .redirected = $0.kind { true } else { false } }
     }
 
-    /// The stable `--json` object: keys and their order are a contract.
+    /// The stable `%{json}` object (`-w '%{json}'`): keys and their order are a contract.
     var json: JSONValue {
         let timings = context?.timings ?? TransferTimings()
         var timingMembers: JSONObject = ["total": .rounded((timings.total ?? elapsed).milliseconds)]
@@ -92,21 +94,5 @@ struct ExchangeOutcome {
                 }),
             "error": errorValue
         ])
-    }
-
-    /// Prints status, headers and body like a friendly curl; errors go to standard error.
-    func printSummary() {
-        if let head {
-            print("HTTP \(head.status.code) \(head.status.reasonPhrase)")
-            for field in head.headerFields { print("\(field.name.rawName): \(field.value)") }
-            print("")
-            if !printedBody.isEmpty {
-                print(String(decoding: printedBody, as: UTF8.self), terminator: "")
-                if printedBody.last != UInt8(ascii: "\n") { print("") }
-            }
-        }
-        if let error {
-            FileHandle.standardError.write(Data("error: \(error.kind.rawValue): \(error.message)\n".utf8))
-        }
     }
 }

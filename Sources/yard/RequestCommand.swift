@@ -9,21 +9,25 @@ import SwitchyardCookies
 import SwitchyardObservability
 import SwitchyardTransfers
 
-/// `yard request`: one request through the full client, printed like a friendly curl or as JSON.
+/// `yard request`: one request through the full client, with curl's habits: the body alone on standard
+/// output as raw bytes, streamed; the head with `-i`; a report with `-w '%{json}'`; curl's exit codes.
 struct RequestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "request",
-        abstract: "Send one request through the Switchyard client.",
+        abstract: "Send one request through the Switchyard client, as curl would.",
         discussion: """
-            Exit status: 0 when an HTTP response was received (whatever its status), 1 on an error \
-            (with --json the JSON is still printed), 64 on bad command-line usage.
+            The response body goes to standard output (or -o FILE) byte for byte, as it arrives; nothing \
+            else does unless -i or -w asks. Errors go to standard error as 'yard: (N) message', N being \
+            the exit status.
+
+            \(CurlExitCode.table)
             """
     )
 
-    @Argument(help: "The absolute http or https URL.")
+    @Argument(help: "The URL; one without a scheme is taken as http://.")
     var url: String
 
-    @Option(name: [.customShort("X"), .customLong("request")], help: "The method (default GET, or POST with a body).")
+    @Option(name: [.customShort("X"), .customLong("request")], help: "The method (default GET, HEAD with -I, POST with a body).")
     var method: String?
 
     @Option(name: [.customShort("H"), .customLong("header")], help: "A header 'Name: value'; repeatable.")
@@ -39,8 +43,13 @@ struct RequestCommand: AsyncParsableCommand {
         help: "Write every cookie of the jar to this file afterwards (Netscape format; '-' for standard output).")
     var cookieJar: String?
 
-    @Option(name: [.customShort("d"), .customLong("data")], help: "Send this text as the body.")
-    var data: String?
+    @Option(
+        name: [.customShort("d"), .customLong("data")],
+        help: ArgumentHelp(
+            "Send this text, or the file @path without its line breaks, as the body; repeatable (joined with '&')."
+                + " Content-Type application/x-www-form-urlencoded unless -H gives one, as curl.",
+            valueName: "data"))
+    var data: [String] = []
 
     @Option(name: .customLong("data-file"), help: "Stream this file as the body.")
     var dataFile: String?
@@ -48,39 +57,98 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("data-binary"),
         help: ArgumentHelp(
-            "Send this text as the body, or stream the file @path, byte for byte (curl's form).", valueName: "text|@path"))
+            "Send this text as the body, or stream the file @path, byte for byte (curl's form; -d's Content-Type).",
+            valueName: "text|@path"))
     var dataBinary: String?
+
+    @Option(
+        name: .customLong("json"),
+        help: ArgumentHelp(
+            "Send this JSON text, or the file @path, as the body with Content-Type and Accept application/json (curl's --json).",
+            valueName: "data"))
+    var jsonBody: String?
 
     @Option(help: "The transport: \(TransportChoice.names).")
     var transport: TransportChoice = .curl
 
     @Option(
-        name: [.customLong("timeout"), .customShort("m"), .customLong("max-time")],
+        name: [.customShort("m"), .customLong("max-time"), .customLong("timeout")],
         help: "Seconds the whole exchange may take.")
     var timeout: Double?
 
-    @Option(name: .customLong("max-body-bytes"), help: "Fail with responseTooLarge past this many body bytes.")
+    @Option(
+        name: .customLong("connect-timeout"),
+        help: "Seconds a connection may take to establish (curl and ahc; urlsession on Linux cannot be told: -m bounds it).")
+    var connectTimeout: Double?
+
+    @Option(
+        name: [.customLong("max-filesize"), .customLong("max-body-bytes")],
+        help: "Fail (exit 63) past this many body bytes.")
     var maxBodyBytes: Int64?
 
-    @Option(help: "Stream the body to FILE.part, then rename it to this file once complete and verified.")
+    @Option(
+        name: [.customShort("o"), .customLong("output")],
+        help: ArgumentHelp(
+            "Write the body to this file ('-': standard output): through FILE.part, renamed once complete and verified;"
+                + " a device or pipe such as /dev/null is written in place."))
     var output: String?
 
-    @Flag(help: "With --output: continue FILE.part left by an interrupted download (Range/If-Range).")
+    @Flag(name: [.customShort("O"), .customLong("remote-name")], help: "Write the body to a file named as the URL's last path segment.")
+    var remoteName = false
+
+    @Option(
+        name: [.customShort("C"), .customLong("continue-at")],
+        help: ArgumentHelp("'-': continue FILE.part left by an interrupted -o/-O download (Range/If-Range).", valueName: "-"))
+    var continueAt: String?
+
+    @Flag(help: "With -o: continue FILE.part left by an interrupted download (yard's spelling of -C -).")
     var resume = false
+
+    @Flag(name: [.customShort("i"), .customLong("include")], help: "Print the response head (status line and fields) before the body.")
+    var include = false
+
+    @Flag(name: [.customShort("I"), .customLong("head")], help: "Send HEAD and print the response head only.")
+    var head = false
+
+    @Flag(name: [.customShort("s"), .customLong("silent")], help: "Print no progress, warnings or error messages.")
+    var silent = false
+
+    @Flag(name: [.customShort("S"), .customLong("show-error")], help: "With -s: still print error messages.")
+    var showError = false
+
+    @Option(
+        name: [.customShort("u"), .customLong("user")],
+        help: ArgumentHelp("Basic authentication (a missing password is empty).", valueName: "user:password"))
+    var user: String?
+
+    @Option(name: [.customShort("A"), .customLong("user-agent")], help: "The User-Agent header.")
+    var userAgent: String?
+
+    @Option(name: [.customShort("e"), .customLong("referer")], help: "The Referer header.")
+    var referer: String?
+
+    @Option(
+        name: [.customShort("w"), .customLong("write-out")],
+        help: ArgumentHelp(
+            "Print this after the transfer, with %{variable} replaced ('@FILE' reads it from FILE): \(WriteOut.variables).",
+            valueName: "format"))
+    var writeOut: String?
 
     @Option(name: .customShort("F"), help: "A multipart form field 'name=value', or a file 'name=@path[;type=mime]'; repeatable.")
     var formFields: [String] = []
 
-    @Flag(help: "Show progress of --output downloads and file uploads on standard error even when it is not a terminal.")
+    @Flag(help: "Show progress of -o downloads and file uploads on standard error even when it is not a terminal.")
     var progress = false
 
     @Option(help: "Retry a failed attempt up to N times (idempotent methods, or with an Idempotency-Key header).")
     var retries = 0
 
-    @Option(name: .customLong("max-redirects"), help: "Follow up to N redirects (default 0: return them; 50 with -L).")
+    @Option(
+        name: [.customLong("max-redirs"), .customLong("max-redirects")],
+        help: "Follow up to N redirects (default 0: return them; 50 with -L); more fail with exit 47.")
     var maxRedirects: Int?
 
-    @Flag(name: [.customShort("L"), .customLong("location")], help: "Follow redirects (up to --max-redirects, 50 by default), as curl -L.")
+    @Flag(name: [.customShort("L"), .customLong("location")], help: "Follow redirects (up to --max-redirs, 50 by default), as curl -L.")
     var location = false
 
     @Flag(help: "Accepted for curl's sake: gzip and deflate responses are always asked for and decoded.")
@@ -89,7 +157,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: .customLong("print-curl"), help: "Print the request as a curl command, credentials redacted, and exit without sending it.")
     var printCurl = false
 
-    @Flag(help: "Turn a status of 400 or more into an httpStatus error.")
+    @Flag(name: [.customShort("f"), .customLong("fail")], help: "Fail (exit 22, no body printed) on a status of 400 or more.")
     var fail = false
 
     @Flag(
@@ -97,13 +165,11 @@ struct RequestCommand: AsyncParsableCommand {
         help: "Print the exchange's events and timings as a waterfall (on standard error).")
     var verbose = false
 
-    @Flag(help: "Print one JSON object describing the exchange.")
-    var json = false
-
     @Option(help: "Write the exchange (every attempt, with its timings) as an HTTP Archive to this path.")
     var har: String?
 
     @Option(
+        name: [.customShort("x"), .customLong("proxy")],
         help: ArgumentHelp(
             "Send through this HTTP proxy: [http://][user:password@]host[:port] (port 1080 by default).",
             discussion: "Without it the proxy comes from http_proxy, https_proxy/HTTPS_PROXY and"
@@ -130,218 +196,56 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: .customLong("http2"), help: "Prefer HTTP/2 over TLS when the server offers it (the default).")
     var http2 = false
 
+    /// Refuses combinations curl refuses or yard cannot honour (exit status 64).
     func validate() throws {
-        if [data != nil, dataFile != nil, dataBinary != nil, !formFields.isEmpty].filter({ $0 }).count > 1 {
-            throw ValidationError("Give only one of -d, --data-binary, --data-file and -F.")
+        let bodies = [!data.isEmpty, dataFile != nil, dataBinary != nil, jsonBody != nil, !formFields.isEmpty]
+        if bodies.filter({ $0 }).count > 1 {
+            throw ValidationError("Give only one of -d, --data-binary, --data-file, --json and -F.")
         }
-        if resume, output == nil { throw ValidationError("--resume needs --output.") }
+        if let continueAt, continueAt != "-" {
+            throw ValidationError("-C takes '-' only (continue where FILE.part ends), not an offset.")
+        }
+        if output != nil, remoteName { throw ValidationError("Give only one of -o and -O.") }
+        if resuming, outputPath == nil || outputPath == "-" { throw ValidationError("-C - and --resume need -o FILE or -O.") }
+        if resuming, include || head { throw ValidationError("-C - and --resume write the body alone; drop -i or -I.") }
+        if remoteName, remoteFileName == nil { throw ValidationError("-O: the URL has no file name to write to; use -o FILE.") }
         for field in formFields where !field.contains("=") {
             throw ValidationError("-F '\(field)' is not 'name=value' or 'name=@path'.")
         }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds.") }
-        if let maxBodyBytes, maxBodyBytes < 0 { throw ValidationError("--max-body-bytes must not be negative.") }
-        if retries < 0 || (maxRedirects ?? 0) < 0 { throw ValidationError("--retries and --max-redirects must not be negative.") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--max-time must be a positive number of seconds.") }
+        if let connectTimeout, !(connectTimeout > 0) {
+            throw ValidationError("--connect-timeout must be a positive number of seconds.")
+        }
+        if let maxBodyBytes, maxBodyBytes < 0 { throw ValidationError("--max-filesize must not be negative.") }
+        if retries < 0 || (maxRedirects ?? 0) < 0 { throw ValidationError("--retries and --max-redirs must not be negative.") }
         if let method, HTTPRequest.Method(method) == nil { throw ValidationError("'\(method)' is not a valid method.") }
         if http1_1, http2 { throw ValidationError("Give only one of --http1.1 and --http2.") }
         if cache == nil, cachePolicy != .standard { throw ValidationError("--cache-policy needs --cache DIR.") }
+        if let writeOut {
+            do throws(SwitchyardError) { _ = try WriteOut(argument: writeOut) } catch { throw ValidationError(error.message) }
+        }
     }
 
-    func run() async throws {
-        let started = ContinuousClock.now
-        var outcome = ExchangeOutcome(transport: transport.rawValue, startedAt: started)
-        outcome.isCaching = cache != nil
-        let bus = EventBus()
-        let events = EventLog(observing: bus)
-        let archive = HARRecorder()
-        let jar: CookieJar?
-        var jarFailure: SwitchyardError?
-        do {
-            jar = try cookies.makeJar()
-        } catch {
-            jar = nil
-            jarFailure = error
-        }
-        tls.warnIfInsecure()
-        do {
-            if let jarFailure { throw jarFailure }
-            let (request, uploadProgress) = try makeRequest()
-            if printCurl {
-                print(request.curlCommand())
-                return
-            }
-            let uploadPrinter = uploadProgress.map { progress in
-                Task { await ProgressPrinter(label: "upload", interactive: ProgressPrinter.standardErrorIsTerminal).run(progress) }
-            }
-            try await transport.withTransport(
-                proxy: try proxyConfiguration(), tls: try tls.options(),
-                http1Only: http1_1
-            ) { transport in
-                var configuration = configuration(events: bus)
-                if har != nil { configuration.attemptInterceptors.append(archive.interceptor) }
-                if let cache {
-                    configuration.plugins.append(CachePlugin.make(cache: HTTPCache(store: try DiskCacheStore(directory: cache))))
-                }
-                if let jar { configuration.plugins.append(CookiePlugin.make(jar: jar)) }
-                let client = try Client(transport: transport, configuration: configuration)
-                if let output {
-                    try await download(request, to: output, client: client, into: &outcome)
-                } else {
-                    let response = try await client.stream(request)
-                    outcome.head = response.head
-                    outcome.context = response.context
-                    try await receive(response.body, into: &outcome)
-                }
-            }
-            // The upload has ended (its final update is out) once the response arrived.
-            await uploadPrinter?.value
-        } catch {
-            outcome.error = SwitchyardError.wrapping(error)
-        }
-        outcome.elapsed = started.duration(to: .now)
-        do {
-            try cookies.save(jar)
-        } catch {
-            outcome.error = outcome.error ?? error
-        }
-        if let har {
-            do {
-                try archive.write(to: URL(fileURLWithPath: har))
-            } catch {
-                outcome.error = outcome.error ?? .invalidRequest("Cannot write the HAR file '\(har)': \(error).")
-            }
-        }
-        outcome.events = events.all
-        if verbose { outcome.printWaterfall() }
-        if json {
-            print(outcome.json.description)
-        } else {
-            outcome.printSummary()
-        }
-        if outcome.error != nil { throw ExitCode(1) }
-    }
+    /// `-C -` or `--resume`.
+    var resuming: Bool { resume || continueAt == "-" }
 
-    /// The proxies `--proxy`, `--noproxy` and the environment ask for, as curl combines them.
-    private func proxyConfiguration() throws(SwitchyardError) -> ProxyConfiguration? {
-        var configuration: ProxyConfiguration?
-        if let proxy {
-            configuration = proxy.isEmpty ? nil : try ProxyConfiguration(url: proxy)
-        } else {
-            configuration = try ProxyConfiguration.fromEnvironment()
-        }
-        if let noProxy { configuration?.noProxy = NoProxyList(noProxy) }
-        return configuration
-    }
+    /// The file `-o` or `-O` names, if either does (`-` for standard output).
+    var outputPath: String? { output ?? (remoteName ? remoteFileName : nil) }
 
-    /// The chain the flags ask for: events always; redirects, retry and status validation on request.
-    private func configuration(events: EventBus) -> ClientConfiguration {
-        var configuration = ClientConfiguration(
-            events: events,
-            redirects: redirectLimit > 0 ? RedirectPolicy(maxRedirects: redirectLimit) : nil,
-            retry: retries > 0 ? RetryPolicy(maxAttempts: retries + 1) : nil)
-        if fail { configuration.validation = StatusValidation(accepted: 100..<400) }
-        return configuration
+    /// The URL as sent: one without a scheme gets `http://`, as curl assumes.
+    var requestURL: String { url.contains("://") ? url : "http://" + url }
+
+    /// `-O`'s file name: the URL path's last segment, as it appears in the URL (`nil` when empty).
+    var remoteFileName: String? {
+        guard let path = URLComponents(string: requestURL)?.percentEncodedPath,
+            let name = path.split(separator: "/", omittingEmptySubsequences: false).last, !name.isEmpty,
+            name != ".", name != ".."
+        else { return nil }
+        return String(name)
     }
 
     /// `-b` and `-c`.
-    private var cookies: CookieArguments { CookieArguments(cookie: cookie, cookieJar: cookieJar) }
-
-    /// How many redirects are followed: `--max-redirects`, else 50 with `-L` (curl's limit), else none.
-    private var redirectLimit: Int { maxRedirects ?? (location ? 50 : 0) }
-
-    /// The request the flags describe, and the progress of its upload when it is shown.
-    private func makeRequest() throws -> (Request, AsyncStream<TransferProgress>?) {
-        var fields = try HeaderArguments.fields(headers)
-        if let literal = cookies.literal { fields.append(HTTPField(name: .cookie, value: literal)) }
-        var body: HTTPBody?
-        if let data { body = HTTPBody(data) }
-        if let dataFile { body = try HTTPBody.file(atPath: dataFile) }
-        if let dataBinary {
-            body = dataBinary.hasPrefix("@") ? try HTTPBody.file(atPath: String(dataBinary.dropFirst())) : HTTPBody(dataBinary)
-        }
-        if !formFields.isEmpty {
-            let form = try FormArguments.form(formFields)
-            body = try form.body()
-            if !fields.contains(where: { $0.name == .contentType }) {
-                fields.append(HTTPField(name: .contentType, value: form.contentType))
-            }
-        }
-        var uploadProgress: AsyncStream<TransferProgress>?
-        if let uploading = body, dataFile != nil || dataBinary?.hasPrefix("@") == true || formFields.contains(where: { $0.contains("=@") }),
-            showsProgress
-        {
-            let (counted, progress) = uploading.withProgress()
-            body = counted
-            uploadProgress = progress
-        }
-        let methodName = method ?? (body == nil ? "GET" : "POST")
-        guard let method = HTTPRequest.Method(methodName) else {
-            throw SwitchyardError.invalidRequest("'\(methodName)' is not a valid method.")
-        }
-        var request = try Request(method: method, url: url, body: body)
-        request.head.headerFields.append(contentsOf: fields)
-        request.options.timeout = timeout.map { .milliseconds(Int64($0 * 1_000)) }
-        request.options.maxResponseBytes = maxBodyBytes
-        if cache != nil { request.options.cachePolicy = cachePolicy.policy }
-        return (request, uploadProgress)
-    }
-
-    /// Whether progress is shown: `--progress`, or standard error is a terminal.
-    private var showsProgress: Bool { progress || ProgressPrinter.standardErrorIsTerminal }
-
-    /// Downloads to `path` through `FILE.part` (continuing it with `--resume`); the outcome's body
-    /// figures then describe the whole file (or, when the download failed, the partial file).
-    private func download(_ request: Request, to path: String, client: Client, into outcome: inout ExchangeOutcome) async throws {
-        let download = client.download(request, to: path, configuration: Download.Configuration(resumesPartialFile: resume))
-        var printing: Task<Void, Never>?
-        if showsProgress {
-            let printer = ProgressPrinter(label: "download", interactive: ProgressPrinter.standardErrorIsTerminal)
-            let updates = download.progress
-            printing = Task { await printer.run(updates) }
-        }
-        do {
-            let result = try await download.result()
-            await printing?.value
-            outcome.head = result.head
-            outcome.context = download.lastExchangeContext
-            outcome.resumedFrom = result.resumedFrom
-            try describeFile(at: path, into: &outcome)
-        } catch {
-            await printing?.value
-            outcome.head = download.lastResponseHead
-            outcome.context = download.lastExchangeContext
-            try? describeFile(at: download.partialPath, into: &outcome)
-            throw error
-        }
-    }
-
-    /// Sets the outcome's byte count and SHA-256 from the file at `path`, read 1 MiB at a time.
-    private func describeFile(at path: String, into outcome: inout ExchangeOutcome) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        var count: Int64 = 0
-        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
-            hasher.update(data: data)
-            count += Int64(data.count)
-        }
-        outcome.bodyBytes = count
-        outcome.sha256 = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// Streams the body into the hash and to stdout, or nowhere (`--json`).
-    private func receive(_ body: HTTPBody, into outcome: inout ExchangeOutcome) async throws {
-        var hasher = SHA256()
-        defer {
-            outcome.sha256 = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-        }
-        for try await chunk in body {
-            hasher.update(data: chunk)
-            outcome.bodyBytes += Int64(chunk.count)
-            if !json {
-                outcome.printedBody.append(contentsOf: chunk)
-            }
-        }
-    }
+    var cookies: CookieArguments { CookieArguments(cookie: cookie, cookieJar: cookieJar) }
 }
 
 /// The `--cache-policy` values.

@@ -22,15 +22,18 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
     ///   - tls: The transport's TLS options.
     ///   - http1Only: Speak HTTP/1.1 even where TLS could negotiate HTTP/2 (`--http1.1`; URLSession on
     ///     Linux cannot be told, and speaks what FoundationNetworking's libcurl chooses).
+    ///   - connectTimeout: How long establishing a connection may take (`--connect-timeout`; `nil`: the
+    ///     transport's default). URLSession on Linux cannot be told: the exchange's deadline bounds it.
     func makeTransport(
         proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions(),
-        http1Only: Bool = false
+        http1Only: Bool = false, connectTimeout: Duration? = nil
     ) -> any Transport {
         switch self {
         case .curl:
             var configuration = CurlTransport.Configuration(tls: tls)
             configuration.proxy = proxy
             if http1Only { configuration.httpVersion = .http1_1 }
+            if let connectTimeout { configuration.connectTimeout = connectTimeout }
             return CurlTransport(configuration: configuration)
         case .urlsession:
             var configuration = URLSessionTransport.Configuration(tls: tls)
@@ -40,6 +43,7 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
             var configuration = AsyncHTTPClientTransport.Configuration(tls: tls)
             configuration.proxy = proxy
             if http1Only { configuration.httpVersion = .http1_1 }
+            if let connectTimeout { configuration.connectTimeout = connectTimeout }
             return AsyncHTTPClientTransport(configuration: configuration)
         }
     }
@@ -48,9 +52,9 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
     /// (``Transport/shutdown()``, waiting for what it owns to be released), whatever `body` did.
     func withTransport<Result>(
         proxy: ProxyConfiguration? = nil, tls: TLSOptions = TLSOptions(), http1Only: Bool = false,
-        _ body: (any Transport) async throws -> Result
+        connectTimeout: Duration? = nil, _ body: (any Transport) async throws -> Result
     ) async throws -> Result {
-        let transport = makeTransport(proxy: proxy, tls: tls, http1Only: http1Only)
+        let transport = makeTransport(proxy: proxy, tls: tls, http1Only: http1Only, connectTimeout: connectTimeout)
         do {
             let result = try await body(transport)
             try? await transport.shutdown()

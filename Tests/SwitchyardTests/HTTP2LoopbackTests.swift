@@ -185,7 +185,7 @@ private func withHTTP2Server(
     }
 
     /// URLSession on Linux: FoundationNetworking does not expose the HTTP version of a response, so the
-    /// transport reports `nil` (and `yard request --json` prints `"http_version": null`).
+    /// transport reports `nil` (and `yard request -w '%{json}'` prints `"http_version": null`).
     @Test func urlSessionCannotTellTheVersion() async throws {
         try await withLoopbackServer { server in
             let transport = TransportKind.urlSession.make()

@@ -17,10 +17,10 @@ import Testing
         defer { Task { try? await server.shutdown() } }
         let directory = Self.directory()
         let url = server.url("/cache/yard?max_age=600")
-        let first = try await runYard(["request", url, "--json", "--cache", directory])
+        let first = try await runYard(["request", url, "-o", "/dev/null", "-w", "%{json}", "--cache", directory])
         #expect(first.status == 0)
         #expect(try Self.cache(first.stdout)["source"] as? String == "network")
-        let second = try await runYard(["request", url, "--json", "--cache", directory])
+        let second = try await runYard(["request", url, "-o", "/dev/null", "-w", "%{json}", "--cache", directory])
         #expect(second.status == 0)
         let cache = try Self.cache(second.stdout)
         #expect(cache["source"] as? String == "cache")
@@ -34,11 +34,13 @@ import Testing
         defer { Task { try? await server.shutdown() } }
         let directory = Self.directory()
         let url = server.url("/cache/shared?max_age=600")
-        async let one = runYard(["request", url, "--json", "--cache", directory])
-        async let two = runYard(["request", url, "--json", "--cache", directory, "--transport", "ahc"])
+        async let one = runYard(["request", url, "-o", "/dev/null", "-w", "%{json}", "--cache", directory])
+        async let two = runYard(["request", url, "-o", "/dev/null", "-w", "%{json}", "--cache", directory, "--transport", "ahc"])
         let (first, second) = try await (one, two)
         #expect(first.status == 0 && second.status == 0)
-        let offline = try await runYard(["request", url, "--json", "--cache", directory, "--cache-policy", "cache-only"])
+        let offline = try await runYard([
+            "request", url, "-o", "/dev/null", "-w", "%{json}", "--cache", directory, "--cache-policy", "cache-only"
+        ])
         #expect(offline.status == 0)
         #expect(try Self.cache(offline.stdout)["source"] as? String == "cache")
         let body = try jsonObject(offline.stdout)["body_sha256"] as? String
@@ -50,19 +52,21 @@ import Testing
         let server = try await LoopbackServer.start()
         let directory = Self.directory()
         let url = server.url("/cache/offline?max_age=0")
-        let first = try await runYard(["request", url, "--json", "--cache", directory])
+        let first = try await runYard(["request", url, "-o", "/dev/null", "-w", "%{json}", "--cache", directory])
         #expect(first.status == 0)
         try await server.shutdown()
         let refusing = try RefusingPort(port: server.port)  // the port refuses, and no other test's server takes it
         defer { refusing.close() }
-        let stale = try await runYard(["request", url, "--json", "--cache", directory, "--cache-policy", "stale-if-error"])
+        let stale = try await runYard([
+            "request", url, "-o", "/dev/null", "-w", "%{json}", "--cache", directory, "--cache-policy", "stale-if-error"
+        ])
         #expect(stale.status == 0)
         #expect(try Self.cache(stale.stdout)["source"] as? String == "stale")
         let missing = try await runYard([
-            "request", server.url("/cache/never"), "--json", "--cache", directory,
+            "request", server.url("/cache/never"), "-o", "/dev/null", "-w", "%{json}", "--cache", directory,
             "--cache-policy", "cache-only"
         ])
-        #expect(missing.status == 1)
+        #expect(missing.status == 1)  // no curl number for a cache miss
         let error = try #require(try jsonObject(missing.stdout)["error"] as? [String: Any])
         #expect(error["kind"] as? String == "cacheMiss")
     }

@@ -16,9 +16,9 @@ import Testing
             "--max-time", "30", "--compressed", "--verbose"
         ])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("line one\r\nline two\n"))  // byte for byte, CR LF kept
+        #expect(run.stdout == "line one\r\nline two\n")  // the body alone, byte for byte, CR LF kept
         #expect(!run.stderr.isEmpty)  // --verbose draws the waterfall
-        let echo = try await runYard(["request", server.url("/echo"), "--data", "x=1", "--json"])
+        let echo = try await runYard(["request", server.url("/echo"), "--data", "x=1", "-o", "/dev/null", "-w", "%{json}"])
         let json = try jsonObject(echo.stdout)
         #expect(json["status"] as? Int == 200)
         #expect(server.requestCount(path: "/echo") == 1)
@@ -27,15 +27,16 @@ import Testing
     @Test func locationFollowsRedirects() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let returned = try jsonObject(try await runYard(["request", server.url("/redirect/3"), "--json"]).stdout)
+        let returned = try jsonObject(try await runYard(["request", server.url("/redirect/3"), "-o", "/dev/null", "-w", "%{json}"]).stdout)
         #expect(returned["status"] as? Int == 302)
-        let followed = try jsonObject(try await runYard(["request", server.url("/redirect/3"), "-L", "--json"]).stdout)
+        let followed = try jsonObject(
+            try await runYard(["request", server.url("/redirect/3"), "-L", "-o", "/dev/null", "-w", "%{json}"]).stdout)
         #expect(followed["status"] as? Int == 200)
         #expect(followed["redirects"] as? Int == 3)
         let limited = try jsonObject(
             try await runYard([
                 "request", server.url("/redirect/3"), "--location",
-                "--max-redirects", "1", "--json"
+                "--max-redirects", "1", "-o", "/dev/null", "-w", "%{json}"
             ]).stdout)
         let error = try #require(limited["error"] as? [String: Any])
         #expect(error["kind"] as? String == "tooManyRedirects")

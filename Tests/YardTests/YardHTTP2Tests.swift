@@ -13,7 +13,7 @@ import Testing
         let server = try await LoopbackServer.start(.init(tls: tls))
         defer { Task { try? await server.shutdown() } }
         let common = [
-            "request", server.url("/small"), "--json", "--transport", transport,
+            "request", server.url("/small"), "-o", "/dev/null", "-w", "%{json}", "--transport", transport,
             "--cacert", certificates.ca.certificateFile
         ]
         for (flags, expected) in [([String](), "2"), (["--http2"], "2"), (["--http1.1"], "1.1")] {
@@ -31,7 +31,9 @@ import Testing
     func anHTTP10ResponseIsReportedAs10(transport: String) async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
-        let run = try await runYard(["request", server.url("/http10?bytes=100"), "--json", "--transport", transport])
+        let run = try await runYard([
+            "request", server.url("/http10?bytes=100"), "-o", "/dev/null", "-w", "%{json}", "--transport", transport
+        ])
         #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
         let json = try jsonObject(run.stdout)
         #expect(json["body_bytes"] as? Int == 100)

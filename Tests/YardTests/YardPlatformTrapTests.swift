@@ -42,7 +42,8 @@ struct YardPlatformTrapTests {
         // No backtracer: the crash is expected, and swift-backtrace can outlive it holding the output pipes
         // (seen under AddressSanitizer, where it never exited).
         let run = try await runYard(
-            ["request", server.url(trap.path), "--transport", trap.transport, "--json"], environment: ["SWIFT_BACKTRACE": "enable=no"])
+            ["request", server.url(trap.path), "--transport", trap.transport, "-o", "/dev/null", "-w", "%{json}"],
+            environment: ["SWIFT_BACKTRACE": "enable=no"])
         try await server.shutdown()
         try #require(
             run.status > 128,

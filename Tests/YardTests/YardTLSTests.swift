@@ -10,14 +10,14 @@ import Testing
         let server = try await LoopbackServer.start(.init(tls: .init(identity: certificates.server)))
         defer { Task { try? await server.shutdown() } }
 
-        let untrusted = try await runYard(["request", server.url("/small"), "--json", "--transport", transport])
-        #expect(untrusted.status == 1)
+        let untrusted = try await runYard(["request", server.url("/small"), "-o", "/dev/null", "-w", "%{json}", "--transport", transport])
+        #expect(untrusted.status == 60)  // curl's CURLE_PEER_FAILED_VERIFICATION
         let error = try #require(try jsonObject(untrusted.stdout)["error"] as? [String: Any])
         #expect(error["kind"] as? String == "tls")
         #expect((error["message"] as? String)?.contains("--cacert") == true)
 
         let trusted = try await runYard([
-            "request", server.url("/small"), "--json", "--transport", transport,
+            "request", server.url("/small"), "-o", "/dev/null", "-w", "%{json}", "--transport", transport,
             "--cacert", certificates.ca.certificateFile,
             "--pinned-pubkey", certificates.server.publicKeyPin
         ])
@@ -31,7 +31,7 @@ import Testing
         defer { certificates.remove() }
         let server = try await LoopbackServer.start(.init(tls: .init(identity: certificates.wrongHostServer)))
         defer { Task { try? await server.shutdown() } }
-        let run = try await runYard(["request", server.url("/small"), "--json", "--insecure"])
+        let run = try await runYard(["request", server.url("/small"), "-o", "/dev/null", "-w", "%{json}", "--insecure"])
         #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
         #expect(try jsonObject(run.stdout)["status"] as? Int == 200)
         #expect(run.stderr.contains("warning: --insecure"))
@@ -47,7 +47,7 @@ import Testing
                     clientCertificateAuthority: certificates.clientCA)))
         defer { Task { try? await server.shutdown() } }
         let run = try await runYard([
-            "request", server.url("/small"), "--json", "--cacert", certificates.ca.certificateFile,
+            "request", server.url("/small"), "-o", "/dev/null", "-w", "%{json}", "--cacert", certificates.ca.certificateFile,
             "--cert", certificates.client.certificateFile,
             "--key", certificates.client.privateKeyFile
         ])

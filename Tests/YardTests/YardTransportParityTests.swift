@@ -55,7 +55,7 @@ struct YardTransportParityTests {
     static func observe(_ arguments: [String], transport: String, server: LoopbackServer) async throws -> Observation {
         var arguments = arguments
         let url = server.url(arguments.removeFirst())
-        let run = try await runYard(["request", url, "--json", "--transport", transport] + arguments)
+        let run = try await runYard(["request", url, "-o", "/dev/null", "-w", "%{json}", "--transport", transport] + arguments)
         let json = try jsonObject(run.stdout)
         let headers = (json["headers"] as? [[String]] ?? []).filter { !hopByHop.contains($0.first ?? "") }
         // A failed exchange may or may not have delivered its head before failing, depending on
@@ -88,7 +88,8 @@ struct YardTransportParityTests {
         let url = refusing.url("/small")
         defer { refusing.close() }
         for transport in Self.transports {
-            let json = try jsonObject(try await runYard(["request", url, "--json", "--transport", transport]).stdout)
+            let json = try jsonObject(
+                try await runYard(["request", url, "-o", "/dev/null", "-w", "%{json}", "--transport", transport]).stdout)
             #expect((json["error"] as? [String: Any])?["kind"] as? String == "connectionFailed", "\(transport)")
         }
     }

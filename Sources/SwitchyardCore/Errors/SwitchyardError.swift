@@ -50,7 +50,7 @@ public struct SwitchyardError: Error, CustomStringConvertible {
     /// }
     /// ```
     ///
-    /// The raw values are stable: they appear in `yard request --json` and are safe as metric labels.
+    /// The raw values are stable: they appear in `yard request -w '%{json}'` and are safe as metric labels.
     public struct Kind: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// The kind's stable name, e.g. `timeout`.
         public let rawValue: String
@@ -124,6 +124,11 @@ public struct SwitchyardError: Error, CustomStringConvertible {
     /// reset or a `GOAWAY` that may have followed processing leaves it `false`, and the usual rules
     /// apply (a GET is retried, a POST is not).
     public var requestWasNotProcessed = false
+    /// Which failure within ``kind`` it was, when the transport could tell (a host name that did not
+    /// resolve, a refused connection, which TLS check failed); `nil` otherwise. Every transport sets the
+    /// same reason for the same cause (``TransportFailure``, ``TLSFailureReason``), so a caller that must
+    /// tell them apart (e.g. `yard request`'s curl exit codes) need not read messages.
+    public var reason: Reason?
 
     /// Creates an error of the given kind.
     /// - Parameters:

@@ -32,7 +32,7 @@ public struct HTTPProtocolVersion: Sendable, Hashable, CustomStringConvertible {
     public static let http3 = HTTPProtocolVersion(major: 3, minor: 0)
 
     /// `"1.0"`, `"1.1"`, `"2"`, `"3"`: the form of curl's `--write-out %{http_version}` and of the
-    /// `http_version` field of `yard request --json`.
+    /// `http_version` field of `yard request -w '%{json}'`.
     public var description: String {
         major >= 2 && minor == 0 ? String(major) : "\(major).\(minor)"
     }

@@ -27,21 +27,26 @@ public enum TransportFailure {
     }
 
     /// ``SwitchyardError/Kind/protocolViolation``: the exchange ended cleanly, but with fewer body bytes
-    /// than the head declared.
+    /// than the head declared (``SwitchyardError/Reason/bodyTruncated``).
     public static func truncatedBody(host: String, declared: Int64, received: Int64) -> SwitchyardError {
-        .protocolViolation(
+        var error = SwitchyardError.protocolViolation(
             "\(host) declared \(declared) body bytes but sent \(received) before the exchange ended;"
                 + " the body is truncated and was not delivered as complete.")
+        error.reason = .bodyTruncated
+        return error
     }
 
-    /// ``SwitchyardError/Kind/protocolViolation``: the connection closed while the body was arriving.
+    /// ``SwitchyardError/Kind/protocolViolation``: the connection closed while the body was arriving
+    /// (``SwitchyardError/Reason/bodyTruncated``).
     public static func closedMidBody(
         host: String, detail: String? = nil,
         underlyingError: (any Error)? = nil
     ) -> SwitchyardError {
-        .protocolViolation(
+        var error = SwitchyardError.protocolViolation(
             "\(host) closed the connection before the whole body arrived\(parenthesized(detail));"
                 + " the body is truncated and was not delivered as complete.", underlyingError: underlyingError)
+        error.reason = .bodyTruncated
+        return error
     }
 
     /// ``SwitchyardError/Kind/protocolViolation``: the exchange ended without a response head.
@@ -69,26 +74,32 @@ public enum TransportFailure {
 
     // MARK: - Connections
 
-    /// ``SwitchyardError/Kind/connectionFailed``: the host name did not resolve. The request was never
-    /// sent (``SwitchyardError/requestWasNotProcessed``).
+    /// ``SwitchyardError/Kind/connectionFailed``: the host name did not resolve
+    /// (``SwitchyardError/Reason/hostNotResolved``). The request was never sent
+    /// (``SwitchyardError/requestWasNotProcessed``).
     public static func unresolvedHost(
         host: String, detail: String,
         underlyingError: (any Error)? = nil
     ) -> SwitchyardError {
-        .notProcessed(
+        var error = SwitchyardError.notProcessed(
             "Could not resolve \(host): \(detail). Check the host name and DNS.",
             underlyingError: underlyingError)
+        error.reason = .hostNotResolved
+        return error
     }
 
-    /// ``SwitchyardError/Kind/connectionFailed``: no connection could be made. The request was never
-    /// sent (``SwitchyardError/requestWasNotProcessed``).
+    /// ``SwitchyardError/Kind/connectionFailed``: no connection could be made
+    /// (``SwitchyardError/Reason/couldNotConnect``). The request was never sent
+    /// (``SwitchyardError/requestWasNotProcessed``).
     public static func couldNotConnect(
         host: String, detail: String,
         underlyingError: (any Error)? = nil
     ) -> SwitchyardError {
-        .notProcessed(
+        var error = SwitchyardError.notProcessed(
             "Could not connect to \(host): \(detail). Is the server running and reachable?",
             underlyingError: underlyingError)
+        error.reason = .couldNotConnect
+        return error
     }
 
     /// ``SwitchyardError/Kind/connectionFailed``: the server refused the HTTP/2 stream (`REFUSED_STREAM`),

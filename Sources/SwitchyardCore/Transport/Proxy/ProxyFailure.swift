@@ -37,7 +37,7 @@ public enum ProxyFailure {
                 + " check that the proxy may reach that server.", underlyingError: underlyingError)
     }
 
-    /// No connection to the proxy could be made.
+    /// No connection to the proxy could be made (``SwitchyardError/Reason/couldNotConnect``).
     /// - Parameters:
     ///   - proxy: The proxy.
     ///   - host: The server the request was for.
@@ -47,9 +47,11 @@ public enum ProxyFailure {
         proxy: ProxyServer, host: String, detail: String?,
         underlyingError: (any Error)? = nil
     ) -> SwitchyardError {
-        .connectionFailed(
+        var error = SwitchyardError.connectionFailed(
             "Could not connect to the proxy \(proxy.hostAndPort) (for a request to \(host))"
                 + (detail.map { ": \($0)" } ?? "") + ". Is the proxy running, and is its address right?",
             underlyingError: underlyingError)
+        error.reason = .couldNotConnect
+        return error
     }
 }

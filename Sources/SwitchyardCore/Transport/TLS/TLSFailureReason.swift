@@ -67,13 +67,16 @@ public enum TLSFailureReason: Sendable, Hashable, CaseIterable {
         return nil
     }
 
-    /// The ``SwitchyardError/Kind/tls`` error for this cause: what failed, and what to do about it.
+    /// The ``SwitchyardError/Kind/tls`` error for this cause (its ``SwitchyardError/reason`` is
+    /// ``SwitchyardError/Reason/tls(_:)`` of it): what failed, and what to do about it.
     /// - Parameters:
     ///   - host: The server's authority, e.g. `127.0.0.1:8443`.
     ///   - detail: The TLS library's own message, kept in parentheses.
     ///   - underlyingError: The library's error.
     public func error(host: String, detail: String, underlyingError: (any Error)? = nil) -> SwitchyardError {
-        SwitchyardError(.tls, message(host: host) + " (\(detail)).", underlyingError: underlyingError)
+        var error = SwitchyardError(.tls, message(host: host) + " (\(detail)).", underlyingError: underlyingError)
+        error.reason = .tls(self)
+        return error
     }
 
     private func message(host: String) -> String {
