@@ -6,10 +6,12 @@ set -euo pipefail
 
 # The Public Suffix List the cookie jar reads (SwitchyardCookies) is Debian's publicsuffix package.
 PSL=/usr/share/publicsuffix/public_suffix_list.dat
-if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libcurl zlib libbrotlidec libbrotlienc libzstd && [ -f "$PSL" ]; then
+# GNU time measures the peak memory of `yard request` in the memory tests (/usr/bin/time -f %M).
+if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libcurl zlib libbrotlidec libbrotlienc libzstd \
+  && [ -f "$PSL" ] && [ -x /usr/bin/time ]; then
   exit 0
 fi
-need=(libcurl4-openssl-dev zlib1g-dev libbrotli-dev libzstd-dev publicsuffix)
+need=(libcurl4-openssl-dev zlib1g-dev libbrotli-dev libzstd-dev publicsuffix time)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "libcurl, zlib, brotli or zstd development files are missing; install them with your package manager (e.g. 'brew install curl brotli zstd')." >&2

@@ -18,7 +18,7 @@ func withLimitedClient(
     try await withLoopbackClient(kind, configuration: configuration, body)
 }
 
-@Suite(.timeLimit(.minutes(3))) struct ConcurrencyLimitLoopbackTests {
+@Suite(.timeLimit(.minutes(10))) struct ConcurrencyLimitLoopbackTests {
     /// A GET of the `/gate/{key}` route with this id and priority.
     static func gated(
         _ server: LoopbackServer, key: String, id: String, priority: RequestPriority = .utility,
