@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(Switchyard SwitchyardCurl SwitchyardURLSession SwitchyardAsyncHTTPClient SwitchyardAPI
-             SwitchyardCache SwitchyardAuth SwitchyardSigning SwitchyardExperiments SwitchyardTesting
+             SwitchyardCache SwitchyardCompression SwitchyardAuth SwitchyardSigning SwitchyardExperiments SwitchyardTesting
              SwitchyardConformance SwitchyardTestServer SwitchyardOpenAPI SwitchyardTracing SwitchyardServiceLifecycle)
 fi
 

@@ -72,7 +72,11 @@ public import Foundation
 ///   transport sends the same `Accept-Encoding` as the others (the request's
 ///   `RequestOptions.contentDecoders`, default `gzip, deflate`), the decoded bytes count against
 ///   `maxResponseBytes`, and more than three codings are refused; but a compressed stream that
-///   stops before its end arrives as a complete body (libcurl 7.88 does not report it).
+///   stops before its end arrives as a complete body (libcurl 7.88 does not report it), and memory
+///   is not bounded for a compression bomb: libcurl decodes everything it has read before the
+///   cancellation reaches it and corelibs queues each piece for the delegate (measured: a 1 GiB
+///   gzip, br or zstd bomb refused at a 1 MB limit still raised resident memory to about 1.2 GB;
+///   curl and AsyncHTTPClient stay within a few MiB).
 /// - **Proxies:** corelibs never gives libcurl a proxy (it ignores `connectionProxyDictionary`), so
 ///   libcurl follows the proxy environment variables (`http_proxy`, `https_proxy`, `no_proxy`, …) for
 ///   every request, even with ``Configuration/proxy`` `nil`; only a ``Configuration/proxy`` equal to
