@@ -6,7 +6,7 @@ public import Switchyard
 ///
 /// Decoding memory is bounded by brotli's window (at most 16 MiB, as the format's standard mode
 /// allows; the large-window extension is refused) plus one 64 KiB output piece per pull. A `br`
-/// body is one stream: bytes after its end are a ``Switchyard/SwitchyardError/Kind/protocolViolation``.
+/// body is one stream: bytes after its end are a `protocolViolation`.
 public struct BrotliCodec: ContentCodec {
     /// brotli's quality for request bodies: 5, a good ratio at streaming speed (11 is the slowest).
     public static let defaultLevel = 5
@@ -19,13 +19,13 @@ public struct BrotliCodec: ContentCodec {
 
     /// A brotli stream decoder.
     /// - Returns: The decoder.
-    /// - Throws: ``Switchyard/SwitchyardError/Kind/transport`` when brotli cannot start (out of memory).
+    /// - Throws: `transport` when brotli cannot start (out of memory).
     public func makeDecoder() throws(SwitchyardError) -> any ContentDecoder { try BrotliStreamDecoder() }
 
     /// A brotli stream encoder.
     /// - Parameter level: brotli's quality, clamped to 0 … 11 (default ``defaultLevel``).
     /// - Returns: The encoder.
-    /// - Throws: ``Switchyard/SwitchyardError/Kind/transport`` when brotli cannot start (out of memory).
+    /// - Throws: `transport` when brotli cannot start (out of memory).
     public func makeEncoder(level: Int?) throws(SwitchyardError) -> any ContentEncoder {
         try BrotliStreamEncoder(quality: min(11, max(0, level ?? Self.defaultLevel)))
     }

@@ -12,13 +12,13 @@ extension Plugin {
     /// - Parameters:
     ///   - scope: The requests it applies to (default: all).
     ///   - name: The plugin's name (default `compressedResponses`).
-    /// - Returns: ``Switchyard/Plugin/contentDecoding(_:scope:name:)`` with ``BrotliCodec`` and ``ZstdCodec``.
+    /// - Returns: `Plugin.contentDecoding(_:scope:name:)` with ``BrotliCodec`` and ``ZstdCodec``.
     public static func compressedResponses(scope: RequestScope = .all, name: String = "compressedResponses") -> Plugin {
         .contentDecoding([.brotli, .zstd], scope: scope, name: name)
     }
 
     /// A plugin that zstd-compresses the request bodies in `scope`
-    /// (``Switchyard/RequestCompressionInterceptor`` with ``ZstdCodec``).
+    /// (`RequestCompressionInterceptor` with ``ZstdCodec``).
     ///
     /// Only for servers known to accept `Content-Encoding: zstd` request bodies.
     /// - Parameters:

@@ -6,7 +6,7 @@ public import Switchyard
 ///
 /// Decoding memory is bounded: frames that ask for a window above ``maxWindowLog`` (8 MiB, the
 /// limit RFC 8878 §3.1.1.1.2 sets for HTTP) are refused as a
-/// ``Switchyard/SwitchyardError/Kind/protocolViolation`` before any buffer is allocated for them,
+/// `protocolViolation` before any buffer is allocated for them,
 /// and each pull writes at most one 64 KiB piece. Concatenated frames (and skippable frames) are one
 /// body, as the format allows; any other bytes after a frame are a protocol violation.
 public struct ZstdCodec: ContentCodec {
@@ -23,14 +23,14 @@ public struct ZstdCodec: ContentCodec {
 
     /// A zstd stream decoder (window at most 8 MiB).
     /// - Returns: The decoder.
-    /// - Throws: ``Switchyard/SwitchyardError/Kind/transport`` when zstd cannot start (out of memory).
+    /// - Throws: `transport` when zstd cannot start (out of memory).
     public func makeDecoder() throws(SwitchyardError) -> any ContentDecoder { try ZstdStreamDecoder() }
 
     /// A zstd stream encoder.
     /// - Parameter level: zstd's level, clamped to 1 … 19 (default ``defaultLevel``), whose windows
     ///   stay within the 8 MiB an HTTP recipient must accept.
     /// - Returns: The encoder.
-    /// - Throws: ``Switchyard/SwitchyardError/Kind/transport`` when zstd cannot start (out of memory).
+    /// - Throws: `transport` when zstd cannot start (out of memory).
     public func makeEncoder(level: Int?) throws(SwitchyardError) -> any ContentEncoder {
         try ZstdStreamEncoder(level: Int32(min(19, max(1, level ?? Self.defaultLevel))))
     }
