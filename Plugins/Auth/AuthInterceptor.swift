@@ -4,7 +4,7 @@ import Switchyard
 /// Signs each attempt with the current bearer credential and handles `401 Unauthorized`: replays
 /// with a newer credential, or waits for the one refresh (see ``CredentialGate``).
 ///
-/// Use it through ``AuthPlugin``, which limits it to the plugin's scope.
+/// Use it through `Plugin.bearerAuth(_:)`, which limits it to the ``AuthPlugin``'s scope.
 struct AuthInterceptor: Interceptor {
     /// A request is replayed at most this many times: once after a newer credential, once after a refresh.
     static let maxReplays = 2

@@ -1,13 +1,35 @@
 public import Switchyard
 
-/// Bearer-token authentication with one refresh for any number of concurrent `401`s.
+extension Plugin {
+    /// Bearer-token authentication in the chain: the link of `auth`, which the app keeps to read
+    /// the credential's state (``AuthPlugin/partitionKey``, ``AuthPlugin/credentialVersion``, …).
+    ///
+    /// ```swift
+    /// let auth = AuthPlugin(scope: RequestScope(hosts: ["api.example.com"]), provider: session)
+    /// let client = try Client(transport: CurlTransport(), configuration: ClientConfiguration(plugins: [.bearerAuth(auth)]))
+    /// cache.partition = auth.partitionKey ?? ""   // e.g. one cache partition per signed-in user
+    /// ```
+    ///
+    /// Named after `auth` (``AuthPlugin/name`` unless its init was told otherwise), in `auth`'s
+    /// scope, in the attempt position at the department layer and `auth`'s placement: its scope is
+    /// checked on every attempt and every redirect hop, so a redirect to a host outside it goes
+    /// without the credential. What the link does is described at ``AuthPlugin``.
+    /// - Parameter auth: The credential state (keep it); register its plugin with one client only.
+    /// - Returns: The plugin: one attempt link in the department layer.
+    public static func bearerAuth(_ auth: AuthPlugin) -> Plugin {
+        auth.registration
+    }
+}
+
+/// Bearer-token authentication with one refresh for any number of concurrent `401`s: the state the
+/// app keeps; `Plugin.bearerAuth(_:)` puts it in a client's chain.
 ///
 /// ```swift
 /// let auth = AuthPlugin(scope: RequestScope(hosts: ["api.example.com"]), provider: session)
 /// var popUps = PopUpPolicy()
 /// popUps.add(auth.scope, AuthPlugin.popUpMessages)
 /// let client = try Client(transport: CurlTransport(),
-///                         configuration: ClientConfiguration(popUps: popUps, plugins: [auth.plugin]))
+///                         configuration: ClientConfiguration(popUps: popUps, plugins: [.bearerAuth(auth)]))
 /// ```
 ///
 /// - Every request in ``scope`` is sent with `Authorization: Bearer <token>` from the provider's
@@ -46,10 +68,13 @@ public struct AuthPlugin: Sendable {
     /// The requests that carry the credential.
     public let scope: RequestScope
     /// The plugin to register with the client (attempt position).
-    public let plugin: Plugin
+    @available(*, deprecated, message: "Register Plugin.bearerAuth(auth) instead.")
+    public var plugin: Plugin { registration }
+    /// The plugin `Plugin.bearerAuth(_:)` returns.
+    let registration: Plugin
     private let gate: CredentialGate
 
-    /// Creates the plugin.
+    /// Creates the credential state and its plugin (register it with `Plugin.bearerAuth(_:)`).
     /// - Parameters:
     ///   - scope: The requests that carry the credential; it must name hosts.
     ///   - provider: The app's credentials.
@@ -65,7 +90,7 @@ public struct AuthPlugin: Sendable {
         let gate = CredentialGate(provider: provider)
         self.scope = scope
         self.gate = gate
-        self.plugin = Plugin(
+        self.registration = Plugin(
             name: name, scope: scope, position: .attempt, placement: placement,
             interceptors: [AuthInterceptor(gate: gate)])
     }

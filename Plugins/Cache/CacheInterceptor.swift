@@ -1,7 +1,7 @@
 public import HTTPTypes
 public import Switchyard
 
-/// The link of ``CachePlugin``: answers `GET` and `HEAD` from an ``HTTPCache`` under each request's
+/// The link of `Plugin.cache(_:name:scope:placement:)`: answers `GET` and `HEAD` from an ``HTTPCache`` under each request's
 /// ``CachePolicy``, revalidates stale entries, stores what RFC 9111 allows as it streams to the
 /// caller, and invalidates a URL's entries when an unsafe method succeeds on it.
 ///

@@ -3,13 +3,13 @@ import HTTPTypes
 import SwitchyardCore
 
 /// An HTTP cache: a store, its configuration, and the current partition. Give it to
-/// ``CachePlugin/make(cache:name:scope:placement:)`` to put it in a client's chain; keep it to
+/// `Plugin.cache(_:name:scope:placement:)` to put it in a client's chain; keep it to
 /// switch partitions on sign-in and clear them on sign-out.
 ///
 /// ```swift
 /// let cache = HTTPCache(store: try DiskCacheStore(directory: cachesPath + "/http"))
 /// let client = try Client(transport: CurlTransport(),
-///                         configuration: ClientConfiguration(plugins: [CachePlugin.make(cache: cache)]))
+///                         configuration: ClientConfiguration(plugins: [.cache(cache)]))
 /// cache.partition = session.userID      // on sign-in: this user's entries only
 /// cache.removeAll(partition: session.userID)   // on sign-out
 /// ```

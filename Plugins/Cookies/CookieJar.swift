@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// ```swift
 /// let jar = CookieJar(store: DiskCookieStore(url: cookiesFile))
-/// configuration.plugins.append(CookiePlugin.make(jar: jar))
+/// configuration.plugins.append(.cookies(jar))
 /// jar.partition = user.id          // after sign-in: this user's cookies
 /// try jar.removeAll(partition: user.id)   // at sign-out
 /// ```

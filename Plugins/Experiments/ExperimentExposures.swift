@@ -4,7 +4,7 @@ import Switchyard
 /// how many of those failed — the exposure and error counts an experiment dashboard needs.
 ///
 /// The plugin feeds it from its own event observer; read it with ``snapshot()``, or pass a
-/// `report` closure to ``ExperimentsPlugin/make(name:scope:assignment:exposures:report:)`` to
+/// `report` closure to `Plugin.experiments(_:name:scope:assignment:report:)` to
 /// forward every exposure to your analytics as it happens.
 public final class ExperimentExposures: Sendable {
     /// One experiment variant's tally.

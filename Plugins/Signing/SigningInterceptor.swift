@@ -6,7 +6,8 @@ public import Switchyard
 /// hash (see ``RequestSigner``), adding the timestamp, body-hash and signature headers.
 ///
 /// It belongs at the *attempt* position, so every retry carries a fresh timestamp and the
-/// signature covers the request exactly as it goes on the wire. Use it through ``SigningPlugin``.
+/// signature covers the request exactly as it goes on the wire. Use it through
+/// `Plugin.signing(name:scope:signer:placement:now:)`.
 ///
 /// A buffered body is hashed as it is. A streamed body has to be read before it can be hashed:
 /// up to ``maxStreamedBodyBytes`` are collected into memory (the request then carries them as a

@@ -111,7 +111,7 @@ struct CachePartitionTests {
         }
         let plugged = try Client(
             transport: TransportKind.curl.make(),
-            configuration: ClientConfiguration(plugins: [CachePlugin.make(cache: HTTPCache())]))
+            configuration: ClientConfiguration(plugins: [.cache(HTTPCache())]))
         #expect(plugged.chain.contains { $0.name == "CacheInterceptor" })
     }
 

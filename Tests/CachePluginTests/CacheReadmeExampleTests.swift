@@ -31,7 +31,7 @@ struct CacheReadmeExampleTests {
         let client = try Client(
             transport: CurlTransport(),
             configuration: ClientConfiguration(
-                retry: nil, plugins: [CachePlugin.make(cache: cache)]))
+                retry: nil, plugins: [.cache(cache)]))
         cache.partition = "user-42"  // on sign-in
 
         let server = try await LoopbackServer.start()

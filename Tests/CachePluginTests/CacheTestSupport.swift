@@ -28,7 +28,7 @@ func withCachingClient<T>(
 ) async throws -> T {
     let bus = EventBus()
     bus.addObserver { log.record($0) }
-    let configuration = ClientConfiguration(events: bus, retry: nil, plugins: [CachePlugin.make(cache: cache)])
+    let configuration = ClientConfiguration(events: bus, retry: nil, plugins: [.cache(cache)])
     return try await withLoopbackClient(kind, configuration: configuration, body)
 }
 

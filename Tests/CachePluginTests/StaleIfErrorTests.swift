@@ -18,7 +18,7 @@ struct StaleIfErrorTests {
         let client = try Client(
             transport: transport,
             configuration: ClientConfiguration(
-                events: bus, retry: nil, plugins: [CachePlugin.make(cache: cache)]))
+                events: bus, retry: nil, plugins: [.cache(cache)]))
         let server = try await LoopbackServer.start()
         let url = server.url("/cache/refused?max_age=0")
         _ = try await client.send(try Request(url: url))

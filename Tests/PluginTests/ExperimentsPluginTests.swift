@@ -17,10 +17,10 @@ struct ExperimentsPluginTests {
         defer { Task { try? await server.shutdown() } }
         let exposures = ExperimentExposures()
         let reported = Lock<[ExperimentExposures.Exposure]>([])
-        let plugin = ExperimentsPlugin.make(
+        let plugin = Plugin.experiments(
+            exposures,
             scope: RequestScope(pathPrefixes: ["/echo/shop", "/status"]),
             assignment: { Self.assignment },
-            exposures: exposures,
             report: { exposure in reported.withLock { $0.append(exposure) } })
         let client = try Client(
             transport: CurlTransport(),

@@ -21,7 +21,7 @@ struct QuotaPluginTests {
             transport: CurlTransport(),
             configuration: ClientConfiguration(
                 events: bus, retry: nil,
-                plugins: [QuotaPlugin.make(name: "search", scope: RequestScope(pathPrefixes: ["/echo/search"]), quota: quota)]))
+                plugins: [.quota(quota, name: "search", scope: RequestScope(pathPrefixes: ["/echo/search"]))]))
     }
 
     @Test func callsSpendTheirCostAndTheOneThatWouldOverspendIsNeverSent() async throws {

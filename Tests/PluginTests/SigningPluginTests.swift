@@ -46,6 +46,20 @@ struct SigningPluginTests {
         #expect(echo.values(of: "X-Signature-Timestamp") == ["1795612345"])
     }
 
+    @Test func thePluginSignsEachAttemptOfTheRequestsInItsScope() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let scope = RequestScope(pathPrefixes: ["/echo"], tags: ["signed"])
+        let signing = Plugin.signing(scope: scope, signer: Self.signer, now: Self.fixedNow)
+        let client = try Client(transport: CurlTransport(), configuration: ClientConfiguration(plugins: [signing]))
+        #expect(client.chain.first { $0.origin == .plugin(SigningPlugin.name) }?.position == .attempt)
+        var request = try Request(method: .post, url: server.url("/echo?account=7"), body: HTTPBody("amount=12.50"))
+        request.options.tags = ["signed"]
+        #expect(try Self.verify(try EchoReport(json: try await client.send(request).body)))
+        let other = try EchoReport(json: try await client.send(try Request(url: server.url("/echo"))).body)
+        #expect(other.values(of: "X-Signature").isEmpty)
+    }
+
     @Test func aStreamedBodyIsCollectedSignedAndArrivesIntact() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }

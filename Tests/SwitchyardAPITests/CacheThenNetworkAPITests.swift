@@ -10,7 +10,7 @@ import Testing
 /// `PageLoader`s, against the loopback server with the HTTP cache in the chain.
 @Suite(.timeLimit(.minutes(3))) struct CacheThenNetworkAPITests {
     static func cached() -> ClientConfiguration {
-        ClientConfiguration(retry: nil, plugins: [CachePlugin.make(cache: HTTPCache())])
+        ClientConfiguration(retry: nil, plugins: [.cache(HTTPCache())])
     }
 
     static let layout = JSONPageLayout(items: "data.items", id: "id", hasNext: "data.has_next", sizeParameter: "size")

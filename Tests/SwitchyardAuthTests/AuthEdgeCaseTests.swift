@@ -83,7 +83,7 @@ struct AuthEdgeCaseTests {
             #expect(request.head.headerFields[.authorization] == "Bearer secret-token-1")
             throw SwitchyardError.connectionFailed("refused")
         }
-        let client = try Client(transport: transport, configuration: ClientConfiguration(retry: nil, plugins: [auth.plugin]))
+        let client = try Client(transport: transport, configuration: ClientConfiguration(retry: nil, plugins: [.bearerAuth(auth)]))
         let error = await failure(of: client, try Request(url: "http://127.0.0.1:9/x"))
         #expect(error?.kind == .connectionFailed)
         #expect(error?.request != nil)

@@ -36,7 +36,7 @@ actor Session: CredentialProvider {
             popUps.add(auth.scope, AuthPlugin.popUpMessages)
             let client = try Client(
                 transport: CurlTransport(),
-                configuration: ClientConfiguration(popUps: popUps, plugins: [auth.plugin]))
+                configuration: ClientConfiguration(popUps: popUps, plugins: [.bearerAuth(auth)]))
 
             let response = try await client.send(try Request(url: server.url("/auth/profile")))
             print(response.head.status, response.context[CredentialVersionKey.self] ?? 0)  // 200 OK 2

@@ -72,6 +72,6 @@ func withAuthClient<T>(
     _ body: (Client, LoopbackServer) async throws -> T
 ) async throws -> T {
     var configuration = configuration
-    configuration.plugins.append(auth.plugin)
+    configuration.plugins.append(.bearerAuth(auth))
     return try await withLoopbackClient(kind, configuration: configuration, body)
 }

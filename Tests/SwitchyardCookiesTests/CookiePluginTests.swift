@@ -13,7 +13,7 @@ import Testing
 struct CookiePluginTests {
     private func configuration(_ jar: CookieJar, observers: [Plugin.Observer] = []) -> ClientConfiguration {
         var configuration = ClientConfiguration()
-        configuration.plugins.append(CookiePlugin.make(jar: jar))
+        configuration.plugins.append(.cookies(jar))
         if !observers.isEmpty { configuration.plugins.append(Plugin(name: "watch", observers: observers)) }
         return configuration
     }
@@ -80,7 +80,7 @@ struct CookiePluginTests {
     @Test func requestsOutsideTheScopeNeitherSendNorStore() async throws {
         let jar = CookieJar()
         var configuration = ClientConfiguration()
-        configuration.plugins.append(CookiePlugin.make(jar: jar, scope: RequestScope(pathPrefixes: ["/cookies/echo"])))
+        configuration.plugins.append(.cookies(jar, scope: RequestScope(pathPrefixes: ["/cookies/echo"])))
         try await withLoopbackClient(.curl, configuration: configuration) { client, server in
             _ = try await text(client, server.url("/cookies/set?cookie=a%3D1"))
             #expect(try jar.allCookies().isEmpty)
@@ -98,7 +98,7 @@ struct CookieArticleExampleTests {
         try await withLoopbackServer { server in
             let jar = CookieJar(store: DiskCookieStore(url: cookiesFile))
             var configuration = ClientConfiguration()
-            configuration.plugins.append(CookiePlugin.make(jar: jar))
+            configuration.plugins.append(.cookies(jar))
             let client = try Client(transport: CurlTransport(), configuration: configuration)
             _ = try await client.send(try Request(url: server.url("/cookies/set?cookie=a%3D1%3B%20Path%3D%2F")))
             let echoed = try await client.send(try Request(url: server.url("/cookies/echo")))

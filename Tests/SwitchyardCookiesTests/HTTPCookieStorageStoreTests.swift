@@ -21,7 +21,7 @@ struct HTTPCookieStorageStoreTests {
 
     private func configuration(_ jar: CookieJar) -> ClientConfiguration {
         var configuration = ClientConfiguration()
-        configuration.plugins.append(CookiePlugin.make(jar: jar))
+        configuration.plugins.append(.cookies(jar))
         return configuration
     }
 

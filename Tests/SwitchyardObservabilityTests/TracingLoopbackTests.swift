@@ -15,7 +15,7 @@ private func tracedConfiguration(_ tracer: W3CTestTracer, retry: Bool = true) ->
     ClientConfiguration(
         redirects: nil,
         retry: retry ? RetryPolicy(maxAttempts: 3, backoff: RetryBackoff(random: { 0 })) : nil,
-        plugins: TracingPlugin(tracer: tracer).plugins)
+        plugins: [.tracing(tracer: tracer)])
 }
 
 /// The finished spans split into the call span (no parent among them) and its attempt spans, in order.
@@ -175,9 +175,24 @@ private func callAndAttempts(_ spans: [FinishedInMemorySpan]) throws -> (Finishe
         }
     }
 
+    @Test func tracingIsOnePluginWithItsAttemptHalfAsACompanion() throws {
+        let plugin = Plugin.tracing(name: "traces")
+        #expect(plugin.position == .call)
+        #expect(plugin.companions.map(\.name) == ["traces.attempt"])
+        #expect(plugin.companions.map(\.position) == [.attempt])
+        let transport = StubTransport { _, _ in Response(status: .ok, body: []) }
+        let client = try Client(transport: transport, configuration: ClientConfiguration(plugins: [plugin]))
+        let isTracing = { (link: ChainLink) in link.origin == .plugin("traces") || link.origin == .plugin("traces.attempt") }
+        let links = client.chain.filter(isTracing)
+        #expect(links.map(\.origin) == [.plugin("traces"), .plugin("traces.attempt")])
+        #expect(links.map(\.position) == [.call, .attempt])
+        try client.unregister(pluginNamed: "traces")  // both halves
+        #expect(!client.chain.contains(where: isTracing))
+    }
+
     @Test func withoutATracerThePluginPassesRequestsThrough() async throws {
         // Nothing bootstrapped: InstrumentationSystem.tracer is the no-op tracer.
-        let configuration = ClientConfiguration(plugins: TracingPlugin().plugins)
+        let configuration = ClientConfiguration(plugins: [.tracing()])
         try await withLoopbackClient(.curl, configuration: configuration) { client, server in
             let response = try await client.send(try Request(url: server.url("/echo")))
             let echo = try EchoReport(response)
@@ -208,10 +223,10 @@ private func callAndAttempts(_ spans: [FinishedInMemorySpan]) throws -> (Finishe
         }
         let tracer = W3CTestTracer()
         let without = try await measure([], rounds: 20_000)
-        let noTracer = try await measure(TracingPlugin().plugins, rounds: 20_000)
-        let traced = try await measure(TracingPlugin(tracer: tracer).plugins, rounds: 2_000)
+        let noTracer = try await measure([.tracing()], rounds: 20_000)
+        let traced = try await measure([.tracing(tracer: tracer)], rounds: 2_000)
         print(
-            "TracingPlugin cost per request: \(noTracer.cost - without.cost) (no tracer), \(traced.cost - without.cost) (in-memory tracer); chain without it: \(without.cost)"
+            "Tracing plugin cost per request: \(noTracer.cost - without.cost) (no tracer), \(traced.cost - without.cost) (in-memory tracer); chain without it: \(without.cost)"
         )
 
         let traceparent = try #require(HTTPField.Name("traceparent"))

@@ -104,4 +104,91 @@ import Testing
         #expect(response.head.status == .ok)
         #expect(trace.all == ["call", "attempt", "attempt"])
     }
+
+    @Test func aCompanionAtTheAttemptPositionRunsOnEveryAttemptAndIsListedUnderItsName() async throws {
+        let trace = Trace()
+        let attempts = Atomic(0)
+        let flaky = ClosureTransport { _, _ in
+            attempts.add(1, ordering: .relaxed).newValue == 1
+                ? Response(status: .serviceUnavailable, body: []) : Response(status: .ok, body: [])
+        }
+        var retry = RetryPolicy(maxAttempts: 3)
+        retry.backoff = RetryBackoff(random: { 0 })
+        let seen = Lock<[String]>([])
+        let audit = Plugin(
+            name: "audit", interceptors: [trace.interceptor("audit")],
+            companions: [
+                Plugin(
+                    name: "audit.attempt", scope: RequestScope(hosts: ["api.example.com"]), position: .attempt,
+                    interceptors: [trace.interceptor("audit.attempt")],
+                    observers: [{ event in seen.withLock { $0.append("\(event.kind.name) \(event.request.authority ?? "")") } }])
+            ])
+        let client = try Client(transport: flaky, configuration: ClientConfiguration(retry: retry, plugins: [audit]))
+
+        let response = try await client.send(try Request(url: "https://api.example.com/items"))
+        #expect(response.head.status == .ok)
+        #expect(trace.all == ["audit", "audit.attempt", "audit.attempt"])
+        let pluginLinks = client.chain.filter { $0.origin == .plugin("audit") || $0.origin == .plugin("audit.attempt") }
+        #expect(pluginLinks.map(\.origin) == [.plugin("audit"), .plugin("audit.attempt")])
+        #expect(pluginLinks.map(\.position) == [.call, .attempt])
+        #expect(pluginLinks.map(\.scope) == [.all, RequestScope(hosts: ["api.example.com"])])
+
+        // The companion keeps its own scope, for its links and its observers.
+        _ = try await client.send(try Request(url: "https://shop.example.com/cart"))
+        #expect(trace.all == ["audit", "audit.attempt", "audit.attempt", "audit"])
+        #expect(seen.withLock { $0 }.contains("succeeded api.example.com"))
+        #expect(!seen.withLock { $0 }.contains { $0.hasSuffix("shop.example.com") })
+    }
+
+    @Test func companionsAreNamedPlacedCheckedAndRemovedAsIfRegisteredOnTheirOwn() throws {
+        let trace = Trace()
+        func plugin(
+            _ name: String, _ position: ChainPosition = .call, placement: Plugin.Placement = .inOrder,
+            headerRules: [HeaderRule] = [], companions: [Plugin] = []
+        ) -> Plugin {
+            Plugin(
+                name: name, position: position, placement: placement, headerRules: headerRules,
+                interceptors: [trace.interceptor(name)], companions: companions)
+        }
+        func names(_ client: Client) -> [String] {
+            client.chain.compactMap { if case .plugin(let name) = $0.origin, !$0.name.hasPrefix("Headers") { name } else { nil } }
+        }
+        // A companion of a companion joins too; another plugin may be placed relative to a companion.
+        let audit = plugin(
+            "audit",
+            companions: [
+                plugin("audit.attempt", .attempt, companions: [plugin("audit.deep", .attempt, headerRules: [.set("X-Audit", "deep")])])
+            ])
+        let client = try Client(
+            transport: Self.okTransport,
+            configuration: ClientConfiguration(
+                redirects: nil, retry: nil,
+                plugins: [audit, plugin("signing", .attempt, placement: .after("audit.attempt"), headerRules: [.set("X-Audit", "signing")])]
+            ))
+        #expect(names(client) == ["audit", "audit.attempt", "signing", "audit.deep"])
+        // Its header rules are checked against every other plugin's.
+        #expect(client.headerConflicts.count == 1)
+
+        // Names are unique across plugins and companions.
+        #expect(throws: PluginConfigurationError.duplicateName("audit.attempt")) { try client.register(plugin("audit.attempt")) }
+        #expect(throws: PluginConfigurationError.duplicateName("x")) {
+            try Client(
+                transport: Self.okTransport, configuration: ClientConfiguration(plugins: [plugin("x", companions: [plugin("x", .attempt)])])
+            )
+        }
+
+        // A companion's name removes that companion alone; the plugin's name removes it with its companions.
+        try client.unregister(pluginNamed: "audit.deep")
+        #expect(names(client) == ["audit", "audit.attempt", "signing"])
+        #expect(throws: PluginConfigurationError.unknownPlacementTarget(plugin: "signing", target: "audit.attempt", position: .attempt)) {
+            try client.unregister(pluginNamed: "audit")
+        }
+        #expect(names(client) == ["audit", "audit.attempt", "signing"])
+        try client.unregister(pluginNamed: "signing")
+        try client.unregister(pluginNamed: "audit")
+        #expect(names(client).isEmpty)
+        #expect(throws: PluginConfigurationError.unknownPlugin("audit.attempt")) { try client.unregister(pluginNamed: "audit.attempt") }
+        try client.register(audit)
+        #expect(names(client) == ["audit", "audit.attempt", "audit.deep"])
+    }
 }

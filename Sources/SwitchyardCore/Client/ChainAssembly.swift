@@ -13,7 +13,8 @@ struct ChainAssembly {
     /// Assembles `configuration` in front of `transport`.
     /// - Throws: ``PluginConfigurationError`` for duplicate plugin names or impossible placements.
     init(_ configuration: ClientConfiguration, transport: any Transport) throws(PluginConfigurationError) {
-        let plugins = configuration.settingPlugins + configuration.plugins
+        // Companions join as if registered on their own, right after their plugin.
+        let plugins = (configuration.settingPlugins + configuration.plugins).flattened
         var names = Set<String>()
         for plugin in plugins where !names.insert(plugin.name).inserted {
             throw .duplicateName(plugin.name)

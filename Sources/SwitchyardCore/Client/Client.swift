@@ -80,10 +80,11 @@ public struct Client: Sendable {
     /// Adds a plugin to this client (and every copy of it); calls in flight keep their chain.
     ///
     /// A client made from bare interceptors keeps them as its app call interceptors, with the plugin
-    /// placed after them (see ``ClientConfiguration`` for the order).
+    /// placed after them (see ``ClientConfiguration`` for the order). Its ``Plugin/companions`` join
+    /// with it.
     /// - Parameter plugin: The plugin.
-    /// - Throws: ``PluginConfigurationError`` when its name is taken or its placement cannot be met;
-    ///   the chain is then unchanged.
+    /// - Throws: ``PluginConfigurationError`` when its name (or a companion's) is taken or a placement
+    ///   cannot be met; the chain is then unchanged.
     public func register(_ plugin: Plugin) throws(PluginConfigurationError) {
         try chains.replace { (chain) throws(PluginConfigurationError) in
             let configuration = try chain.configuration { (plugins) throws(PluginConfigurationError) in
@@ -93,7 +94,8 @@ public struct Client: Sendable {
         }
     }
 
-    /// Removes the plugin with this name; calls in flight keep their chain.
+    /// Removes the plugin with this name, with its ``Plugin/companions``; calls in flight keep their
+    /// chain. A companion's name removes that companion (and its own companions) alone.
     /// - Parameter name: The plugin's ``Plugin/name``.
     /// - Throws: ``PluginConfigurationError/unknownPlugin(_:)`` when no plugin has that name, or
     ///   ``PluginConfigurationError/unknownPlacementTarget(plugin:target:position:)`` when another
@@ -101,8 +103,7 @@ public struct Client: Sendable {
     public func unregister(pluginNamed name: String) throws(PluginConfigurationError) {
         try chains.replace { (chain) throws(PluginConfigurationError) in
             let configuration = try chain.configuration { (plugins) throws(PluginConfigurationError) in
-                guard let index = plugins.firstIndex(where: { $0.name == name }) else { throw .unknownPlugin(name) }
-                plugins.remove(at: index)
+                guard plugins.removePlugin(named: name) else { throw .unknownPlugin(name) }
             }
             return try AssembledChain(transport: chain.pipeline.transport, configuration: configuration)
         }

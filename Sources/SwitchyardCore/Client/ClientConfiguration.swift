@@ -5,7 +5,7 @@
 /// var configuration = ClientConfiguration()
 /// configuration.retry?.maxAttempts = 4
 /// configuration.redirects?.maxRedirects = 5
-/// configuration.plugins = [SigningPlugin.make(scope: payments, signer: signer)]
+/// configuration.plugins = [.signing(scope: payments, signer: signer)]   // SwitchyardSigning
 /// let client = try Client(transport: CurlTransport(), configuration: configuration)
 /// for link in client.chain { print(link) }
 /// ```

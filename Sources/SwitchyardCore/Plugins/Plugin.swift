@@ -93,6 +93,26 @@ public struct Plugin: Sendable {
     /// Default pop-up texts for the error kinds it declares (its own ``SwitchyardError/Kind``s), used
     /// when the client's ``PopUpPolicy`` has no text of its own for the kind.
     public var popUpTexts: [SwitchyardError.Kind: String]
+    /// Plugins registered together with this one, e.g. its attempt-position half when a feature needs
+    /// links at both positions (a call span and a span per attempt).
+    ///
+    /// Each companion is ordered, scoped and named as if it were registered on its own right after
+    /// this plugin (and its own companions right after it): it has its own ``name`` (unique within
+    /// the client, listed in `client.chain`), ``scope``, ``position``, ``layer`` and ``placement``,
+    /// and its header rules, observers and pop-up texts count like any plugin's. So the app
+    /// registers one `Plugin` however many links the feature needs:
+    ///
+    /// ```swift
+    /// let audit = Plugin(
+    ///     name: "audit", interceptors: [AuditCallInterceptor()],
+    ///     companions: [Plugin(name: "audit.attempt", position: .attempt, interceptors: [AuditAttemptInterceptor()])])
+    /// try client.register(audit)                     // both links
+    /// try client.unregister(pluginNamed: "audit")    // both links again
+    /// ```
+    ///
+    /// ``Client/unregister(pluginNamed:)`` with this plugin's name removes its companions too; with a
+    /// companion's name, that companion (and its own companions) alone.
+    public var companions: [Plugin]
 
     /// Creates a plugin.
     /// - Parameters:
@@ -105,6 +125,8 @@ public struct Plugin: Sendable {
     ///   - interceptors: Interceptors, outermost first.
     ///   - observers: Event observers.
     ///   - popUpTexts: Default pop-up texts for the error kinds the plugin declares.
+    ///   - companions: Plugins registered together with this one, each as if registered on its own
+    ///     right after it (default: none; see ``companions``).
     public init(
         name: String,
         scope: RequestScope = .all,
@@ -114,7 +136,8 @@ public struct Plugin: Sendable {
         headerRules: [HeaderRule] = [],
         interceptors: [any Interceptor] = [],
         observers: [Observer] = [],
-        popUpTexts: [SwitchyardError.Kind: String] = [:]
+        popUpTexts: [SwitchyardError.Kind: String] = [:],
+        companions: [Plugin] = []
     ) {
         self.name = name
         self.scope = scope
@@ -125,5 +148,35 @@ public struct Plugin: Sendable {
         self.interceptors = interceptors
         self.observers = observers
         self.popUpTexts = popUpTexts
+        self.companions = companions
+    }
+}
+
+extension Plugin {
+    /// This plugin without its companions, followed by each companion's own ``withCompanions``: the
+    /// plugins as if each were registered on its own, in registration order.
+    var withCompanions: [Plugin] {
+        var alone = self
+        alone.companions = []
+        return [alone] + companions.flatMap(\.withCompanions)
+    }
+}
+
+extension [Plugin] {
+    /// Every plugin and companion as if each were registered on its own, in registration order.
+    var flattened: [Plugin] { flatMap(\.withCompanions) }
+
+    /// Removes the plugin named `name` (with its companions): a registered plugin, or else a
+    /// companion of one, at any depth.
+    /// - Returns: Whether a plugin had that name.
+    mutating func removePlugin(named name: String) -> Bool {
+        if let index = firstIndex(where: { $0.name == name }) {
+            remove(at: index)
+            return true
+        }
+        for index in indices {
+            if self[index].companions.removePlugin(named: name) { return true }
+        }
+        return false
     }
 }

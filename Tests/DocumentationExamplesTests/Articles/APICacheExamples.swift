@@ -27,7 +27,7 @@ func apiCacheThenNetwork(api: APIClient) async -> [String] {
         try await withLoopbackServer { server in
             let client = try Client(
                 transport: CurlTransport(),
-                configuration: ClientConfiguration(plugins: [CachePlugin.make(cache: HTTPCache())]))
+                configuration: ClientConfiguration(plugins: [.cache(HTTPCache())]))
             let api = try APIClient(client: client, baseURL: server.baseURL)
             // The second stage always asks the network.
             #expect(await apiCacheThenNetwork(api: api).last == "network")

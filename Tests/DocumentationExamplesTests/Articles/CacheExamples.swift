@@ -13,7 +13,7 @@ func cachingClient() throws -> (Client, HTTPCache) {
     // doc:cache-setup
     let cache = HTTPCache(store: MemoryCacheStore())  // or DiskCacheStore(directory:) to survive launches
     var configuration = ClientConfiguration()
-    configuration.plugins = [CachePlugin.make(cache: cache)]
+    configuration.plugins = [.cache(cache)]
     let client = try Client(transport: CurlTransport(), configuration: configuration)
     cache.partition = "user-42"  // on sign-in: each user their own entries
     // end
