@@ -377,7 +377,7 @@ let package = Package(
         // Trait Tools.
         .executableTarget(
             name: "yard",
-            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
+            dependencies: ["SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
                 "Switchyard",
                 "SwitchyardCurl",
                 "SwitchyardURLSession",
@@ -396,7 +396,8 @@ let package = Package(
                 product("Crypto", "swift-crypto", trait: "Tools"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Logging", package: "swift-log")
-            ]
+            ],
+            exclude: ["README.md"]
         ),
 
         // MARK: - Tests
@@ -407,7 +408,7 @@ let package = Package(
         // and events, process figures); a regular target because test targets cannot depend on each other.
         .target(
             name: "SwitchyardTestSupport",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 "SwitchyardTestServer", "SwitchyardConformance",
                 .product(name: "Logging", package: "swift-log"),
@@ -419,7 +420,7 @@ let package = Package(
         // loopback server where the wire matters.
         .testTarget(
             name: "SwitchyardTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
                 "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport", "SwitchyardCurl",
                 "SwitchyardTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -453,7 +454,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardAPITests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
                 "Switchyard", "SwitchyardAPI", "SwitchyardTesting", "SwitchyardTestSupport", "SwitchyardTestServer",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient", "SwitchyardCache",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -579,9 +580,10 @@ let package = Package(
         // a test that finds each documented ```swift block verbatim in a test file.
         .testTarget(
             name: "DocumentationExamplesTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 "SwitchyardAPI", "SwitchyardCache", "SwitchyardAuth", "SwitchyardSigning", "SwitchyardExperiments",
+                "SwitchyardCookies", "SwitchyardStreams",
                 "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestServer", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

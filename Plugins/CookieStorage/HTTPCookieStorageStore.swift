@@ -1,9 +1,11 @@
-public import Foundation
 public import SwitchyardCookies
 import Synchronization
 
 #if canImport(FoundationNetworking)
+import Foundation
 public import FoundationNetworking
+#else
+public import Foundation
 #endif
 
 /// A ``SwitchyardCookies/CookieStore`` kept in Foundation's `HTTPCookieStorage`, so that a

@@ -1,5 +1,5 @@
 public import Foundation
-package import SwitchyardCore
+import SwitchyardCore
 
 /// The cookie-date algorithm of RFC 6265bis (§5.1.1), which reads every date form servers put in
 /// `Expires`: IMF-fixdate, RFC 850 with two-digit years, asctime, and the many variants between

@@ -1,5 +1,5 @@
 public import Foundation
-package import SwitchyardCore
+import SwitchyardCore
 import Synchronization
 
 /// Cookies in one JSON file that several processes may share.

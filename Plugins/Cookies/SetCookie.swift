@@ -1,5 +1,5 @@
 public import Foundation
-package import SwitchyardCore
+import SwitchyardCore
 
 /// One `Set-Cookie` field read as RFC 6265bis's parsing algorithm says (§5.6): leniently, because
 /// servers send everything; unknown attributes are ignored, a broken attribute is dropped alone, and

@@ -1,4 +1,4 @@
-public import HTTPTypes
+import HTTPTypes
 public import Switchyard
 package import SwitchyardCore
 

@@ -1,7 +1,7 @@
 public import HTTPTypes
 import NIOCore
 import NIOWebSocket
-public import Switchyard
+import Switchyard
 
 /// An open WebSocket connection (RFC 6455): its messages as an `AsyncSequence`, and ``send(_:)``,
 /// ``ping(_:)`` and ``close(code:reason:)``.

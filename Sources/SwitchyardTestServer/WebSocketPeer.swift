@@ -209,8 +209,9 @@ enum WebSocketPeer {
                     closeSent = true
                     var echo = ByteBuffer()
                     if code != 1005 { echo.writeInteger(UInt16(code)) }
+                    let channel = context.channel
                     context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: echo)))
-                        .whenComplete { _ in context.close(promise: nil) }
+                        .whenComplete { _ in channel.close(promise: nil) }
                 }
             default:
                 break

@@ -33,7 +33,7 @@ struct DemoAuthTour {
         let auth = AuthPlugin(
             scope: RequestScope(hosts: ["127.0.0.1"], pathPrefixes: ["/auth"]), provider: session,
             name: "auth-\(transportName)")
-        try client.register(auth.plugin)  // a department's plugin added to the running client
+        try client.register(.bearerAuth(auth))  // a department's plugin added to the running client
         defer { try? client.unregister(pluginNamed: "auth-\(transportName)") }
         let statuses = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<20 {

@@ -14,7 +14,7 @@ struct DemoCacheTour {
     func run() async throws {
         let key = "demo-\(transportName)"
         let name = "cache-\(transportName)"
-        try client.register(CachePlugin.make(cache: HTTPCache(), name: name, scope: RequestScope(pathPrefixes: ["/cache"])))
+        try client.register(.cache(HTTPCache(), name: name, scope: RequestScope(pathPrefixes: ["/cache"])))
         defer { try? client.unregister(pluginNamed: name) }
         let url = server.url("/cache/\(key)?max_age=1")
 

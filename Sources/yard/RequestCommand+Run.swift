@@ -48,9 +48,9 @@ extension RequestCommand {
                 configuration.attemptInterceptors.append(Self.recordingURL(into: lastURL))
                 if har != nil { configuration.attemptInterceptors.append(archive.interceptor) }
                 if let cache {
-                    configuration.plugins.append(CachePlugin.make(cache: HTTPCache(store: try DiskCacheStore(directory: cache))))
+                    configuration.plugins.append(.cache(HTTPCache(store: try DiskCacheStore(directory: cache))))
                 }
-                if let jar { configuration.plugins.append(CookiePlugin.make(jar: jar)) }
+                if let jar { configuration.plugins.append(.cookies(jar)) }
                 let client = try Client(transport: transport, configuration: configuration)
                 if let path = outputPath, !OutputSink.writesInPlace(path), !include, !head {
                     try await download(request, to: path, client: client, into: &outcome)

@@ -49,7 +49,7 @@ struct StreamCommand: AsyncParsableCommand {
             var request = try Request(url: url)
             request.head.headerFields.append(contentsOf: try HeaderArguments.fields(headers))
             try await transport.withTransport { transport in
-                let client = try Client(transport: transport)
+                let client = Client(transport: transport)
                 if ndjson {
                     try await printLines(client, request)
                 } else {

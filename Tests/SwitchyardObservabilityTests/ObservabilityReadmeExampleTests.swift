@@ -6,15 +6,13 @@ import SwitchyardServiceLifecycle
 import SwitchyardTracing
 import Testing
 
-/// The README's metrics, tracing and lifecycle example, built and shut down (it sends nothing). The
-/// README still shows `TracingPlugin().plugins`: the test keeps its lines verbatim (deprecated, so it
-/// compiles without warnings) until the README shows `configuration.plugins.append(.tracing())`.
+/// The metrics, tracing and lifecycle example of the *A tour of the package* article, built and shut
+/// down (it sends nothing).
 @Suite struct ObservabilityReadmeExampleTests {
-    @available(*, deprecated, message: "README.md's example still uses TracingPlugin().plugins; update both together")
     @Test func theReadmeExampleAssemblesMetricsTracingAndTheService() async throws {
         var configuration = ClientConfiguration()
         configuration.plugins.append(.httpMetrics(HTTPClientMetrics(templates: ["/users/{id}"])))  // swift-metrics
-        configuration.plugins += TracingPlugin().plugins  // swift-distributed-tracing
+        configuration.plugins.append(.tracing())  // swift-distributed-tracing
         let transport = AsyncHTTPClientTransport()
         let client = try Client(transport: transport, configuration: configuration)
         let service = TransportService(transport)  // in your ServiceGroup: shuts the transport down

@@ -1,6 +1,6 @@
 #if Cache
-public import Switchyard
-public import SwitchyardCache
+import Switchyard
+import SwitchyardCache
 
 extension APIClient {
     /// The stored answer at once (if any), then the network's: one or two final call states, for

@@ -28,23 +28,10 @@ public struct RateLimitInterceptor: Interceptor {
     ///   or the rest of the chain's error.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard limiter.limitsEveryRequest || limiter.limits.scope.matches(request) else { return try await next(request) }
-        var waited = false
-        do {
+        try await context.passLimit { queued throws(SwitchyardError) in
             try await limiter.acquire(
-                key: limiter.key(for: request.head), priority: request.options.priority, deadline: context.deadline
-            ) {
-                waited = true
-                context.markQueued(true)
-            }
-        } catch {
-            if waited { context.markQueued(false) }
-            throw error
-        }
-        if waited {
-            // The queued phase runs from the start of the exchange to its first send (see PipelineTimings).
-            let now = ContinuousClock.now
-            context.markQueued(false)
-            context.recordPipelineTimings { $0.queued = $0.queued ?? context.startedAt.duration(to: now) }
+                key: limiter.key(for: request.head), priority: request.options.priority, deadline: context.deadline,
+                queued: queued)
         }
         return try await next(request)
     }

@@ -62,4 +62,30 @@ extension ExchangeContext {
         guard let registration = self[TrackerRegistrationKey.self] else { return }
         registration.tracker.exchange(registration.exchange, isQueued: queued)
     }
+
+    /// Passes a limit: `acquire` waits for it and calls the closure it is given when the exchange
+    /// has to queue. While it waits the exchange is marked queued (``markQueued(_:)``); once it
+    /// leaves the queue, the time since the exchange started is recorded as its queued phase
+    /// (``PipelineTimings``).
+    func passLimit<Value>(
+        _ acquire: (_ queued: () -> Void) async throws(SwitchyardError) -> Value
+    ) async throws(SwitchyardError) -> Value {
+        var waited = false
+        let value: Value
+        do {
+            value = try await acquire {
+                waited = true
+                markQueued(true)
+            }
+        } catch {
+            if waited { markQueued(false) }
+            throw error
+        }
+        if waited {
+            let now = ContinuousClock.now
+            markQueued(false)
+            recordPipelineTimings { $0.queued = $0.queued ?? startedAt.duration(to: now) }
+        }
+        return value
+    }
 }

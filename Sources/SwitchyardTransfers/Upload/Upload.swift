@@ -319,13 +319,7 @@ public final class Upload: Sendable {
 
     /// Publishes a phase the chain reported for the run `generation`, while it is the current run.
     private func report(_ phase: ActivityPhase, generation: Int) {
-        let state: UploadState
-        switch phase {
-        case .queued: state = .queued
-        case .running: state = .running
-        case .waitingToRetry(let attempt, let delay): state = .waitingToRetry(attempt: attempt, delay: delay)
-        default: return  // pauses and endings are the upload's own
-        }
+        guard let state = UploadState(reportedBy: phase) else { return }  // pauses and endings are the upload's own
         store.withLock { store in
             guard store.generation == generation, broadcast.current.phase.isActive else { return }
             broadcast.publish(state)
@@ -334,15 +328,11 @@ public final class Upload: Sendable {
 
     private func finish(_ outcome: Result<UploadResult, SwitchyardError>, generation: Int) {
         store.withLock { store in
-            switch outcome {
-            case .success(let result) where !broadcast.current.isFinal:
-                // A run that completed while a pause was being requested still completed.
-                end(with: .succeeded(result))
-            case .failure(let error) where store.generation == generation && !broadcast.current.isFinal:
-                end(with: error.kind == .cancelled ? .cancelled : .failed(error))
-            default:
-                break
-            }
+            // A run that completed while a pause was being requested still completed; a failure
+            // counts only for the current run.
+            let succeeded = (try? outcome.get()) != nil
+            guard !broadcast.current.isFinal, succeeded || store.generation == generation else { return }
+            end(with: UploadState(endingWith: outcome))
         }
     }
 

@@ -6,10 +6,7 @@ import SwitchyardSigning
 import Testing
 
 // README.md, "The built-in chain and plugins": built and its chain checked (no request is sent);
-// `secret` and `showBanner` are in StandIns.swift. The README still shows `SigningPlugin.make`: this
-// copy stays verbatim (deprecated, so it compiles without warnings) until the README shows
-// `.signing(scope:signer:)`.
-@available(*, deprecated, message: "README.md's example still uses SigningPlugin.make; update both together")
+// `secret` and `showBanner` are in StandIns.swift.
 func readmeBuiltInChain() throws -> Client {
     var configuration = ClientConfiguration()  // events, redirects, retry on
     configuration.retry?.maxAttempts = 4  // 408/429/5xx, connection failures
@@ -29,7 +26,7 @@ func readmeBuiltInChain() throws -> Client {
     configuration.plugins = [
         .timingStats(stats),  // print(stats.snapshot().table)
         .logging(LoggingConfiguration(logger: Logger(label: "shop.network"), redactedQueryParameters: ["token"])),
-        SigningPlugin.make(
+        .signing(
             scope: RequestScope(hosts: ["pay.example.com"]),
             signer: RequestSigner(keyID: "payments-2026", secret: Array(secret.utf8)))
     ]
@@ -45,7 +42,6 @@ func readmeBuiltInChain() throws -> Client {
 }
 
 @Suite struct ReadmeBuiltInChainTests {
-    @available(*, deprecated, message: "README.md's example still uses SigningPlugin.make; update both together")
     @Test func theReadmeChainAssembles() throws {
         let client = try readmeBuiltInChain()
         let names = client.chain.map { "\($0)" }.joined(separator: " ")

@@ -4,15 +4,12 @@ import SwitchyardCache
 import SwitchyardCurl
 import SwitchyardTransfers
 
-// README.md, "HTTP cache", "Token refresh", "Uploads and downloads": compiled (they name
-// api.example.com); the stand-ins (`showBanner(age:)`, `ExampleSession`, `ProgressBar`) are in StandIns.swift.
-// The README still shows `CachePlugin.make(cache:)` and `auth.plugin`: these copies stay verbatim
-// (deprecated, so they compile without warnings) until the README shows `.cache(cache)` and
-// `.bearerAuth(auth)`.
-@available(*, deprecated, message: "README.md's example still uses CachePlugin.make; update both together")
+// The *A tour of the package* article, "HTTP cache", "Token refresh", "Uploads and downloads":
+// compiled (they name api.example.com); the stand-ins (`showBanner(age:)`, `ExampleSession`,
+// `ProgressBar`) are in StandIns.swift.
 func readmeCache(cachesPath: String, userID: String) async throws {
     let cache = HTTPCache(store: try DiskCacheStore(directory: cachesPath + "/http"))
-    let client = try Client(transport: CurlTransport(), configuration: ClientConfiguration(plugins: [CachePlugin.make(cache: cache)]))
+    let client = try Client(transport: CurlTransport(), configuration: ClientConfiguration(plugins: [.cache(cache)]))
     cache.partition = userID  // on sign-in; cache.removeAll(partition:) on sign-out
 
     var request = try Request(url: "https://api.example.com/feed")
@@ -21,10 +18,9 @@ func readmeCache(cachesPath: String, userID: String) async throws {
     if response.context.provenance.source == .stale { showBanner(age: response.context.provenance.age) }
 }
 
-@available(*, deprecated, message: "README.md's example still uses AuthPlugin.plugin; update both together")
 func readmeTokenRefresh(session: ExampleSession) throws -> Client {
     let auth = AuthPlugin(scope: RequestScope(hosts: ["api.example.com"]), provider: session)  // session: CredentialProvider
-    let client = try Client(transport: CurlTransport(), configuration: ClientConfiguration(plugins: [auth.plugin]))
+    let client = try Client(transport: CurlTransport(), configuration: ClientConfiguration(plugins: [.bearerAuth(auth)]))
     return client
 }
 
