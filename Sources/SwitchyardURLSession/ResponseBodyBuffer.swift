@@ -71,8 +71,9 @@ struct ResponseBodyBuffer {
 /// Confined to the lock of the ``ResponseBodyBuffer`` that owns it.
 ///
 /// Appends are staged in memory and written in blocks of ``stagingBytes``: URLSession's delegate
-/// callbacks must keep pace with the network, or FoundationNetworking queues the undelivered data in
-/// memory; one system call per small chunk was slow enough for that queue to reach hundreds of MiB.
+/// callbacks should keep pace with the network, since libcurl waits for them (``BoundedDelegateQueue``);
+/// one system call per small chunk was slow enough to fall far behind (before that queue was bounded,
+/// its backlog reached hundreds of MiB).
 private final class SpillFile {
     static let stagingBytes = 1 << 20
     private let descriptor: Int32

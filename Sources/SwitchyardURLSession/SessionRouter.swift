@@ -118,7 +118,9 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         // (corelibs has no server-trust challenges: TLS is verified by libcurl.)
         if let exchange = exchange(for: task) {
             exchange.didComplete(error: nil)
-            completionHandler(.cancelAuthenticationChallenge, nil)
+            // Cancelling makes FoundationNetworking call `task.cancel()`, which waits for the session's
+            // work queue; that queue may be waiting for this one (`BoundedDelegateQueue`): not from here.
+            DispatchQueue.global().async { completionHandler(.cancelAuthenticationChallenge, nil) }
             return
         }
         #endif

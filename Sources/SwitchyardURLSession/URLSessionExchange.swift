@@ -220,7 +220,16 @@ final class URLSessionTaskHandle: Sendable {
         // Cleanups first: they unblock a request-body read that would otherwise hold the session's
         // thread, which `cancel()` waits for on Linux.
         for cleanup in cleanups { cleanup() }
-        if cancellingTask { task?.cancel() }
+        guard cancellingTask, let task else { return }
+        #if canImport(FoundationNetworking)
+        // On the delegate queue, `cancel()` would wait for the session's work queue, which may be
+        // waiting for this very queue to drain (`BoundedDelegateQueue`): cancel from elsewhere.
+        if BoundedDelegateQueue.isRunningCallback {
+            DispatchQueue.global().async { task.cancel() }
+            return
+        }
+        #endif
+        task.cancel()
     }
 }
 

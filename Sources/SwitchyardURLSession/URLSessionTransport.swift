@@ -44,12 +44,27 @@ public import Foundation
 ///   for, which fails the exchange, but the second request head has gone out already: such a POST can
 ///   reach the server twice (never more; `ConnectionLossResendTests`). curl and AsyncHTTPClient send it once.
 /// - **Back-pressure:** `URLSessionTask.suspend()` on a running task removes libcurl's handle and
-///   restarts the request from the beginning on `resume()`, so it cannot pause a download; and data
-///   reaches the delegate through an unbounded operation queue. Response bytes the reader has not
-///   taken yet are therefore kept in memory up to ``Configuration/bufferedBodyBytes`` and beyond
-///   that in an unlinked temporary file: memory stays bounded, the download runs at network speed
-///   and disk holds what the reader has not consumed. On Apple platforms the task is suspended
-///   instead (true back-pressure).
+///   restarts the request from the beginning on `resume()`, so it cannot pause a download. Response
+///   bytes the reader has not taken yet are therefore kept in memory up to
+///   ``Configuration/bufferedBodyBytes`` and beyond that in an unlinked temporary file: the download
+///   runs at network speed and disk holds what the reader has not consumed. Between libcurl and the
+///   transport, the session's delegate queue is the transport's own (`BoundedDelegateQueue`):
+///   FoundationNetworking queues each piece libcurl reads (16 KiB at most) for the delegate without
+///   waiting, and with a plain `OperationQueue` that backlog grew without bound when the delegate
+///   fell behind (up to 145 MiB during one 1 GiB loopback download); now libcurl's write callback
+///   waits while 64 pieces are pending, so libcurl stops reading the socket until the delegate, which
+///   never waits for the reader, catches up. On Apple platforms the task is suspended instead (true
+///   back-pressure).
+/// - **Memory of long transfers:** FoundationNetworking still grows by about 20 MiB per GiB while a
+///   body arrives faster than libcurl takes it in (on loopback), and gives it back only when the data
+///   stops: for every piece, its write callback replaces the task's timeout timer with a new
+///   `DispatchSource` (`_EasyHandle.resetTimer()`), and the cancelled ones (about 350 bytes each) are
+///   released on the task's work queue, which runs only once the session's queue has no more libcurl
+///   work, i.e. once the socket runs dry. Measured with `yard request -o /dev/null` (whole process,
+///   51 MiB for a 1 KiB body), two runs each: 77–78 MiB for 1 GiB, 89–99 MiB for 2 GiB, 116–119 MiB
+///   for 4 GiB; with a server that pauses 10 ms after every MiB, 1 GiB peaked at 3.9 MiB of heap
+///   instead of 23.8 MiB. The transport cannot release these timers or stop their creation; curl
+///   and AsyncHTTPClient have no such growth.
 /// - **Streamed request bodies** cannot be streamed: corelibs reads a body `InputStream` with
 ///   blocking reads on a work queue that every URLSession in the process shares, and ends the body
 ///   as soon as no bytes are available. Blocking there for an asynchronous producer stalls all of
@@ -72,11 +87,13 @@ public import Foundation
 ///   transport sends the same `Accept-Encoding` as the others (the request's
 ///   `RequestOptions.contentDecoders`, default `gzip, deflate`), the decoded bytes count against
 ///   `maxResponseBytes`, and more than three codings are refused; but a compressed stream that
-///   stops before its end arrives as a complete body (libcurl 7.88 does not report it), and memory
-///   is not bounded for a compression bomb: libcurl decodes everything it has read before the
-///   cancellation reaches it and corelibs queues each piece for the delegate (measured: a 1 GiB
-///   gzip, br or zstd bomb refused at a 1 MB limit still raised resident memory to about 1.2 GB;
-///   curl and AsyncHTTPClient stay within a few MiB).
+///   stops before its end arrives as a complete body (libcurl 7.88 does not report it), and a
+///   compression bomb is decoded further than the limit: libcurl goes on inflating what it reads
+///   until the cancellation reaches the session's work queue. The decoded pieces no longer pile up
+///   (libcurl waits for the delegate, which drops them), but the timers of "Memory of long
+///   transfers" do: a 1 GiB gzip, br or zstd bomb refused at a 1 MB limit raised `yard request`'s
+///   resident memory to 74–83 MiB (about 1.2 GB before the delegate queue was bounded); curl and
+///   AsyncHTTPClient stay within a few MiB.
 /// - **Proxies:** corelibs never gives libcurl a proxy (it ignores `connectionProxyDictionary`), so
 ///   libcurl follows the proxy environment variables (`http_proxy`, `https_proxy`, `no_proxy`, …) for
 ///   every request, even with ``Configuration/proxy`` `nil`; only a ``Configuration/proxy`` equal to
@@ -308,7 +325,11 @@ public final class URLSessionTransport: Transport {
     }
 
     private static func makeSession(_ configuration: URLSessionConfiguration, router: SessionRouter) -> URLSession {
+        #if canImport(FoundationNetworking)
+        let queue = BoundedDelegateQueue()  // back-pressure: see "Back-pressure" above
+        #else
         let queue = OperationQueue()
+        #endif
         queue.maxConcurrentOperationCount = 1
         queue.name = "Switchyard.URLSessionTransport"
         return URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
