@@ -53,9 +53,11 @@ final class OutputSink {
     /// - Parameter path: The `-o` argument.
     static func writesInPlace(_ path: String) -> Bool {
         if path == "-" { return true }
-        var status = stat()
-        guard stat(path, &status) == 0 else { return false }
-        return (status.st_mode & S_IFMT) != S_IFREG
+        // Foundation's file type (its lstat: a symbolic link is written through, in place, as curl does).
+        guard let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType else {
+            return false
+        }
+        return type != .typeRegular
     }
 
     /// Writes every byte of `bytes`, retrying short writes and interrupted calls.
