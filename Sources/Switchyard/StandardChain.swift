@@ -98,7 +98,7 @@ extension ClientConfiguration {
     }
 
     /// `Switchyard/<version>`: the `User-Agent` the standard configuration sends when a request sets none.
-    public static let defaultUserAgent = "Switchyard/\(SwitchyardVersion.current)"
+    public static let defaultUserAgent = SwitchyardVersion.userAgent
 
     /// The everyday chain, what `Client(transport:)` uses: events, redirects (up to 10), retry of
     /// idempotent requests (3 attempts) within a retry budget, and status validation (200–399

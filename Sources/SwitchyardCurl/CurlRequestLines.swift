@@ -8,8 +8,8 @@ import SwitchyardCore
 /// `@unchecked Sendable`: the list is built completely in `init` and never changed afterwards;
 /// libcurl reads it only while the transfer that owns this object is in the multi handle, and it
 /// is freed in `deinit`, when nothing can reference it any more. A request without header fields
-/// or body (the common `GET`) uses one of two lists built once per process and never freed, which
-/// libcurl only reads, from any number of transfers.
+/// or body (the common `GET`), or with only the standard `User-Agent`, uses one of four lists built once
+/// per process and never freed, which libcurl only reads, from any number of transfers.
 final class CurlRequestLines: @unchecked Sendable {
     /// The absolute URL.
     let url: String
@@ -24,10 +24,20 @@ final class CurlRequestLines: @unchecked Sendable {
         url = "\(head.scheme ?? "http")://\(head.authority ?? "")\(head.path ?? "/")"
         let fields = head.headerFields
         let decoders = request.options.contentDecoders
-        if fields.isEmpty, request.body == nil, head.method != .post, !decodesContentEncoding || decoders == .builtIn {
-            headers = decodesContentEncoding ? Self.bareDecoding.pointer : Self.bare.pointer
-            ownsHeaders = false
-            return
+        if request.body == nil, head.method != .post, !decodesContentEncoding || decoders == .builtIn {
+            let shared: SharedList? =
+                if fields.isEmpty {
+                    decodesContentEncoding ? Self.bareDecoding : Self.bare
+                } else if fields.count == 1, fields.first == Self.standardUserAgent {
+                    decodesContentEncoding ? Self.standardUserAgentDecoding : Self.standardUserAgentOnly
+                } else {
+                    nil
+                }
+            if let shared {
+                headers = shared.pointer
+                ownsHeaders = false
+                return
+            }
         }
         ownsHeaders = true
         var list: UnsafeMutablePointer<curl_slist>?
@@ -70,6 +80,14 @@ final class CurlRequestLines: @unchecked Sendable {
     private static let bare = SharedList(["Accept:", "Expect:"])
     /// The same, when bodies are decoded in Swift.
     private static let bareDecoding = SharedList(["Accept:", "Expect:", acceptEncodingLine])
+    /// The one field of a request the standard configuration sent without fields of its own.
+    private static let standardUserAgent = HTTPField(name: .userAgent, value: SwitchyardVersion.userAgent)
+    /// The lines of such a request.
+    private static let standardUserAgentOnly = SharedList(["User-Agent: \(SwitchyardVersion.userAgent)", "Accept:", "Expect:"])
+    /// The same, when bodies are decoded in Swift.
+    private static let standardUserAgentDecoding = SharedList([
+        "User-Agent: \(SwitchyardVersion.userAgent)", "Accept:", "Expect:", acceptEncodingLine
+    ])
 
     deinit {
         if ownsHeaders { curl_slist_free_all(headers) }

@@ -15,6 +15,9 @@ final class AssembledChain: Sendable {
     let source: Source
     /// The `User-Agent` field added to requests without one, or why the configured one is refused.
     let userAgent: Result<HTTPField, SwitchyardError>?
+    /// The fields of a request that had none once the `User-Agent` is added: shared by every such
+    /// request (copy on write), so the common bare `GET` allocates no field storage of its own.
+    let userAgentAlone: HTTPFields?
 
     /// What a chain is assembled from.
     enum Source: Sendable {
@@ -32,6 +35,7 @@ final class AssembledChain: Sendable {
         self.headerConflicts = []
         self.source = .interceptors(interceptors)
         self.userAgent = nil
+        self.userAgentAlone = nil
         // Links below the last redirect or retry link run once per attempt; the rest once per call.
         let lastRepeating = interceptors.lastIndex {
             let link = Pipeline.unwrapped($0)
@@ -54,9 +58,11 @@ final class AssembledChain: Sendable {
         self.observers = assembly.observers
         self.eventsLink = Self.firstEventsLink(assembly.interceptors)
         self.source = .configuration(configuration)
-        self.userAgent = configuration.userAgent.map { value in
+        let userAgent = configuration.userAgent.map { value in
             Result { () throws(SwitchyardError) in try HTTPField.validated(name: "User-Agent", value: value) }
         }
+        self.userAgent = userAgent
+        self.userAgentAlone = (try? userAgent?.get()).map { HTTPFields([$0]) }
     }
 
     private static func firstEventsLink(_ interceptors: [any Interceptor]) -> EventsInterceptor? {

@@ -162,8 +162,12 @@ public struct Client: Sendable {
         var request = request
         do throws(SwitchyardError) {
             if !request.isValidated { try RequestValidator.validate(request.head) }
-            if let userAgent = chain.userAgent, request.head.headerFields[.userAgent] == nil {
-                try request.appendValidatedField(userAgent.get())
+            if let userAgent = chain.userAgent {
+                if request.head.headerFields.isEmpty, let alone = chain.userAgentAlone {
+                    request.setValidatedFields(alone)
+                } else if request.head.headerFields[.userAgent] == nil {
+                    try request.appendValidatedField(userAgent.get())
+                }
             }
             try context.checkLiveness()
         } catch {

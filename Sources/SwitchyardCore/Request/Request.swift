@@ -58,6 +58,14 @@ public struct Request: Sendable {
         try self.init(method: method, url: url.absoluteString, headers: headers, body: body, options: options)
     }
 
+    /// Replaces the fields with fields that are already valid, keeping the request's validated mark.
+    /// - Parameter fields: Fields whose names and values passed validation.
+    package mutating func setValidatedFields(_ fields: HTTPFields) {
+        let validated = isValidated
+        head.headerFields = fields
+        isValidated = validated
+    }
+
     /// Appends a field that is already valid, keeping the request's validated mark.
     /// - Parameter field: A field whose name and value passed validation.
     package mutating func appendValidatedField(_ field: HTTPField) {
