@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(Switchyard SwitchyardCurl SwitchyardURLSession SwitchyardAsyncHTTPClient SwitchyardAPI
+    targets=(SwitchyardCore Switchyard SwitchyardCurl SwitchyardURLSession SwitchyardAsyncHTTPClient SwitchyardAPI
              SwitchyardCache SwitchyardCompression SwitchyardAuth SwitchyardSigning SwitchyardExperiments SwitchyardTesting
              SwitchyardConformance SwitchyardTestServer SwitchyardOpenAPI SwitchyardTracing SwitchyardServiceLifecycle)
 fi

@@ -14,7 +14,7 @@ struct CacheExchange: Sendable {
     /// The single byte range the request asks for, if it has a `Range` field (`GET` only).
     let range: ByteRangeRequest?
     /// Whether responses to this request may be stored: not with the request's `no-store`, nor
-    /// with ``Switchyard/RequestOptions/cacheStoresResponse`` off.
+    /// with `RequestOptions.cacheStoresResponse` off.
     let mayStore: Bool
     let context: ExchangeContext
     let next: Next

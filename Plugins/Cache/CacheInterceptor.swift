@@ -19,7 +19,7 @@ public import Switchyard
 /// - a request's `max-stale[=N]`, `min-fresh=N`, `no-store` (a stored response may answer it,
 ///   nothing is stored) and `only-if-cached` (a usable stored response, else a `504` made here,
 ///   provenance `cache`, nothing sent) (§5.2.1);
-/// - ``Switchyard/RequestOptions/cacheStoresResponse`` and ``CacheConfiguration/willStore``.
+/// - ``SwitchyardCore/RequestOptions/cacheStoresResponse`` and ``CacheConfiguration/willStore``.
 ///
 /// What it costs per request: a `GET` computes its key and does one store lookup (a lock and a
 /// dictionary lookup in memory; a file read and a SHA-256 on disk); other methods pass through
@@ -50,7 +50,7 @@ public struct CacheInterceptor: Interceptor {
     ///   - context: The exchange; its `ExchangeContext.provenance` is set here.
     ///   - next: The rest of the chain.
     /// - Returns: The response.
-    /// - Throws: ``Switchyard/SwitchyardError/Kind/cacheMiss`` for a cache-only miss, or the network's error.
+    /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/cacheMiss`` for a cache-only miss, or the network's error.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let head = request.head
         guard head.method == .get || head.method == .head else {

@@ -1,6 +1,6 @@
 public import Switchyard
 
-/// How one request uses the cache. Set it per request (``Switchyard/RequestOptions/cachePolicy``)
+/// How one request uses the cache. Set it per request (``SwitchyardCore/RequestOptions/cachePolicy``)
 /// or for every request (``CacheConfiguration/defaultPolicy``).
 ///
 /// ```swift
@@ -18,10 +18,10 @@ public enum CachePolicy: String, Sendable, Hashable, CaseIterable {
     /// origin marked `must-revalidate` or `no-cache` is never served stale; the failure is then thrown.
     case staleIfError = "stale-if-error"
     /// Always asks the network (conditionally when a response with validators is stored) and stores
-    /// the answer: the second half of ``Switchyard/Client/cacheThenNetwork(_:)``.
+    /// the answer: the second half of ``SwitchyardCore/Client/cacheThenNetwork(_:)``.
     case network = "network"
     /// Offline: the stored response however stale (marked `cache` when fresh, `stale` when not), and
-    /// nothing is sent; without one the request fails with ``Switchyard/SwitchyardError/Kind/cacheMiss``.
+    /// nothing is sent; without one the request fails with ``SwitchyardCore/SwitchyardError/Kind/cacheMiss``.
     case cacheOnly = "cache-only"
 }
 

@@ -1,7 +1,7 @@
 public import Switchyard
 
 /// The per-request option that keeps a response out of the cache
-/// (``Switchyard/RequestOptions/cacheStoresResponse``).
+/// (``SwitchyardCore/RequestOptions/cacheStoresResponse``).
 public enum CacheStoresResponseKey: RequestOptionKey {
     /// `true`: the response is stored when RFC 9111 allows it.
     public static let defaultValue = true

@@ -14,7 +14,7 @@ extension Client {
     /// second from a ``CachePolicy/network`` exchange, which stores what it gets. When the network
     /// fails after a cached response was delivered, the sequence ends with that error; the caller
     /// keeps showing the cached one. A client without a ``CacheInterceptor`` yields only the network's.
-    /// - Parameter request: A `GET` request (its ``Switchyard/RequestOptions/cachePolicy`` is replaced).
+    /// - Parameter request: A `GET` request (its ``SwitchyardCore/RequestOptions/cachePolicy`` is replaced).
     /// - Returns: The responses, cache first.
     public func cacheThenNetwork(_ request: Request) -> AsyncThrowingStream<BufferedResponse, any Error> {
         let hasCache = chain.contains { $0.name == String(describing: CacheInterceptor.self) }

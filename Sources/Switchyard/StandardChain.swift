@@ -1,6 +1,6 @@
 public import SwitchyardCore
 
-/// The standard links as settings of ``ClientConfiguration`` (``ClientSettingKey``): each becomes a
+/// The standard links as settings of ``ClientConfiguration`` (`ClientSettingKey`): each becomes a
 /// plugin in the call position, after the department plugins, in this order: status validation,
 /// size limit, redirects, retry.
 extension Plugin {
@@ -102,9 +102,9 @@ extension ClientConfiguration {
 
     /// The everyday chain, what `Client(transport:)` uses: events, redirects (up to 10), retry of
     /// idempotent requests (3 attempts) within a retry budget, and status validation (200–399
-    /// accepted; others fail with ``SwitchyardCore/SwitchyardError/Kind/httpStatus``). Bodies read
-    /// whole by ``SwitchyardCore/Client/send(_:)`` are already limited
-    /// (``SwitchyardCore/Client/defaultMaxBufferedResponseBytes``, counted in decoded bytes);
+    /// accepted; others fail with `SwitchyardError.Kind.httpStatus`). Bodies read
+    /// whole by `Client.send(_:)` are already limited
+    /// (`Client.defaultMaxBufferedResponseBytes`, counted in decoded bytes);
     /// streamed bodies get a limit from ``maxResponseBytes`` or the request.
     public static var standard: ClientConfiguration { ClientConfiguration(validation: StatusValidation()) }
 
@@ -153,7 +153,7 @@ extension ClientConfiguration {
 extension Client {
     /// Creates a client with the standard chain (``ClientConfiguration/standard``): events,
     /// redirects, retry of idempotent requests within a budget, and status validation (a status
-    /// outside 200–399 fails with ``SwitchyardCore/SwitchyardError/Kind/httpStatus``, the response
+    /// outside 200–399 fails with `SwitchyardError.Kind.httpStatus`, the response
     /// head attached).
     ///
     /// For exactly the links you choose, use `init(transport:interceptors:events:)` (none:

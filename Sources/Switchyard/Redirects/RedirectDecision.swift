@@ -6,7 +6,7 @@ public enum RedirectDecision: Sendable {
     case follow
     /// Follow the redirect, but send this request instead of the proposed one (re-signed, with a
     /// header added or removed, to another URL). It is validated (an invalid head fails with
-    /// ``SwitchyardError/Kind/invalidRequest``), then sent as given: the hook is responsible for
+    /// `SwitchyardError.Kind.invalidRequest`), then sent as given: the hook is responsible for
     /// what it carries to the new origin.
     case followModified(Request)
     /// Do not follow: the caller gets the 3xx response, body included.

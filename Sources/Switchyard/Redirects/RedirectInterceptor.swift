@@ -26,12 +26,12 @@ public import SwitchyardCore
 /// - When a redirect changes the scheme, host or port, `Authorization`, `Cookie` and
 ///   `Proxy-Authorization` (``RedirectPolicy/crossOriginStrippedHeaders``) are removed, so
 ///   credentials never reach another origin.
-/// - An `https` → `http` redirect fails with ``SwitchyardError/Kind/invalidRequest`` unless
+/// - An `https` → `http` redirect fails with `SwitchyardError.Kind.invalidRequest` unless
 ///   ``RedirectPolicy/allowsInsecureRedirects`` is set.
 /// - More than ``RedirectPolicy/maxRedirects`` redirects fail with
-///   ``SwitchyardError/Kind/tooManyRedirects``, naming the locations visited.
+///   `SwitchyardError.Kind.tooManyRedirects`, naming the locations visited.
 /// - The body of each followed redirect response is discarded; each hop publishes
-///   ``ExchangeEvent/Kind/redirected(status:location:)`` with the target URL (user information
+///   `ExchangeEvent.Kind.redirected(status:location:)` with the target URL (user information
 ///   removed, query shown as `?…`).
 /// - The exchange's deadline covers all hops together.
 /// - ``RedirectPolicy/hooks`` decide each hop last (after the limit and the `https` → `http`
@@ -57,7 +57,7 @@ public struct RedirectInterceptor: Interceptor, RepeatsTheRestOfTheChain {
     ///   - context: The exchange context.
     ///   - next: The rest of the chain, called once per hop.
     /// - Returns: The first response that is not a followed redirect.
-    /// - Throws: ``SwitchyardError/Kind/tooManyRedirects``, ``SwitchyardError/Kind/invalidRequest`` for a
+    /// - Throws: `SwitchyardError.Kind.tooManyRedirects`, `SwitchyardError.Kind.invalidRequest` for a
     ///   refused `https` → `http` redirect, or any error from further down the chain.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         var current = request

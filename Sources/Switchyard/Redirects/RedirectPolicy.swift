@@ -14,17 +14,17 @@ import SwitchyardCore
 /// let redirects = RedirectInterceptor(policy: policy)
 /// ```
 public struct RedirectPolicy: Sendable, Hashable {
-    /// Redirects followed per request before failing with ``SwitchyardError/Kind/tooManyRedirects``: 10.
+    /// Redirects followed per request before failing with `SwitchyardError.Kind.tooManyRedirects`: 10.
     public static let defaultMaxRedirects = 10
     /// Headers that never follow a redirect to another origin: `Authorization`, `Cookie`,
     /// `Proxy-Authorization`.
     public static let defaultCrossOriginStrippedHeaders: Set<HTTPField.Name> = [.authorization, .cookie, .proxyAuthorization]
 
-    /// Redirects followed per request; one more fails with ``SwitchyardError/Kind/tooManyRedirects``
+    /// Redirects followed per request; one more fails with `SwitchyardError.Kind.tooManyRedirects`
     /// (0: every redirect fails).
     public var maxRedirects: Int
     /// Whether an `https` request may be redirected to `http`. Default `false`: such a redirect
-    /// fails with ``SwitchyardError/Kind/invalidRequest`` instead of sending the request, its
+    /// fails with `SwitchyardError.Kind.invalidRequest` instead of sending the request, its
     /// headers and its body in clear text.
     public var allowsInsecureRedirects: Bool
     /// Headers removed when a redirect changes the scheme, host or port.

@@ -14,7 +14,7 @@ public import Foundation
 /// RetryAfter.delay(from: "soon")                                 // nil: not a valid value
 /// ```
 ///
-/// HTTP-dates are read by ``HTTPDate``, in any of the three forms RFC 9110 requires a recipient to
+/// HTTP-dates are read by `HTTPDate`, in any of the three forms RFC 9110 requires a recipient to
 /// accept (IMF-fixdate, and the obsolete RFC 850 and asctime forms). An invalid value is ignored (the
 /// normal back-off applies). A date in the past means "retry now" (zero).
 public enum RetryAfter {

@@ -19,21 +19,21 @@ public import SwitchyardCore
 ///
 /// What is retried, and when, is the ``RetryPolicy``'s business (statuses, connection failures,
 /// idempotency, `Retry-After`, back-off with full jitter, one deadline, the app's own rule); a
-/// request can change it through ``RequestOptions/retry``. With ``RetryPolicy/idempotencyKeys``
+/// request can change it through ``SwitchyardCore/RequestOptions/retry``. With ``RetryPolicy/idempotencyKeys``
 /// set, the interceptor first gives a POST or PATCH without an `Idempotency-Key` one, the same for
 /// every attempt of the call. For each attempt the interceptor:
-/// - sets ``ExchangeContext/attempt`` (1-based) before calling the rest of the chain;
+/// - sets `ExchangeContext.attempt` (1-based) before calling the rest of the chain;
 /// - after a retryable outcome, takes a retry from the ``RetryBudget`` (none left: the outcome is
-///   final), throws away the failed response's body (``HTTPBody/discard(drainingUpTo:)``),
-///   records the wait in ``PipelineTimings/backoffs``, publishes
-///   ``ExchangeEvent/Kind/retrying(attempt:delay:reason:)`` and waits;
-/// - stops waiting at once when the task is cancelled, throwing ``SwitchyardError/Kind/cancelled``;
-/// - with a ``RetryHold`` in the context (``RetryHoldKey``) that holds after a failed attempt
+///   final), throws away the failed response's body (`HTTPBody.discard(drainingUpTo:)`),
+///   records the wait in `PipelineTimings.backoffs`, publishes
+///   `ExchangeEvent.Kind.retrying(attempt:delay:reason:)` and waits;
+/// - stops waiting at once when the task is cancelled, throwing `SwitchyardError.Kind.cancelled`;
+/// - with a `RetryHold` in the context (`RetryHoldKey`) that holds after a failed attempt
 ///   (the connectivity plugin's while offline), publishes its event and waits for it to lift
 ///   instead of the back-off (see ``RetryPolicy``), then retries at once.
 ///
 /// When no retry follows, the caller gets the last outcome unchanged: the last response (e.g. the
-/// final 503, with its body) or the last error, with ``SwitchyardError/attempt`` set. This also
+/// final 503, with its body) or the last error, with `SwitchyardError.attempt` set. This also
 /// holds when the next wait would cross the deadline: the interceptor does not sleep into a
 /// certain timeout but returns what it has right away.
 ///
@@ -44,7 +44,7 @@ public import SwitchyardCore
 /// then run once per attempt. Attempts are counted per pass: after a redirect, the next hop's
 /// first attempt is attempt 1 again, while the deadline and the budget span the whole exchange.
 public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
-    /// The policy applied to every request (before a request's ``RequestOptions/retry`` override).
+    /// The policy applied to every request (before a request's ``SwitchyardCore/RequestOptions/retry`` override).
     public let policy: RetryPolicy
     /// The budget shared by all requests through this interceptor and its copies; `nil` for none.
     public let budget: RetryBudget?
@@ -62,10 +62,10 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
     /// Sends `request`, retrying as the policy allows.
     /// - Parameters:
     ///   - request: The request.
-    ///   - context: The exchange context; ``ExchangeContext/attempt`` is set per attempt.
+    ///   - context: The exchange context; `ExchangeContext.attempt` is set per attempt.
     ///   - next: The rest of the chain, called once per attempt.
     /// - Returns: The first non-retried response, or the last one when retries are exhausted.
-    /// - Throws: The last attempt's error, or ``SwitchyardError/Kind/cancelled`` during a wait.
+    /// - Throws: The last attempt's error, or `SwitchyardError.Kind.cancelled` during a wait.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let policy = policy.applying(request.options.retry)
         let request = policy.idempotencyKeys.map { $0.keyed(request, context: context) } ?? request

@@ -1,7 +1,7 @@
 public import SwitchyardCore
 
 /// Per-request changes to the ``RetryPolicy`` of a ``RetryInterceptor``, set through
-/// ``RequestOptions/retry``.
+/// ``SwitchyardCore/RequestOptions/retry``.
 ///
 /// ```swift
 /// var request = try Request(method: .post, url: "https://api.example.com/charges", body: HTTPBody(json))
@@ -42,7 +42,7 @@ public struct RetryOverride: Sendable, Hashable {
     public static let addingIdempotencyKey = RetryOverride(addsIdempotencyKey: true)
 }
 
-/// The per-request retry option (``RequestOptions/retry``).
+/// The per-request retry option (``SwitchyardCore/RequestOptions/retry``).
 public enum RetryOptionKey: RequestOptionKey {
     /// No change: the retry link's policy applies.
     public static let defaultValue: RetryOverride? = nil

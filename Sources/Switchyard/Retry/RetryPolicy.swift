@@ -18,11 +18,11 @@ public import SwitchyardCore
 ///
 /// ### Which failures are retried
 ///
-/// ``SwitchyardError/Kind/connectionFailed`` (refused, reset, closed without an answer: that is
-/// how every shipped transport reports them) and ``SwitchyardError/Kind/timeout`` of an attempt
+/// `SwitchyardError.Kind.connectionFailed` (refused, reset, closed without an answer: that is
+/// how every shipped transport reports them) and `SwitchyardError.Kind.timeout` of an attempt
 /// while the exchange's deadline has not passed. Kinds declared by plugins (an open circuit breaker's
 /// among them) are never retried. Cancellation, TLS failures, protocol violations,
-/// oversized responses, invalid requests and other ``SwitchyardError/Kind/transport`` failures
+/// oversized responses, invalid requests and other `SwitchyardError.Kind.transport` failures
 /// are final: repeating them would give the same answer.
 ///
 /// ### What is safe to repeat
@@ -32,9 +32,9 @@ public import SwitchyardCore
 /// `Idempotency-Key` header (the app's, or an automatic one: ``idempotencyKeys``), or the caller
 /// opted in (``retriesNonIdempotentRequests`` here, or
 /// ``RetryOverride/allowsNonIdempotentRetry`` on one request). A body that is a single-use
-/// stream (``HTTPBody/Replayability/singleUse``) is never sent twice, whatever the settings.
+/// stream (`HTTPBody.Replayability.singleUse`) is never sent twice, whatever the settings.
 ///
-/// One exception needs no opt-in: a failure whose ``SwitchyardError/requestWasNotProcessed`` is set
+/// One exception needs no opt-in: a failure whose `SwitchyardError.requestWasNotProcessed` is set
 /// (an HTTP/2 refused stream, a stream above the server's `GOAWAY` last-stream-id, a connection that
 /// never opened) is retried whatever the method, because the server did not act on the request. A
 /// stream reset or a `GOAWAY` that may have followed processing gets the rules above: a GET is
@@ -63,15 +63,15 @@ public import SwitchyardCore
 ///
 /// ### While offline
 ///
-/// A ``RetryInterceptor`` whose exchange has a ``RetryHold`` (the connectivity plugin's) does not
+/// A ``RetryInterceptor`` whose exchange has a `RetryHold` (the connectivity plugin's) does not
 /// spend attempts while the hold is on (offline): after a failed attempt that is to be retried, it
 /// waits for the hold to lift instead of the back-off (up to ``maxConnectivityWait`` and the deadline), then retries at
 /// once. If the network stays down, the last error is final.
 ///
 /// ### One deadline for all attempts
 ///
-/// The exchange's ``ExchangeContext/deadline`` and ``maxTotalDuration`` (measured from
-/// ``ExchangeContext/startedAt``) bound the attempts and the waits together. A wait that would
+/// The exchange's `ExchangeContext.deadline` and ``maxTotalDuration`` (measured from
+/// `ExchangeContext.startedAt`) bound the attempts and the waits together. A wait that would
 /// end at or after that bound is not started: the interceptor returns the last response, or
 /// rethrows the last error, right away.
 public struct RetryPolicy: Sendable {
@@ -104,7 +104,7 @@ public struct RetryPolicy: Sendable {
     /// returned instead of waiting.
     public var maxRetryAfter: Duration
     /// The longest a retry waits for the network to come back when the interceptor's
-    /// ``RetryHold`` holds after a failed attempt (the exchange's deadline
+    /// `RetryHold` holds after a failed attempt (the exchange's deadline
     /// bounds it too); when the network is still down then, the last error is final.
     public var maxConnectivityWait: Duration = RetryPolicy.defaultMaxConnectivityWait
     /// The app's own rule, asked after every attempt that may still be followed by another (attempts

@@ -2,9 +2,9 @@ public import SwitchyardCore
 import Synchronization
 
 /// Enforces a response-size limit while the body streams: a body that grows past it fails with
-/// ``SwitchyardError/Kind/responseTooLarge`` at the chunk that crosses it, never by buffering first.
+/// `SwitchyardError.Kind.responseTooLarge` at the chunk that crosses it, never by buffering first.
 ///
-/// Requests that set no ``RequestOptions/maxResponseBytes`` get the limit, so the transport enforces
+/// Requests that set no `RequestOptions.maxResponseBytes` get the limit, so the transport enforces
 /// it on the wire (and closes the connection); the body is also counted here, so a custom transport
 /// that ignores the option cannot exceed it either. A request's own, smaller or larger, limit wins.
 ///

@@ -1,7 +1,7 @@
 public import HTTPTypes
 public import SwitchyardCore
 
-/// Which response statuses count as success; others become ``SwitchyardError/Kind/httpStatus`` errors.
+/// Which response statuses count as success; others become `SwitchyardError.Kind.httpStatus` errors.
 ///
 /// ```swift
 /// var configuration = ClientConfiguration()
@@ -15,7 +15,7 @@ public struct StatusValidation: Sendable, Hashable {
     /// not read).
     public var bodyPreviewBytes: Int
     /// How many body bytes of a rejected response are kept on the error
-    /// (``SwitchyardCore/SwitchyardError/responseBody``) for the app to read; `0` keeps none.
+    /// (`SwitchyardError.responseBody`) for the app to read; `0` keeps none.
     public var keptBodyBytes: Int
 
     /// Creates a validation.

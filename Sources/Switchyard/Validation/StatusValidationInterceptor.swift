@@ -2,7 +2,7 @@ import HTTPTypes
 public import SwitchyardCore
 
 /// Turns a response whose status ``StatusValidation`` does not accept into an
-/// ``SwitchyardError/Kind/httpStatus`` error carrying the response head and a short body preview.
+/// `SwitchyardError.Kind.httpStatus` error carrying the response head and a short body preview.
 ///
 /// It sits at the call position, after retry and redirects have had their say, so a 503 that the
 /// retry policy retried and still got is reported once, as the call's failure.

@@ -63,7 +63,7 @@ public struct APIResponse<Value: Sendable>: Sendable {
 }
 
 /// The state of a call, for a screen to switch over, in the vocabulary calls, transfers and paged
-/// lists share (``ActivityPhase``):
+/// lists share (`ActivityPhase`):
 /// `notStarted → running ⇄ queued / waitingToRetry → succeeded / noData / failed / cancelled`.
 ///
 /// ```swift

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// What a forgiving decode did instead of failing: scalars it converted (``JSONField/lenient``)
+/// What a forgiving decode did instead of failing: scalars it converted (``JSONField/lenient()``)
 /// and list elements it skipped (`skippingInvalidElements`).
 ///
 /// An ``APIClient`` call's report is ``ResponseInfo/decodingReport``; around any other decode,

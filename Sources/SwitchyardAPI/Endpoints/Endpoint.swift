@@ -214,7 +214,7 @@ extension Endpoint {
     public func silent() -> Self { changing { $0.isSilent = true } }
 
     /// Decodes a failed response's body into `model` (read it with
-    /// ``Switchyard/SwitchyardError/errorModel(as:)``).
+    /// ``SwitchyardCore/SwitchyardError/errorModel(as:)``).
     /// - Parameter model: The error model.
     /// - Returns: The changed endpoint.
     public func errorModel(_ model: ErrorModel) -> Self { changing { $0.errorModel = model } }

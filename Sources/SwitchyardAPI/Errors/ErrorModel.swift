@@ -13,7 +13,7 @@ public import Switchyard
 ///
 /// Without one, an `application/problem+json` body is decoded as ``ProblemDetails``. A body the
 /// model cannot decode leaves the model absent; the error still carries the body
-/// (``Switchyard/SwitchyardError/responseBody``).
+/// (`SwitchyardError.responseBody`).
 public struct ErrorModel: Sendable {
     let decode: @Sendable (_ body: [UInt8]) -> (any Sendable)?
 

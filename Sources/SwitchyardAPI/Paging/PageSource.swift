@@ -44,7 +44,7 @@ public protocol PageSource<Item>: Sendable {
     /// refreshed, and `Client.send(_:)` stops the exchange when its task is cancelled.
     /// - Parameter request: Which page to load.
     /// - Returns: The page's items and what the response says about the pages after it.
-    /// - Throws: A ``Switchyard/SwitchyardError``: `SwitchyardError.Kind.httpStatus`
+    /// - Throws: A `SwitchyardError`: `SwitchyardError.Kind.httpStatus`
     ///   for a refused page, `SwitchyardError.Kind.decoding` for a body that is not the
     ///   expected list, `SwitchyardError.Kind.cancelled` when the task was cancelled.
     func loadPage(_ request: PageRequest) async throws(SwitchyardError) -> Page<Item>

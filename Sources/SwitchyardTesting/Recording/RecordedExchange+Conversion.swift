@@ -79,7 +79,7 @@ extension RecordedRequest {
     ///   - body: The body, if any.
     ///   - redacted: The header names whose values must never be written.
     ///   - queryRedaction: The query parameters whose values must never be written; by default
-    ///     ``Redaction/defaultQueryParameters``.
+    ///     `Redaction.defaultQueryParameters`.
     public init(
         _ head: HTTPRequest, body: RecordedBody?, redacting redacted: Set<HTTPField.Name>,
         redactingQuery queryRedaction: QueryRedaction = .standard

@@ -34,7 +34,7 @@ public import SwitchyardCore
 /// Header values named in ``Configuration/redactedHeaderNames`` (by default `Authorization`,
 /// `Proxy-Authorization`, `Cookie` and `Set-Cookie`) are written as `<redacted>`, and so are the
 /// values of the query parameters in ``Configuration/redactedQueryParameters`` (by default
-/// ``Redaction/defaultQueryParameters``: `token`, `api_key`, `X-Amz-Signature`, …)
+/// `Redaction.defaultQueryParameters`: `token`, `api_key`, `X-Amz-Signature`, …)
 /// in the recorded path; the wrapped transport and the caller still see the real values. Bodies are recorded as they are: a response
 /// that repeats a secret in its body (an echo endpoint, a token response) writes it to the file.
 public final class RecordingTransport: Transport {
