@@ -112,7 +112,7 @@ extension ClientConfiguration {
     /// (3 attempts, idempotent requests only) with a retry budget.
     /// - Parameters:
     ///   - events: The event bus (a new one by default).
-    ///   - popUps: Pop-up texts and coalescing.
+    ///   - popUps: Pop-up texts, and how identical pop-ups merge into one.
     ///   - validation: Accepted statuses, or `nil` to accept every status.
     ///   - maxResponseBytes: A default response-size limit, or `nil` for none.
     ///   - redirects: The redirect policy, or `nil` for none.

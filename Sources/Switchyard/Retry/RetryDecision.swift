@@ -85,8 +85,8 @@ extension RetryPolicy {
             case .connectionFailed:
                 reason = error.requestWasNotProcessed ? "not processed by the server" : "connection failed"
             case .timeout: reason = "attempt timed out"
-            // Any other kind (an open circuit breaker among them: retrying would only fail fast
-            // again, or probe the host early) is not retried.
+            // Any other kind, plugins' own among them (a plugin that fails fast would only fail
+            // again), is not retried.
             default: return .stop
             }
             return .retry(after: backoff.delay(forRetry: attempt), reason: reason)

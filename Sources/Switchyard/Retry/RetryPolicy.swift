@@ -20,8 +20,8 @@ public import SwitchyardCore
 ///
 /// `SwitchyardError.Kind.connectionFailed` (refused, reset, closed without an answer: that is
 /// how every shipped transport reports them) and `SwitchyardError.Kind.timeout` of an attempt
-/// while the exchange's deadline has not passed. Kinds declared by plugins (an open circuit breaker's
-/// among them) are never retried. Cancellation, TLS failures, protocol violations,
+/// while the exchange's deadline has not passed. Kinds declared by plugins are never retried
+/// unless ``shouldRetry`` says so. Cancellation, TLS failures, protocol violations,
 /// oversized responses, invalid requests and other `SwitchyardError.Kind.transport` failures
 /// are final: repeating them would give the same answer.
 ///
