@@ -11,15 +11,16 @@ import Testing
     /// The peak resident memory a request of any size may take: 64 MiB for the whole process.
     static let budgetKiB = 64 << 10
 
-    /// curl and AsyncHTTPClient. URLSession is left out for FoundationNetworking's own memory on
-    /// Linux. Its delegate backlog is bounded now (`BoundedDelegateQueue`; unbounded, it took this
-    /// run to 117–482 MiB in six runs), but for every piece of at most 16 KiB that libcurl delivers,
-    /// FoundationNetworking replaces a timer `DispatchSource` and releases the cancelled ones only
-    /// once the socket runs dry, which a loopback transfer never lets happen: about 20 MiB per GiB
-    /// (see "Memory of long transfers" in `URLSessionTransport`). A 1 KiB request already peaks at
-    /// 51 MiB, so 1 GiB peaks at 66–76 MiB (eight runs), whatever yard does with the body. The
-    /// transport's own memory test (`TransfersInBoundedMemoryTests`) bounds its growth separately.
-    @Test(arguments: ["curl", "ahc"])
+    /// Every transport. On Linux, URLSession's peak is a known issue of FoundationNetworking, not of
+    /// yard: its delegate backlog is bounded (`BoundedDelegateQueue`; unbounded, it took this run to
+    /// 117–482 MiB in six runs), but for every piece of at most 16 KiB that libcurl delivers,
+    /// FoundationNetworking replaces a timer `DispatchSource` and frees the cancelled ones only once
+    /// the socket runs dry, which a loopback transfer never lets happen: about 22 MiB per GiB (see
+    /// "Memory of long transfers" in `URLSessionTransport`). A 1 KiB request already peaks at
+    /// 51 MiB, so 1 GiB peaks at 64–76 MiB, whatever yard does with the body. The body's digest is
+    /// still checked there, and the transport's own memory test (`TransfersInBoundedMemoryTests`)
+    /// bounds its growth separately.
+    @Test(arguments: ["curl", "ahc", "urlsession"])
     func oneGiBToAPipeInBoundedMemory(transport: String) async throws {
         let time = "/usr/bin/time"
         try #require(FileManager.default.isExecutableFile(atPath: time), "GNU time (apt-get install time) measures the peak")
@@ -32,7 +33,18 @@ import Testing
         let peak = try #require(
             run.stderr.split(separator: "\n").last { $0.hasPrefix("yard-peak-kib=") }.flatMap { Int($0.dropFirst(14)) },
             "\(run.stderr)")
-        #expect(peak <= Self.budgetKiB, "\(transport): peak resident memory \(peak) KiB for 1 GiB")
+        let withinBudget = { #expect(peak <= Self.budgetKiB, "\(transport): peak resident memory \(peak) KiB for 1 GiB") }
+        #if canImport(FoundationNetworking)
+        if transport == "urlsession" {
+            withKnownIssue("FoundationNetworking keeps a timer per received piece until the socket runs dry", isIntermittent: true) {
+                withinBudget()
+            }
+        } else {
+            withinBudget()
+        }
+        #else
+        withinBudget()
+        #endif
         // curl, as a reference client, reads the same deterministic bytes.
         let reference = try await runProgram("sh", ["-c", "curl -s \(shellQuoted(url)) | sha256sum"])
         #expect(run.stdout.prefix(64) == reference.stdout.prefix(64))
