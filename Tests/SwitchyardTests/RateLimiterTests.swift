@@ -280,4 +280,63 @@ private func get(_ url: String, priority: RequestPriority = .utility, timeout: D
         #expect(rate < concurrency)
         #expect(names.filter { $0 == "RateLimitInterceptor" }.count == 2)
     }
+
+    /// A stub answering `/busy` with `status` and `Retry-After: value`, anything else with `200`.
+    private static func busyStub(_ status: HTTPResponse.Status, retryAfter value: String) -> StubTransport {
+        StubTransport { request, _ in
+            guard request.head.path == "/busy" else { return Response(status: .ok) }
+            return Response(status: status, headerFields: [.retryAfter: value])
+        }
+    }
+
+    @Test func aTooManyRequestsAnswerHoldsOnlyTheBucketOfItsHost() async throws {
+        let clock = SteppedClock()
+        let limiter = RateLimiter(requestsPerSecond: 10, burst: 5, clock: clock)
+        let stub = Self.busyStub(.tooManyRequests, retryAfter: "10")
+        let client = try limitedClient(stub, limiter)
+        #expect(try await client.send(try get("http://a.test/busy")).head.status == .tooManyRequests)
+        _ = try await client.send(try get("http://b.test/free"))  // another host: not held
+        #expect(stub.callCount == 2)
+
+        let held = Task { try await client.send(try get("http://a.test/later")) }
+        #expect(await eventually { limiter.queued == 1 })
+        clock.advance(by: .milliseconds(9_999))
+        #expect(limiter.queued == 1)
+        clock.advance(by: .milliseconds(1))
+        _ = try await held.value
+        #expect(stub.requests.map(\.head.path) == ["/busy", "/free", "/later"])
+    }
+
+    @Test func aLongRetryAfterHoldsTheBucketForTheMaximumOnly() async throws {
+        let clock = SteppedClock()
+        let limits = RateLimits(requestsPerSecond: 10, burst: 5, maxRetryAfterHold: .seconds(60))
+        let limiter = RateLimiter(limits: limits, clock: clock)
+        let stub = Self.busyStub(.serviceUnavailable, retryAfter: "3600")
+        let client = try limitedClient(stub, limiter)
+        _ = try await client.send(try get("http://a.test/busy"))
+        let held = Task { try await client.send(try get("http://a.test/later")) }
+        #expect(await eventually { limiter.queued == 1 })
+        clock.advance(by: .seconds(59))
+        #expect(limiter.queued == 1)
+        clock.advance(by: .seconds(1))
+        _ = try await held.value
+        #expect(stub.callCount == 2)
+    }
+
+    @Test(arguments: [
+        (RateLimits.defaultMaxRetryAfterHold, HTTPResponse.Status.ok, "10"),  // not a 429 or 503
+        (RateLimits.defaultMaxRetryAfterHold, HTTPResponse.Status.serviceUnavailable, "soon"),  // not a valid value
+        (nil, HTTPResponse.Status.tooManyRequests, "10")  // the limits ignore such answers
+    ])
+    func otherAnswersHoldNothing(maxHold: Duration?, status: HTTPResponse.Status, retryAfter: String) async throws {
+        let clock = SteppedClock()
+        let limits = RateLimits(requestsPerSecond: 10, burst: 5, maxRetryAfterHold: maxHold)
+        let limiter = RateLimiter(limits: limits, clock: clock)
+        let stub = Self.busyStub(status, retryAfter: retryAfter)
+        let client = try limitedClient(stub, limiter)
+        _ = try await client.send(try get("http://a.test/busy"))
+        _ = try await client.send(try get("http://a.test/next"))  // at once: the clock never moves
+        #expect(stub.callCount == 2)
+        #expect(limiter.availableTokens(forHost: "a.test") == 3)
+    }
 }

@@ -18,7 +18,8 @@ public struct RateLimitInterceptor: Interceptor {
         self.limiter = limiter
     }
 
-    /// Waits for a token (in priority order), then sends the request.
+    /// Waits for a token (in priority order), then sends the request; a `429` or `503` answer with
+    /// `Retry-After` holds the bucket (``RateLimits/maxRetryAfterHold``).
     /// - Parameters:
     ///   - request: The request.
     ///   - context: The exchange context.
@@ -28,11 +29,15 @@ public struct RateLimitInterceptor: Interceptor {
     ///   or the rest of the chain's error.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard limiter.limitsEveryRequest || limiter.limits.scope.matches(request) else { return try await next(request) }
+        let key = limiter.key(for: request.head)
         try await context.passLimit { queued throws(SwitchyardError) in
-            try await limiter.acquire(
-                key: limiter.key(for: request.head), priority: request.options.priority, deadline: context.deadline,
-                queued: queued)
+            try await limiter.acquire(key: key, priority: request.options.priority, deadline: context.deadline, queued: queued)
         }
-        return try await next(request)
+        let response = try await next(request)
+        if let hold = limiter.hold(askedBy: response.head) {
+            limiter.hold(key, for: hold)
+            context.publish(.plugin(RateLimitHeld(host: HostKey.of(request.head), duration: hold)), request: request)
+        }
+        return response
     }
 }

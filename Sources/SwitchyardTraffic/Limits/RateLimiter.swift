@@ -44,7 +44,8 @@ public final class RateLimiter: Sendable {
     public init(limits: RateLimits, clock: some Clock<Duration> = ContinuousClock()) {
         // Clamped again: the properties of `limits` are settable after its initialiser.
         let normalised = RateLimits(
-            requestsPerSecond: limits.requestsPerSecond, burst: limits.burst, keying: limits.keying, scope: limits.scope)
+            requestsPerSecond: limits.requestsPerSecond, burst: limits.burst, keying: limits.keying, scope: limits.scope,
+            maxRetryAfterHold: limits.maxRetryAfterHold)
         self.limits = normalised
         self.limitsEveryRequest = normalised.scope == .all
         self.rate = normalised.requestsPerSecond
@@ -124,6 +125,25 @@ public final class RateLimiter: Sendable {
             },
             abandon: { [weak self] error in self?.abandon(ticket, key: key, with: error) })
         if let failure { throw failure }
+    }
+
+    /// How long `response` holds its bucket: its `Retry-After`, at most
+    /// ``RateLimits/maxRetryAfterHold``, when it is a `429` or `503` carrying a valid one.
+    func hold(askedBy response: HTTPResponse) -> Duration? {
+        let code = response.status.code
+        guard code == 429 || code == 503, let maxHold = limits.maxRetryAfterHold,
+            let value = response.headerFields[.retryAfter], let asked = RetryAfter.delay(from: value)
+        else { return nil }
+        return min(asked, maxHold)
+    }
+
+    /// Holds bucket `key` for `duration`: its next token comes due then, whatever it held. A pump
+    /// sleeping for an earlier token finds none when it wakes and sleeps on until this one.
+    func hold(_ key: String, for duration: Duration) {
+        let now = clock.now()
+        state.withLock { state in
+            state.buckets[key, default: Bucket(full: burst, at: now)].hold(for: duration, at: now, rate: rate, burst: burst)
+        }
     }
 
     /// Starts the task that hands out the tokens of bucket `key` to its queue.
@@ -207,6 +227,13 @@ extension RateLimiter {
             guard now > refilledAt else { return }
             tokens = min(burst, tokens + seconds(now - refilledAt) * rate)
             refilledAt = now
+        }
+
+        /// Empties the bucket so that its next token comes due `duration` after `now` (unless it
+        /// is due later already).
+        mutating func hold(for duration: Duration, at now: Duration, rate: Double, burst: Double) {
+            refill(at: now, rate: rate, burst: burst)
+            tokens = min(tokens, 1 - seconds(duration) * rate)
         }
 
         /// Whether a whole token is there.

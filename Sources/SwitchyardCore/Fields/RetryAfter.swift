@@ -1,5 +1,3 @@
-import SwitchyardCore
-
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
