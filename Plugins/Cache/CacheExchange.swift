@@ -72,13 +72,28 @@ struct CacheExchange: Sendable {
     /// Revalidates `stored` off the caller's path (RFC 5861 §3), unless a revalidation of its key is
     /// already running: a `304` refreshes the stored entry, a storable response replaces it (its
     /// body read to the end, up to ``CacheConfiguration/maxEntryBytes``), and a failure leaves it as
-    /// it is for the next request to try again. The caller's exchange is not touched (its
-    /// provenance stays what it was served with); the request goes down the rest of the chain with
-    /// the caller's context, so links below the cache see it as part of that exchange.
+    /// it is for the next request to try again.
+    ///
+    /// The revalidation is an exchange of its own below the cache (`Next.startingExchange`), in a
+    /// detached task: the caller's exchange is not touched (its attempt, timings, provenance and
+    /// plugin values stay what they were when it was served, and no event below the cache carries
+    /// its id), the caller's cancellation and task-local values (a trace span, an activity
+    /// observer) do not reach it, and its deadline is its own: as long from its start as the
+    /// caller's exchange had, or ``HTTPCache/backgroundRevalidationTimeout`` when it had none.
     func revalidateInBackground(_ stored: (key: CacheKey, response: CachedResponse)) {
         guard cache.beginBackgroundRevalidation(of: stored.key) else { return }
-        Task {
-            await revalidate(stored)
+        var options = request.options
+        options.deadline = nil
+        options.timeout = context.deadline.map { context.startedAt.duration(to: $0) } ?? HTTPCache.backgroundRevalidationTimeout
+        var backgroundRequest = request
+        backgroundRequest.options = options
+        let next = self.next.startingExchange(options: options)
+        let background = CacheExchange(
+            cache: cache, request: backgroundRequest, primary: primary, directives: directives, ttl: ttl, range: range,
+            mayStore: mayStore, context: next.context, next: next)
+        let cache = self.cache
+        Task.detached {
+            await background.revalidate(stored)
             cache.endBackgroundRevalidation(of: stored.key)
         }
     }

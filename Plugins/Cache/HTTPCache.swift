@@ -62,6 +62,10 @@ public final class HTTPCache: Sendable {
 
     // MARK: - Background revalidation
 
+    /// The deadline of a background revalidation whose request had none: a minute from its start
+    /// (with one, it gets as long as the request had).
+    public static let backgroundRevalidationTimeout: Duration = .seconds(60)
+
     /// The keys being revalidated in the background now, and how many revalidations were started.
     private struct Revalidations {
         var inFlight: Set<CacheKey> = []

@@ -99,6 +99,40 @@ struct StaleWhileRevalidateTests {
         }
     }
 
+    @Test(arguments: TransportKind.allCases)
+    func theBackgroundRevalidationIsAnExchangeOfItsOwn(_ kind: TransportKind) async throws {
+        // What each attempt below the cache runs with: its exchange's id and deadline.
+        let seen = Lock<[(id: UInt64, deadline: ContinuousClock.Instant?)]>([])
+        var configuration = ClientConfiguration(events: EventBus(), retry: nil, plugins: [.cache(HTTPCache())])
+        configuration.attemptInterceptors = [
+            ClosureInterceptor(name: "Recorder") { request, context, next in
+                seen.withLock { $0.append((context.id, context.deadline)) }
+                return try await next(request)
+            }
+        ]
+        try await withLoopbackClient(kind, configuration: configuration) { client, server in
+            let path = "/cache/swrown?cache_control=max-age=0,stale-while-revalidate=600&etag=o"
+            let first = try await client.send(try get(server, path))
+            var request = try get(server, path)
+            request.options.timeout = .seconds(30)
+            let stale = try await client.send(request)
+            #expect(stale.context.provenance.source == .stale)
+            #expect(await eventually { seen.withLock { $0.count } == 2 })  // the first fetch, the revalidation
+            #expect(await eventually { server.requestCount(path: "/cache/swrown") == 2 })
+
+            let background = seen.withLock { $0[1] }
+            #expect(background.id != stale.context.id)
+            #expect(background.id != first.context.id)
+            // As long as the caller had (30 s), from its own start: past the caller's deadline.
+            let callerDeadline = try #require(stale.context.deadline)
+            let ownDeadline = try #require(background.deadline)
+            #expect(ownDeadline > callerDeadline)
+            #expect(ownDeadline <= callerDeadline.advanced(by: .seconds(30)))
+            #expect(stale.context.attempt == 1)
+            #expect(stale.context.provenance.source == .stale)
+        }
+    }
+
     /// What the cache holds for `path`, read without the network.
     static func stored(_ client: Client, _ server: LoopbackServer, _ path: String) async -> BufferedResponse? {
         guard let request = try? get(server, path, policy: .cacheOnly) else { return nil }

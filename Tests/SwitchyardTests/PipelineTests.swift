@@ -121,6 +121,38 @@ private struct BoomError: Error {}
         #expect(response.text == "trace-1")
     }
 
+    @Test func aLinkCanSendTheRestOfTheChainAsAnExchangeOfItsOwn() async throws {
+        enum TraceKey: ExchangeContextKey { typealias Value = String }
+        let seen = Lock<[ExchangeContext]>([])
+        let stub = StubTransport { _, context in
+            seen.withLock { $0.append(context) }
+            return Response(status: .ok)
+        }
+        let bus = EventBus()
+        let spawning = ClosureInterceptor { request, context, next in
+            context[TraceKey.self] = "caller"
+            context.attempt = 3
+            var options = request.options
+            options.deadline = nil
+            options.timeout = .seconds(90)
+            _ = try await next.startingExchange(options: options)(request)
+            return try await next(request)
+        }
+        var request = try Request(url: "http://example.test/")
+        request.options.timeout = .seconds(5)
+        let response = try await Client(transport: stub, interceptors: [spawning], events: bus).send(request)
+
+        let (own, caller) = try #require(seen.withLock { $0.count == 2 ? ($0[0], $0[1]) : nil })
+        #expect(caller.id == response.context.id)
+        #expect(own.id != caller.id)
+        #expect(own.attempt == 1 && caller.attempt == 3)
+        #expect(own[TraceKey.self] == nil && caller[TraceKey.self] == "caller")
+        #expect(own.eventBus === bus)
+        let ownDeadline = try #require(own.deadline)
+        #expect(ownDeadline >= own.startedAt.advanced(by: .seconds(90)))
+        #expect(ownDeadline > (try #require(caller.deadline)))
+    }
+
     @Test func exchangeIDsAreUnique() {
         let first = ExchangeContext()
         let second = ExchangeContext()

@@ -51,7 +51,9 @@ public protocol Interceptor: Sendable {
 public struct Next: Sendable {
     @usableFromInline let pipeline: Pipeline
     @usableFromInline let index: Int
-    @usableFromInline let context: ExchangeContext
+    /// The context the rest of the chain runs with: the exchange's own, or the new one of
+    /// ``startingExchange(options:)``.
+    public let context: ExchangeContext
 
     @usableFromInline
     init(pipeline: Pipeline, index: Int, context: ExchangeContext) {
@@ -67,6 +69,32 @@ public struct Next: Sendable {
     @inlinable
     public func callAsFunction(_ request: Request) async throws(SwitchyardError) -> Response {
         try await pipeline.run(request, context: context, from: index)
+    }
+
+    /// The rest of the chain for an exchange of its own, starting now: a new context (a new id,
+    /// attempt 1, a deadline from `options`, empty timings and plugin values) that publishes to the
+    /// same event bus and plugin observers.
+    ///
+    /// For work a link does on its own behalf beside the exchange it serves — a background refresh,
+    /// a prefetch — which must neither run against that exchange's deadline nor change its attempt,
+    /// timings, provenance or plugin values, nor publish events under its id:
+    ///
+    /// ```swift
+    /// var options = request.options
+    /// options.deadline = nil
+    /// options.timeout = .seconds(30)
+    /// let refresh = next.startingExchange(options: options)
+    /// Task.detached { _ = try? await refresh(request) }
+    /// ```
+    ///
+    /// The links above this one are not part of the new exchange; the chain's stage timings are not
+    /// profiled for it.
+    /// - Parameter options: The new exchange's options; its deadline is derived from them.
+    /// - Returns: The rest of the chain, from the same position, with the new context.
+    public func startingExchange(options: RequestOptions) -> Next {
+        let fresh = ExchangeContext(
+            options: options, startedAt: .now, eventBus: context.eventBus, observers: context.observers, profiledLinks: nil)
+        return Next(pipeline: pipeline, index: index, context: fresh)
     }
 }
 
