@@ -1,4 +1,6 @@
+import Foundation
 import HTTPTypes
+import SwitchyardCore
 
 /// The single byte range of a request's `Range` field (RFC 9110 §14.1.2): `bytes=first-last`,
 /// `bytes=first-` or `bytes=-suffixLength`. Anything else — another unit, several ranges, numbers
@@ -115,6 +117,23 @@ extension CachedResponse {
             span.range.lowerBound <= wanted.lowerBound, wanted.upperBound <= span.range.upperBound
         else { return nil }
         return ContentRange(ContentRange.value(wanted, length: span.length))
+    }
+
+    /// Whether a request's `If-Range` names this stored representation (RFC 9110 §13.1.5), so that
+    /// its `Range` applies: an entity tag must equal the stored strong one; a date must be the stored
+    /// `Last-Modified` and a strong validator, which a cache can only tell from a `Date` at least a
+    /// second later (§8.8.2.2). Anything else, a weak tag included, does not hold.
+    /// - Parameter value: The `If-Range` field's value.
+    func holdsIfRange(_ value: String) -> Bool {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        let trimmed = String(value.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+        if trimmed.hasPrefix("\"") || trimmed.hasPrefix("W/") {
+            return strongETag.map { $0 == trimmed } ?? false
+        }
+        let now = Date(timeIntervalSince1970: responseTime)
+        guard let asked = HTTPDate(trimmed, now: now), let modified = time(in: .lastModified), let date = time(in: .date)
+        else { return false }
+        return Double(asked.secondsSince1970) == modified && date - modified >= 1
     }
 
     /// The response's strong entity tag (`W/` tags are weak, RFC 9110 §8.8.3), if any.

@@ -14,7 +14,10 @@ public import Switchyard
 ///   stale response at once (`stale`) while one background revalidation per entry refreshes it;
 /// - a single `Range: bytes=…` of a `GET`: answered with a `206` from a stored complete response or
 ///   from stored parts that hold those bytes; `206`s with one strong validator are combined, into
-///   a complete response once they cover it (RFC 9111 §3.3, §3.4); any other range goes to the network;
+///   a complete response once they cover it (RFC 9111 §3.3, §3.4); any other range goes to the network.
+///   With `If-Range` the range applies only while the stored response is the representation it
+///   names (its strong `ETag`, or its `Last-Modified` when that is a strong validator); otherwise
+///   the answer is the whole stored response (RFC 9110 §13.1.5);
 /// - a response's `no-cache="Field, …"`: stored and reused without those fields (§5.2.2.4);
 /// - a request's `max-stale[=N]`, `min-fresh=N`, `no-store` (a stored response may answer it,
 ///   nothing is stored) and `only-if-cached` (a usable stored response, else a `504` made here,
@@ -66,7 +69,7 @@ public struct CacheInterceptor: Interceptor {
         // A single byte range of a GET may be answered from what is stored; other ranges, and the
         // caller's own conditional requests, bypass the cache.
         let rangeValue = fields[.range]
-        let range = rangeValue.flatMap { head.method == .get && fields[.ifRange] == nil ? ByteRangeRequest($0) : nil }
+        var range = rangeValue.flatMap { head.method == .get ? ByteRangeRequest($0) : nil }
         guard let primary = cache.primaryKey(for: head), fields[.ifNoneMatch] == nil, fields[.ifModifiedSince] == nil,
             rangeValue == nil || range != nil
         else {
@@ -74,11 +77,17 @@ public struct CacheInterceptor: Interceptor {
             if directives.onlyIfCached { return Self.gatewayTimeout(context) }
             return try await next(request)
         }
+        var stored = cache.lookup(head, primary: primary)
+        if range != nil, let ifRange = fields[.ifRange] {
+            // RFC 9110 §13.1.5: the range applies to the representation the validator names; for any
+            // other, the answer is the whole representation. Without a stored one the request goes
+            // to the network as it is, and the server decides.
+            if let found = stored, !found.response.holdsIfRange(ifRange) { range = nil }
+        }
         let exchange = CacheExchange(
             cache: cache, request: request, primary: primary, directives: directives,
             ttl: cache.configuration.ttl(for: request), range: range,
             mayStore: !directives.noStore && request.options.cacheStoresResponse, context: context, next: next)
-        var stored = cache.lookup(head, primary: primary)
         if let found = stored {
             // A stored part answers only the ranges it holds; a stored 200 answers ranges it can slice.
             let answers = range.map { found.response.slice(for: $0) != nil } ?? (found.response.status != 206)

@@ -1,9 +1,10 @@
 import HTTPTypes
 import Switchyard
-import SwitchyardCache
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
+
+@testable import SwitchyardCache
 
 /// Range requests and partial content (RFC 9111 §3.3, §3.4; RFC 9110 §14): a stored complete
 /// response answers a single byte range with a 206 built from it; stored 206s answer the ranges
@@ -112,5 +113,49 @@ struct CacheRangeTests {
             #expect(whole.context.provenance == .network)
             #expect(server.requestCount(path: "/cache-fields/versions") == 3)
         }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func ifRangeAppliesTheRangeOnlyToTheRepresentationItNames(_ kind: TransportKind) async throws {
+        try await withCachingClient(kind, cache: HTTPCache()) { client, server in
+            let path = fieldsPath("ifrange", ["Cache-Control": "max-age=600"], query: "bytes=1000")
+            let first = try await client.send(try get(server, path))
+            #expect(first.body == patternBytes(0..<1000))
+            let tag = try #require(first.head.headerFields[.eTag])  // the server's strong tag
+
+            // The stored representation is the one named: the range, from the cache.
+            let named = try await client.send(try get(server, path, headers: ["Range": "bytes=10-19", "If-Range": tag]))
+            #expect(named.head.status == .partialContent)
+            #expect(named.head.headerFields[.contentRange] == "bytes 10-19/1000")
+            #expect(named.body == patternBytes(10..<20))
+            #expect(named.context.provenance.source == .cache)
+
+            // Another tag, or a weak one: the whole representation, from the cache.
+            for validator in ["\"another\"", "W/" + tag] {
+                let other = try await client.send(try get(server, path, headers: ["Range": "bytes=10-19", "If-Range": validator]))
+                #expect(other.head.status == .ok, "\(validator)")
+                #expect(other.body == patternBytes(0..<1000), "\(validator)")
+                #expect(other.context.provenance.source == .cache, "\(validator)")
+            }
+            #expect(server.requestCount(path: "/cache-fields/ifrange") == 1)
+        }
+    }
+
+    @Test func ifRangeWithADateHoldsOnlyForAStrongLastModified() {
+        let modified = "Sun, 06 Nov 1994 08:49:37 GMT"
+        func stored(date: String) -> CachedResponse {
+            CachedResponse(
+                status: 200, headerFields: [.lastModified: modified, .date: date, .eTag: "\"t\""],
+                body: Array(repeating: 1, count: 10), requestTime: 784_111_777, responseTime: 784_111_777)
+        }
+        let later = stored(date: "Sun, 06 Nov 1994 08:49:38 GMT")  // a second later: strong
+        let same = stored(date: modified)  // the same second: weak
+        #expect(later.holdsIfRange(modified))
+        #expect(later.holdsIfRange(" \(modified) "))
+        #expect(!later.holdsIfRange("Sun, 06 Nov 1994 08:49:36 GMT"))
+        #expect(!same.holdsIfRange(modified))
+        #expect(later.holdsIfRange("\"t\""))
+        #expect(!later.holdsIfRange("W/\"t\""))
+        #expect(!later.holdsIfRange("soon"))
     }
 }
