@@ -174,6 +174,33 @@ private func answer(_ result: UploadResult) throws -> DigestAnswer {
         }
     }
 
+    /// The server cuts the first append at 1 MiB; the upload continues by itself from the server's
+    /// offset, out of the bytes it kept of the stream (at most 3 MiB were read past that offset,
+    /// well within the 8 MiB kept), and the stream is read once.
+    @Test(arguments: TransportKind.allCases)
+    func aSingleUseBodyResumesFromTheBytesItKept(kind: TransportKind) async throws {
+        try await withLoopbackClient(kind, configuration: ClientConfiguration()) { client, server in
+            let key = "stream-\(kind)"
+            let bytes = pattern(4 << 20)
+            let stream = AsyncStream<ArraySlice<UInt8>> { continuation in
+                for start in stride(from: 0, to: bytes.count, by: 64 << 10) { continuation.yield(bytes[start..<(start + (64 << 10))]) }
+                continuation.finish()
+            }
+            let upload = client.upload(
+                try Request(method: .put, url: server.url("/resumable/\(key)?cut_at=\(1 << 20)")),
+                from: HTTPBody(stream, length: .known(Int64(bytes.count))))
+            let result = try await upload.result()
+            let figures = try #require(server.resumableUploads(key: key).first)
+            #expect(result.resumedFrom.count == 1)
+            #expect((result.resumedFrom.first ?? 0) >= 1 << 20)
+            #expect((result.resumedFrom.first ?? 0) < Int64(bytes.count))
+            // Every byte stored exactly once, in order.
+            #expect(figures.storedBytes == bytes.count)
+            #expect(figures.sha256 == sha256Hex(bytes))
+            #expect(try answer(result) == DigestAnswer(length: bytes.count, sha256: sha256Hex(bytes)))
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func resumptionCanBeTurnedOff(kind: TransportKind) async throws {
         try await withLoopbackClient(kind, configuration: ClientConfiguration()) { client, server in

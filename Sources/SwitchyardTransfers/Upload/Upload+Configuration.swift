@@ -21,6 +21,8 @@ extension Upload {
 
         /// The default number of automatic resumptions after an interrupted exchange: 3.
         public static let defaultAutomaticResumes = 3
+        /// The default part of a single-use body kept after sending it: 8 MiB.
+        public static let defaultKeptStreamBytes = 8 << 20
 
         /// Whether and how the upload becomes resumable; ``Resumption/discover`` by default.
         public var resumption: Resumption
@@ -30,19 +32,27 @@ extension Upload {
         /// Whether ``Upload/cancel()`` asks the server to delete the upload resource (`DELETE`), so it
         /// can release what it stored; `true` by default.
         public var deletesUploadOnCancel: Bool
+        /// How many bytes of a single-use body (a stream) a resumable upload keeps after reading
+        /// them, at least: it continues from the server's offset when that lies within them. The
+        /// offset lags behind what was read by what sat in buffers when the exchange ended (a few
+        /// MiB at most on loopback); ``defaultKeptStreamBytes`` by default. Files and replayable
+        /// bodies are read again instead and keep nothing.
+        public var keptStreamBytes: Int
 
         /// Creates a configuration.
         /// - Parameters:
         ///   - resumption: Whether and how the upload becomes resumable.
         ///   - automaticResumes: Resumptions after interrupted exchanges.
         ///   - deletesUploadOnCancel: Whether cancelling deletes the upload resource.
+        ///   - keptStreamBytes: The bytes of a single-use body kept to resume from.
         public init(
             resumption: Resumption = .discover, automaticResumes: Int = Self.defaultAutomaticResumes,
-            deletesUploadOnCancel: Bool = true
+            deletesUploadOnCancel: Bool = true, keptStreamBytes: Int = Self.defaultKeptStreamBytes
         ) {
             self.resumption = resumption
             self.automaticResumes = automaticResumes
             self.deletesUploadOnCancel = deletesUploadOnCancel
+            self.keptStreamBytes = keptStreamBytes
         }
     }
 }

@@ -24,8 +24,12 @@ public import SwitchyardCore
 ///   `Upload-Offset`, `Upload-Complete: ?1`). After a pause, or an exchange that lost its
 ///   connection or got a `5xx` (up to ``Configuration/automaticResumes`` times by itself), it asks
 ///   for the offset (`HEAD`) and sends the rest from there: the server receives every byte once.
+/// - **Single-use bodies** (a stream) resume too: the upload keeps the last
+///   ``Configuration/keptStreamBytes`` it read (8 MiB by default) and continues from the server's
+///   offset when it lies within them; otherwise resuming fails with
+///   ``SwitchyardError/Kind/invalidRequest`` saying so.
 /// - **Servers without resumption.** The upload is the plain request. Resuming sends it again from
-///   zero; a single-use body (a stream) cannot be sent twice, so resuming it fails with
+///   zero; a single-use body cannot be sent twice, so resuming it fails with
 ///   ``SwitchyardError/Kind/invalidRequest`` saying so (upload from a file or replayable bytes instead).
 /// - **Pause.** ``pause()`` stops the exchange (the transport closes it); the server keeps what it
 ///   processed. Works identically on every transport.
@@ -60,6 +64,8 @@ public final class Upload: Sendable {
     public let configuration: Configuration
     private let exchanges: UploadExchanges
     private let body: HTTPBody
+    /// A single-use body as the exchanges of a resumable upload read it (kept bytes to resume from).
+    private let keptStream: RetainedStream?
     private let store = Lock(Store())
     private let broadcast = StateBroadcast(UploadState.notStarted)
     private let reporter = ProgressReporter()
@@ -78,6 +84,7 @@ public final class Upload: Sendable {
         self.exchanges = UploadExchanges(client: client, request: request)
         self.body = body
         self.configuration = configuration
+        self.keptStream = body.replayability == .singleUse ? RetainedStream(body, capacity: configuration.keptStreamBytes) : nil
     }
 
     deinit {
@@ -239,7 +246,7 @@ public final class Upload: Sendable {
             }
             offset = state.offset
         }
-        let rest = try bodyForExchange(from: offset)
+        let rest = try await bodyForExchange(from: offset)
         reporter.begin(completed: offset, expected: expectedBytes)
         let response = try await exchanges.append(
             rest, at: offset, to: resource, observer: sentBytesObserver(base: offset, generation: generation))
@@ -248,20 +255,21 @@ public final class Upload: Sendable {
 
     /// Sends the plain request with the whole body (again, after a pause, if the body is replayable).
     private func sendWhole(generation: Int) async throws(SwitchyardError) -> UploadResult {
-        let whole = try bodyForExchange(from: 0)
+        let whole = try await bodyForExchange(from: 0)
         reporter.begin(completed: 0, expected: expectedBytes)
         let response = try await exchanges.sendWhole(whole, observer: sentBytesObserver(base: 0, generation: generation))
         return try complete(with: response, resource: nil)
     }
 
-    /// The body from `offset`, or the error that a single-use body cannot be sent again.
-    private func bodyForExchange(from offset: Int64) throws(SwitchyardError) -> HTTPBody {
+    /// The body from `offset`, or the error that a single-use body cannot be sent again (from there).
+    private func bodyForExchange(from offset: Int64) async throws(SwitchyardError) -> HTTPBody {
         let (handedOut, plain) = store.withLock { store in
             defer { store.bodyHandedOut = true }
             if case .plain = store.mode, store.bodyHandedOut { store.restarts += 1 }
             if case .plain = store.mode { return (store.bodyHandedOut, true) }
             return (store.bodyHandedOut, false)
         }
+        if !plain, let keptStream { return try await keptStream.body(from: offset) }
         if body.replayability == .singleUse, handedOut || offset > 0 {
             let from = plain ? "from the start (the server does not support resumable uploads)" : "from byte \(offset)"
             throw .invalidRequest(
