@@ -26,11 +26,11 @@ public import SwitchyardCore
 ///   for the offset (`HEAD`) and sends the rest from there: the server receives every byte once.
 /// - **Servers without resumption.** The upload is the plain request. Resuming sends it again from
 ///   zero; a single-use body (a stream) cannot be sent twice, so resuming it fails with
-///   ``SwitchyardError/Kind/invalidRequest`` saying so (upload from a file or replayable bytes instead).
+///   `SwitchyardError.Kind.invalidRequest` saying so (upload from a file or replayable bytes instead).
 /// - **Pause.** ``pause()`` stops the exchange (the transport closes it); the server keeps what it
 ///   processed. Works identically on every transport.
 /// - **Progress.** ``progress`` counts the bytes the transport wrote to the connection (see
-///   ``SentBytesObserver``), not the bytes it read from the body, from the server's offset after a
+///   `SentBytesObserver`), not the bytes it read from the body, from the server's offset after a
 ///   resumption; throttled to about 20 updates a second, ending with a final update.
 public final class Upload: Sendable {
     /// Whether the upload uses the resumable protocol, decided by the first run.
@@ -156,7 +156,7 @@ public final class Upload: Sendable {
 
     /// Starts the upload if needed and waits for it to end (through any pauses).
     /// - Returns: The completed upload.
-    /// - Throws: The upload's error, or ``SwitchyardError/Kind/cancelled``. Cancelling the
+    /// - Throws: The upload's error, or `SwitchyardError.Kind.cancelled`. Cancelling the
     ///   awaiting task cancels the upload.
     public func result() async throws(SwitchyardError) -> UploadResult {
         start()
