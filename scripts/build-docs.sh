@@ -10,8 +10,10 @@ cd "$(dirname "$0")/.."
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(SwitchyardCore Switchyard SwitchyardCurl SwitchyardURLSession SwitchyardAsyncHTTPClient SwitchyardAPI
-             SwitchyardCache SwitchyardCompression SwitchyardAuth SwitchyardSigning SwitchyardExperiments SwitchyardTesting
-             SwitchyardConformance SwitchyardTestServer SwitchyardOpenAPI SwitchyardTracing SwitchyardServiceLifecycle)
+             SwitchyardTransfers SwitchyardObservability SwitchyardTraffic SwitchyardCache SwitchyardCompression
+             SwitchyardCookies SwitchyardCookieStorage SwitchyardStreams SwitchyardWebSocket SwitchyardAuth SwitchyardSigning
+             SwitchyardExperiments SwitchyardQuota SwitchyardTesting SwitchyardConformance SwitchyardTestServer
+             SwitchyardOpenAPI SwitchyardTracing SwitchyardServiceLifecycle)
 fi
 
 mkdir -p .build/docs-logs

@@ -8,9 +8,9 @@ public import FoundationNetworking
 public import Foundation
 #endif
 
-/// A ``SwitchyardCookies/CookieStore`` kept in Foundation's `HTTPCookieStorage`, so that a
-/// ``SwitchyardCookies/CookieJar`` and the app's other Foundation users (URLSession tasks outside
-/// Switchyard, web views on Apple platforms) see the same cookies.
+/// A `CookieStore` kept in Foundation's `HTTPCookieStorage`, so that a `CookieJar` and the app's
+/// other Foundation users (URLSession tasks outside Switchyard, web views on Apple platforms) see
+/// the same cookies.
 ///
 /// ```swift
 /// let jar = CookieJar(store: HTTPCookieStorageStore())   // HTTPCookieStorage.shared

@@ -2,7 +2,7 @@ public import Foundation
 
 /// One stored cookie: the fields of the storage model of RFC 6265bis (§5.7).
 ///
-/// A jar makes cookies from `Set-Cookie` fields (``CookieJar/store(_:from:)``); an app makes one by
+/// A jar makes cookies from `Set-Cookie` fields (``CookieJar/store(_:from:now:)``); an app makes one by
 /// hand to seed a jar (``CookieJar/insert(_:)``).
 public struct Cookie: Sendable, Hashable, Codable, CustomStringConvertible {
     /// What a server asked for with `SameSite` (recorded; a jar that is not a browser sends a cookie

@@ -2,7 +2,7 @@ public import Switchyard
 
 extension Plugin {
     /// The cookie jar in the chain: every attempt (each retry and each redirect hop) sends the
-    /// jar's matching cookies and stores the cookies its response sets (one ``CookieInterceptor``).
+    /// jar's matching cookies and stores the cookies its response sets (one interceptor).
     ///
     /// ```swift
     /// let jar = CookieJar()

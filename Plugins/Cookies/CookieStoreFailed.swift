@@ -1,6 +1,6 @@
 public import Switchyard
 
-/// Published (``Switchyard/ExchangeEvent/Kind/plugin(_:)``) when the cookie plugin could not read
+/// Published (`ExchangeEvent.Kind.plugin(_:)`) when the cookie plugin could not read
 /// or write its ``CookieStore`` (a disk jar on a full disk, a file that is not a cookie file). The
 /// request itself goes on: without cookies when reading failed, with the response's cookies not
 /// kept when writing failed.

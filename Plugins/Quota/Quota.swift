@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A department's allowance of request units per window, e.g. 500 units a day for an expensive
-/// search backend: each call spends its cost (``Switchyard/RequestOptions/quotaCost``, 1 by
+/// search backend: each call spends its cost (``SwitchyardCore/RequestOptions/quotaCost``, 1 by
 /// default), and a call that would overspend is refused before it is sent.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 public import Switchyard
 
 /// The per-request option of the quota plugin: how many units a call spends
-/// (``Switchyard/RequestOptions/quotaCost``).
+/// (``SwitchyardCore/RequestOptions/quotaCost``).
 public enum QuotaCostKey: RequestOptionKey {
     /// One unit per call.
     public static let defaultValue = 1

@@ -1,6 +1,6 @@
 public import Switchyard
 
-/// Published (``Switchyard/ExchangeEvent/Kind/plugin(_:)``) by a call that left its department's
+/// Published (`ExchangeEvent.Kind.plugin(_:)`) by a call that left its department's
 /// quota at or below the plugin's warning level: time to slow down before calls are refused.
 ///
 /// ```swift

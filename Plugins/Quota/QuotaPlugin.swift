@@ -1,10 +1,10 @@
 public import Switchyard
 
 extension Plugin {
-    /// A department plugin that spends each call's cost (``Switchyard/RequestOptions/quotaCost``,
+    /// A department plugin that spends each call's cost (``SwitchyardCore/RequestOptions/quotaCost``,
     /// default 1) from `quota` before it is sent. An example written as an app team would write
     /// one, on the same public points the built-in plugins use: its own per-request option, its own
-    /// error kind (``Switchyard/SwitchyardError/Kind/quotaExceeded``, with a default pop-up text,
+    /// error kind (``SwitchyardCore/SwitchyardError/Kind/quotaExceeded``, with a default pop-up text,
     /// ``QuotaPlugin/popUpText``), and its own event (``QuotaLow``).
     ///
     /// ```swift
@@ -36,7 +36,7 @@ extension Plugin {
 /// The quota plugin's default pop-up text; `Plugin.quota(_:name:scope:warnAtOrBelow:)` makes the
 /// plugin.
 public enum QuotaPlugin {
-    /// The pop-up text of `quotaExceeded` unless the app's ``Switchyard/PopUpPolicy`` has one.
+    /// The pop-up text of `quotaExceeded` unless the app's `PopUpPolicy` has one.
     public static let popUpText = "You have reached the limit for this feature for now. Please try again later."
 
     /// Creates the plugin.

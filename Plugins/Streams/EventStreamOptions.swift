@@ -1,7 +1,7 @@
 /// How a ``ServerSentEvents`` sequence bounds events and reconnects.
 public struct EventStreamOptions: Sendable, Hashable {
     /// The most bytes one event may take (default 1 MiB); a larger one ends the sequence with
-    /// ``Switchyard/SwitchyardError/Kind/eventTooLarge``.
+    /// ``SwitchyardCore/SwitchyardError/Kind/eventTooLarge``.
     public var maximumEventBytes: Int
     /// The wait before reconnecting until the server sends `retry:` (default 3 s).
     public var reconnectionDelay: Duration

@@ -46,7 +46,7 @@ public struct EventStreamParser: Sendable {
     /// Feeds bytes; returns the events they complete, in order.
     /// - Parameter bytes: The next bytes of the stream.
     /// - Returns: The dispatched events.
-    /// - Throws: ``SwitchyardError/Kind/eventTooLarge`` when an event passes ``maximumEventBytes``.
+    /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/eventTooLarge`` when an event passes ``maximumEventBytes``.
     public mutating func feed(_ bytes: some Collection<UInt8>) throws(SwitchyardError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         var bytes = bytes[...]

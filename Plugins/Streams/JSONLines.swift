@@ -10,9 +10,9 @@ extension HTTPBody {
     /// ```
     ///
     /// Lines end with LF or CRLF; blank lines are skipped; the last line needs no line end. A line
-    /// that does not decode ends the sequence with ``Switchyard/SwitchyardError/Kind/decoding``
+    /// that does not decode ends the sequence with `SwitchyardError.Kind.decoding`
     /// naming its line number; a line longer than `maximumLineBytes` with
-    /// ``Switchyard/SwitchyardError/Kind/eventTooLarge``, without buffering the rest.
+    /// ``SwitchyardCore/SwitchyardError/Kind/eventTooLarge``, without buffering the rest.
     /// - Parameters:
     ///   - type: The type of each line's value.
     ///   - decoder: The decoder (default a plain `JSONDecoder`).
@@ -25,7 +25,7 @@ extension HTTPBody {
     }
 }
 
-/// The values of a JSON-lines body (``Switchyard/HTTPBody/jsonLines(of:decoder:maximumLineBytes:)``).
+/// The values of a JSON-lines body (``SwitchyardCore/HTTPBody/jsonLines(of:decoder:maximumLineBytes:)``).
 public struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, Sendable {
     /// A decoded line.
     public typealias Element = Value
@@ -59,7 +59,7 @@ public struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, Sendable {
         }
 
         /// The next line's value, or `nil` at the end of the body.
-        /// - Throws: ``Switchyard/SwitchyardError``: `decoding` with the line number, `eventTooLarge`,
+        /// - Throws: `SwitchyardError`: `decoding` with the line number, `eventTooLarge`,
         ///   or the body's own error.
         public mutating func next() async throws -> Value? {
             while true {

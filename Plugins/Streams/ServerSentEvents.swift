@@ -17,7 +17,7 @@ extension Client {
     /// ends or fails, the sequence waits (the server's `retry:`, doubling while reconnections deliver
     /// nothing, capped) and reconnects; a partly received event is dropped, never delivered torn. A
     /// `204` ends the sequence; any other status than `200`, or another content type, ends it with
-    /// ``Switchyard/SwitchyardError/Kind/eventStreamRejected`` (or the chain's `httpStatus`).
+    /// ``SwitchyardCore/SwitchyardError/Kind/eventStreamRejected`` (or the chain's `httpStatus`).
     /// Reading is pulled: a slow reader leaves the bytes in the connection. Cancelling the reading
     /// task closes the connection.
     /// - Parameters:
@@ -29,7 +29,7 @@ extension Client {
     }
 }
 
-/// The events of an event stream, across reconnections (``Switchyard/Client/serverSentEvents(_:options:)``).
+/// The events of an event stream, across reconnections (``SwitchyardCore/Client/serverSentEvents(_:options:)``).
 public struct ServerSentEvents: AsyncSequence, Sendable {
     /// An event.
     public typealias Element = ServerSentEvent
@@ -63,7 +63,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         }
 
         /// The next event, or `nil` once the server answered `204`.
-        /// - Throws: A ``Switchyard/SwitchyardError``: the stream was rejected, an event was too large,
+        /// - Throws: A `SwitchyardError`: the stream was rejected, an event was too large,
         ///   reconnecting failed ``EventStreamOptions/maximumReconnections`` times in a row, or the task
         ///   was cancelled.
         public mutating func next() async throws -> ServerSentEvent? {

@@ -4,12 +4,12 @@ import NIOWebSocket
 import Switchyard
 
 /// An open WebSocket connection (RFC 6455): its messages as an `AsyncSequence`, and ``send(_:)``,
-/// ``ping(_:)`` and ``close(code:reason:)``.
+/// ``ping(_:timeout:)`` and ``close(code:reason:)``.
 ///
 /// Read it from one task. Messages arrive whole (fragments joined) up to
 /// ``WebSocketOptions/maximumMessageBytes``; pings are answered by the connection; the sequence ends
 /// when the server closes (``closeCode`` and ``closeReason`` say how) and throws
-/// ``Switchyard/SwitchyardError/Kind/webSocketClosed`` when the connection ends without a close
+/// ``SwitchyardCore/SwitchyardError/Kind/webSocketClosed`` when the connection ends without a close
 /// handshake. A reader that falls behind pauses reading from the socket. Cancelling the reading
 /// task closes the connection with 1001 (going away).
 public final class WebSocket: AsyncSequence, Sendable {
@@ -52,7 +52,7 @@ public final class WebSocket: AsyncSequence, Sendable {
         let channel: any Channel
 
         /// The next message, or `nil` after the server's close.
-        /// - Throws: ``Switchyard/SwitchyardError``.
+        /// - Throws: `SwitchyardError`.
         public mutating func next() async throws -> WebSocketMessage? {
             do {
                 guard let message = try await base.next() else { return nil }
@@ -66,7 +66,7 @@ public final class WebSocket: AsyncSequence, Sendable {
 
     /// Sends one message (unfragmented, masked as a client must).
     /// - Parameter message: The message.
-    /// - Throws: ``Switchyard/SwitchyardError/Kind/webSocketClosed`` when the connection is closed.
+    /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/webSocketClosed`` when the connection is closed.
     public func send(_ message: WebSocketMessage) async throws {
         var buffer = channel.allocator.buffer(capacity: 0)
         let opcode: WebSocketOpcode

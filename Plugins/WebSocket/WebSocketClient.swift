@@ -51,7 +51,7 @@ public struct WebSocketClient: Sendable {
     /// - Parameter request: The handshake request, with an `http://` (for `ws://`) or `https://`
     ///   (for `wss://`) URL.
     /// - Returns: The open connection.
-    /// - Throws: ``Switchyard/SwitchyardError/Kind/webSocketHandshake`` with the status when the
+    /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/webSocketHandshake`` with the status when the
     ///   server did not switch protocols; the chain's errors.
     public func connect(_ request: Request) async throws -> WebSocket {
         let response = try await client.send(request)

@@ -2,7 +2,7 @@ public import Logging
 public import Switchyard
 
 extension ClientConfiguration {
-    /// The built-in chain as an app typically runs it: what ``init(events:popUps:validation:maxResponseBytes:redirects:retry:retryBudget:plugins:callInterceptors:attemptInterceptors:)``
+    /// The built-in chain as an app typically runs it: what `init(events:popUps:validation:maxResponseBytes:redirects:retry:retryBudget:plugins:callInterceptors:attemptInterceptors:)`
     /// switches on (events, redirects, retry with its budget) plus timing statistics, a header rule,
     /// and logging at debug level (one line per attempt) into a ``DiscardingLogHandler`` (the cost of formatting the lines
     /// without the cost of I/O). Status validation and a size limit stay off, as by default.

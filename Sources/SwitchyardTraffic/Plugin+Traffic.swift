@@ -9,7 +9,7 @@ extension Plugin {
     /// The layer of ``concurrencyLimit(_:)``: the last attempt link, so a slot is held only while
     /// the exchange is on the wire.
     public static let concurrencyLimitLayer = Layer(rank: 10_000)
-    /// The layer of ``rateLimit(_:)``: an attempt link just above the concurrency limit, so a
+    /// The layer of ``rateLimit(_:name:)``: an attempt link just above the concurrency limit, so a
     /// request waiting for a token holds no slot.
     public static let rateLimitLayer = Layer(rank: 9_900)
 
@@ -32,7 +32,7 @@ extension Plugin {
 
     /// A plugin that holds requests asking for it (``RequestOptions/waitsForConnectivity``) while
     /// `source` reports offline, and makes the retry link wait for the network instead of spending
-    /// attempts (a ``RetryHold``; see ``ConnectivityInterceptor``).
+    /// attempts (a `RetryHold`; see ``ConnectivityInterceptor``).
     ///
     /// Named `connectivity`, in the call position at ``connectivityLayer``.
     /// - Parameter source: Where the client learns whether the network is reachable.

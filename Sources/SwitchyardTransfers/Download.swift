@@ -92,7 +92,7 @@ public final class Download: Sendable {
     }
 
     /// Stops the running exchange and keeps the partial file; the state becomes
-    /// ``DownloadState/paused(completedBytes:)`` at once. Does nothing unless running.
+    /// ``TransferState/paused(completedBytes:)`` at once. Does nothing unless running.
     public func pause() {
         let task: Task<Void, Never>? = store.withLock { store in
             guard broadcast.current.phase.isActive else { return nil }
@@ -124,7 +124,7 @@ public final class Download: Sendable {
 
     /// Starts the download if needed and waits for it to end (through any pauses).
     /// - Returns: The completed download.
-    /// - Throws: The download's error, or ``SwitchyardError/Kind/cancelled``. Cancelling the
+    /// - Throws: The download's error, or `SwitchyardError.Kind.cancelled`. Cancelling the
     ///   awaiting task cancels the download.
     public func result() async throws(SwitchyardError) -> DownloadResult {
         start()

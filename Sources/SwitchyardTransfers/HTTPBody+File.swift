@@ -11,7 +11,7 @@ extension HTTPBody {
     ///
     /// - Parameter path: The file to send.
     /// - Returns: The body.
-    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when the file does not exist. A file that
+    /// - Throws: `SwitchyardError.Kind.invalidRequest` when the file does not exist. A file that
     ///   changes size before it is sent fails the exchange the same way, rather than sending a
     ///   body that disagrees with its `Content-Length`.
     public static func file(atPath path: String) throws(SwitchyardError) -> HTTPBody {

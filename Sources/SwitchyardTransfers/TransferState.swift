@@ -2,7 +2,7 @@ public import HTTPTypes
 public import SwitchyardCore
 
 /// Where a transfer (a ``Download`` or an ``Upload``) is in its life, in the vocabulary calls,
-/// transfers and paged lists share (``ActivityPhase``).
+/// transfers and paged lists share (`ActivityPhase`).
 ///
 /// ```
 /// notStarted ─start()─▶ running ─pause()─▶ paused ─resume()─▶ running ─▶ succeeded | failed

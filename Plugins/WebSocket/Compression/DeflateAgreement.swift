@@ -21,7 +21,7 @@ struct DeflateAgreement: Equatable {
 
     /// Reads the server's `Sec-WebSocket-Extensions` answers.
     /// - Returns: The agreement, or `nil` when the server declined (no extension in its answer).
-    /// - Throws: ``Switchyard/SwitchyardError/Kind/webSocketHandshake`` for an extension we did not
+    /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/webSocketHandshake`` for an extension we did not
     ///   offer, an unknown or repeated parameter, or a value out of range.
     static func accepted(_ answers: [String], offered settings: WebSocketCompression?) throws(SwitchyardError) -> Self? {
         let extensions = answers.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces() }.filter { !$0.isEmpty }

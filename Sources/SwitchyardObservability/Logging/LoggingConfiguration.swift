@@ -12,11 +12,11 @@ import Switchyard
 /// configuration.plugins.append(.logging(logging))
 /// ```
 public struct LoggingConfiguration: Sendable {
-    /// Header field names (lowercase) whose values are never logged: ``Redaction/defaultHeaders``.
+    /// Header field names (lowercase) whose values are never logged: `Redaction.defaultHeaders`.
     public static let defaultRedactedHeaders: Set<String> = Redaction.defaultHeaders
 
     /// Query parameter names (lowercase; compared case-insensitively) whose values are never
-    /// logged or recorded: ``Redaction/defaultQueryParameters``.
+    /// logged or recorded: `Redaction.defaultQueryParameters`.
     public static let defaultRedactedQueryParameters: Set<String> = Redaction.defaultQueryParameters
 
     /// Where lines go, unless a request has its own logger (`RequestOptions.logger`); its log level

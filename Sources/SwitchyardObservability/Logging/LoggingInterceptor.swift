@@ -18,7 +18,7 @@ public import Switchyard
 /// wherever else they would appear (e.g. a body that echoes them). Exchange id, attempt and tags go
 /// into the logger's metadata.
 ///
-/// In an assembled client (``Plugin/logging(_:)``) it is an attempt link below the departments' and the app's, so it logs
+/// In an assembled client (``SwitchyardCore/Plugin/logging(_:)``) it is an attempt link below the departments' and the app's, so it logs
 /// each request exactly as it goes on the wire.
 ///
 /// ```swift

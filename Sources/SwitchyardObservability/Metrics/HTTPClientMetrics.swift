@@ -14,9 +14,9 @@ import Switchyard
 ///
 /// Labels, all from bounded sets (never a raw URL): `http.request.method`, `url.scheme`,
 /// `server.address`, `server.port`, `http.response.status_code` (when a response arrived),
-/// `error.type` (the ``SwitchyardError/Kind`` raw value, or the status code for 400
+/// `error.type` (the `SwitchyardError.Kind` raw value, or the status code for 400
 /// and more) and `url.template` (a registered template the path matches, or the
-/// ``RequestOptions/tags`` value named by ``templateTagPrefix``; absent otherwise).
+/// `RequestOptions.tags` value named by ``templateTagPrefix``; absent otherwise).
 ///
 /// ```swift
 /// var configuration = ClientConfiguration()
@@ -33,7 +33,7 @@ import Switchyard
 ///
 /// ### Cost
 ///
-/// Without the plugin (``Plugin/httpMetrics(_:)``) the link is not in the chain. On,
+/// Without the plugin (``SwitchyardCore/Plugin/httpMetrics(_:)``) the link is not in the chain. On,
 /// each attempt looks up its metric objects in a cache keyed by the label values (created once per
 /// label set, not per request) and taps the response body to count its bytes.
 public final class HTTPClientMetrics: Sendable {

@@ -6,7 +6,7 @@ import Synchronization
 /// Records each attempt into ``HTTPClientMetrics`` (OpenTelemetry's HTTP client metrics) when its
 /// response body ends, fails or is dropped, or when the attempt throws.
 ///
-/// In an assembled client (``Plugin/httpMetrics(_:)``) it is the attempt link right
+/// In an assembled client (``SwitchyardCore/Plugin/httpMetrics(_:)``) it is the attempt link right
 /// before the concurrency limiter.
 public struct HTTPClientMetricsInterceptor: Interceptor {
     /// Where attempts are recorded.

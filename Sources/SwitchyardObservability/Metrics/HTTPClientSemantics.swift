@@ -34,17 +34,17 @@ public struct HTTPClientSemantics: Sendable, Hashable {
     }
 
     /// `url.full`: `scheme://authority/path?query` with credential query values masked and no user
-    /// information (``QueryRedaction/redact(_:)``).
+    /// information (`QueryRedaction.redact(_:)`).
     /// - Parameters:
     ///   - head: The request.
-    ///   - redaction: Which query parameters are masked (default: ``QueryRedaction/standard``).
+    ///   - redaction: Which query parameters are masked (default: `QueryRedaction.standard`).
     /// - Returns: The URL, safe to export.
     public static func fullURL(of head: HTTPRequest, redaction: QueryRedaction = .standard) -> String {
         redaction.redact("\(head.scheme ?? "")://\(head.authority ?? "")\(head.path ?? "/")")
     }
 
-    /// `error.type` of a failed call: the ``SwitchyardError/Kind`` raw value (`timeout`,
-    /// `connectionFailed`, …), or the status code for an ``SwitchyardError/Kind/httpStatus`` failure.
+    /// `error.type` of a failed call: the `SwitchyardError.Kind` raw value (`timeout`,
+    /// `connectionFailed`, …), or the status code for an `SwitchyardError.Kind.httpStatus` failure.
     /// - Parameter error: The failure.
     /// - Returns: A value from a bounded set.
     public static func errorType(of error: SwitchyardError) -> String {

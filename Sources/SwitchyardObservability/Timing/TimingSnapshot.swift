@@ -21,7 +21,7 @@ public struct TimingSnapshot: Sendable, Equatable, Codable {
         public var count: Int
         /// Calls that failed (threw, or ended with a status of 500 or more).
         public var errors: Int
-        /// Calls that shared another call's exchange (coalesced followers, see ``CoalescingPolicy``);
+        /// Calls that shared another call's exchange (coalesced followers, see `CoalescingPolicy`);
         /// they are also in ``count``, with the shared exchange's transport phases.
         public var coalesced: Int
         /// Per phase, in a fixed order: `call`, `queued`, `dns`, `connect`, `tls`, `ttfb`, `transfer`,

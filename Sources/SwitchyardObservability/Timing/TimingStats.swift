@@ -20,7 +20,7 @@ import Switchyard
 /// (later ones count under the path `other`), so memory stays bounded whatever the traffic.
 public final class TimingStats: Sendable {
     /// A request tag starting with this names the endpoint the call counts under instead of its path's
-    /// template (``RequestOptions/endpointTemplateTagPrefix``): `template:getGreeting` or
+    /// template (`RequestOptions.endpointTemplateTagPrefix`): `template:getGreeting` or
     /// `template:/users/{id}`.
     public static let templateTagPrefix = RequestOptions.endpointTemplateTagPrefix
 

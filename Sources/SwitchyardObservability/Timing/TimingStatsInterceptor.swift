@@ -15,7 +15,7 @@ import Synchronization
 /// 500 or more. A call that shared another call's exchange (coalescing) counts as a call of its own
 /// and also under ``TimingSnapshot/Endpoint/coalesced``.
 ///
-/// In an assembled client (``Plugin/timingStats(_:exporter:)``) it is the call link right after events.
+/// In an assembled client (``SwitchyardCore/Plugin/timingStats(_:exporter:)``) it is the call link right after events.
 public struct TimingStatsInterceptor: Interceptor, ReadsStageTimings {
     /// Where calls are aggregated.
     public let stats: TimingStats

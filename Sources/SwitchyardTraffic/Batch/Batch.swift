@@ -1,7 +1,7 @@
 public import SwitchyardCore
 
 /// Runs many operations concurrently, at most `maxConcurrency` at a time, and gathers every outcome
-/// in input order — requests, endpoints, anything that throws a ``SwitchyardError``.
+/// in input order — requests, endpoints, anything that throws a `SwitchyardError`.
 ///
 /// ```swift
 /// let profiles = await Batch.run(userIDs, maxConcurrency: 4, mode: .failFast) { id in
@@ -10,7 +10,7 @@ public import SwitchyardCore
 /// ```
 ///
 /// The batch is one unit: cancelling the task that awaits it cancels every operation still running.
-/// For plain requests, ``Client/send(all:maxConcurrency:mode:)`` does the same.
+/// For plain requests, ``SwitchyardCore/Client/send(all:maxConcurrency:mode:)`` does the same.
 public enum Batch {
     /// Runs `operation` for every input.
     /// - Parameters:

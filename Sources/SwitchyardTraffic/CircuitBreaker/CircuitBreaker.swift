@@ -16,8 +16,8 @@ import SwitchyardCore
 /// ```
 ///
 /// While a breaker is open, requests to its host fail at once with
-/// ``SwitchyardError/Kind/circuitOpen`` (the message names the host and when it lets a probe
-/// through), without reaching the server; ``RetryInterceptor`` never retries them. The exchange
+/// ``SwitchyardCore/SwitchyardError/Kind/circuitOpen`` (the message names the host and when it lets a probe
+/// through), without reaching the server; `RetryInterceptor` never retries them. The exchange
 /// whose outcome opens or closes a breaker publishes ``CircuitOpened``
 /// or ``CircuitClosed`` on its bus, once per transition.
 ///

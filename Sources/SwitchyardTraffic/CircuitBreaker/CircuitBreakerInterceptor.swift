@@ -4,9 +4,9 @@ public import SwitchyardCore
 /// The link that runs a ``CircuitBreaker``: it fails requests to an open host fast and counts the
 /// outcome of every other attempt.
 ///
-/// ``Plugin/circuitBreaker(_:)`` places it first among the attempt links. In a chain of bare
+/// ``SwitchyardCore/Plugin/circuitBreaker(_:)`` places it first among the attempt links. In a chain of bare
 /// interceptors, put it below the
-/// ``RetryInterceptor`` so that every attempt is counted:
+/// `RetryInterceptor` so that every attempt is counted:
 ///
 /// ```swift
 /// let breaker = CircuitBreaker(policy: .consecutiveFailures(5))
@@ -15,7 +15,7 @@ public import SwitchyardCore
 /// ])
 /// ```
 ///
-/// An attempt refused by an open breaker throws ``SwitchyardError/Kind/circuitOpen`` without
+/// An attempt refused by an open breaker throws ``SwitchyardCore/SwitchyardError/Kind/circuitOpen`` without
 /// calling `next`; an admitted attempt's outcome is classified by the policy (see
 /// ``CircuitBreakerPolicy``) when its response head or its error comes back. The exchange whose
 /// outcome opens or closes the breaker publishes the transition's event.
@@ -35,7 +35,7 @@ public struct CircuitBreakerInterceptor: Interceptor {
     ///   - context: The exchange context (events are published on its bus).
     ///   - next: The rest of the chain.
     /// - Returns: The response from further down the chain.
-    /// - Throws: ``SwitchyardError/Kind/circuitOpen``, or the error from further down the chain.
+    /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/circuitOpen``, or the error from further down the chain.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard breaker.watchesEveryRequest || breaker.policy.scope.matches(request) else { return try await next(request) }
         let key = breaker.key(for: request.head)

@@ -21,7 +21,7 @@ public import SwitchyardCore
 /// ### What counts as a failure
 ///
 /// An attempt that ends with an error of a kind in ``failureKinds`` (by default
-/// ``SwitchyardError/Kind/connectionFailed`` and ``SwitchyardError/Kind/timeout``) or with a
+/// `SwitchyardError.Kind.connectionFailed` and `SwitchyardError.Kind.timeout`) or with a
 /// response whose status is in ``failureStatuses`` (by default every 5xx). Any other response
 /// (2xx, 3xx, 4xx) is a success: a 4xx is the client's mistake, not a sign the host is down.
 /// Cancellations and other errors (TLS, protocol violations, invalid requests, oversized bodies)

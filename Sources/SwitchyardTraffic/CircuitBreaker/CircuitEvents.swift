@@ -1,7 +1,7 @@
 public import SwitchyardCore
 
-/// Published (``ExchangeEvent/Kind/plugin(_:)``) by the exchange whose outcome opened the circuit
-/// breaker of ``host``: requests to it fail fast with ``SwitchyardError/Kind/circuitOpen`` for
+/// Published (`ExchangeEvent.Kind.plugin(_:)`) by the exchange whose outcome opened the circuit
+/// breaker of ``host``: requests to it fail fast with ``SwitchyardCore/SwitchyardError/Kind/circuitOpen`` for
 /// ``retryAfter``, then probes are let through. Once per opening.
 public struct CircuitOpened: PluginEvent, Hashable {
     /// `circuitOpened`.
@@ -26,7 +26,7 @@ public struct CircuitOpened: PluginEvent, Hashable {
     }
 }
 
-/// Published (``ExchangeEvent/Kind/plugin(_:)``) by the exchange whose outcome (a successful probe)
+/// Published (`ExchangeEvent.Kind.plugin(_:)`) by the exchange whose outcome (a successful probe)
 /// closed the circuit breaker of ``host``. Once per closing.
 public struct CircuitClosed: PluginEvent, Hashable {
     /// `circuitClosed`.

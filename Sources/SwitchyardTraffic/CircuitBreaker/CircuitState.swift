@@ -4,7 +4,7 @@ import SwitchyardCore
 public enum CircuitState: String, Sendable, Hashable, CustomStringConvertible {
     /// Requests go through and their outcomes are counted.
     case closed
-    /// Requests fail fast with ``SwitchyardError/Kind/circuitOpen`` until the cool-down ends.
+    /// Requests fail fast with ``SwitchyardCore/SwitchyardError/Kind/circuitOpen`` until the cool-down ends.
     case open
     /// The cool-down is over: the next requests (up to ``CircuitBreakerPolicy/halfOpenProbes``) go
     /// through as probes; the others fail fast until the probes decide.

@@ -1,6 +1,6 @@
 public import SwitchyardCore
 
-/// Published (``ExchangeEvent/Kind/plugin(_:)``) when a call joins exchange ``leader``, already in
+/// Published (`ExchangeEvent.Kind.plugin(_:)`) when a call joins exchange ``leader``, already in
 /// flight for an identical request: its response comes from that exchange (see ``CoalescingPolicy``).
 public struct Coalesced: PluginEvent, Hashable {
     /// `coalesced`.

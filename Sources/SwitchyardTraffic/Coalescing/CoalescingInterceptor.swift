@@ -3,13 +3,13 @@ public import SwitchyardCore
 /// Lets callers of identical requests share one exchange while it is in flight (see
 /// ``CoalescingPolicy`` for what is identical, who joins, slow readers and cancellation).
 ///
-/// Through ``Plugin/coalescing(_:)`` it is the call link right after the department plugins: every
+/// Through ``SwitchyardCore/Plugin/coalescing(_:)`` it is the call link right after the department plugins: every
 /// caller still passes through the links above it (events, timing statistics, headers, the app's
 /// and plugins' call interceptors), so each caller publishes its own events and counts in statistics; the links below (validation, size limit, redirects, retry and every
 /// attempt link) run once, for the shared exchange.
 ///
-/// A follower's context carries ``ExchangeContext/coalescedWith`` (the leader's exchange id, also
-/// read from its events as ``ExchangeEvent/coalescedWith``), and it publishes ``Coalesced`` when it
+/// A follower's context carries ``SwitchyardCore/ExchangeContext/coalescedWith`` (the leader's exchange id, also
+/// read from its events as ``SwitchyardCore/ExchangeEvent/coalescedWith``), and it publishes ``Coalesced`` when it
 /// joins.
 ///
 /// For a request that is not eligible, the link checks the request's override, body, method and
@@ -32,7 +32,7 @@ public struct CoalescingInterceptor: Interceptor {
     ///   - context: The caller's context.
     ///   - next: The rest of the chain (run once per shared exchange, with the leader's context).
     /// - Returns: The caller's own response, with its own body.
-    /// - Throws: The shared exchange's failure; ``SwitchyardError/Kind/cancelled`` when this caller
+    /// - Throws: The shared exchange's failure; `SwitchyardError.Kind.cancelled` when this caller
     ///   is cancelled.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard policy.isEligible(request) else { return try await next(request) }

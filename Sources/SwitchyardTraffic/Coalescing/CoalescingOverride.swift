@@ -1,14 +1,14 @@
 public import SwitchyardCore
 
 /// Whether one request may share an in-flight identical exchange, whatever the client's
-/// ``CoalescingPolicy`` says about its method and scope (``RequestOptions/coalescing``).
+/// ``CoalescingPolicy`` says about its method and scope (``SwitchyardCore/RequestOptions/coalescing``).
 ///
 /// ```swift
 /// var request = try Request(url: "https://api.example.com/feed")
 /// request.options.coalescing = .never     // this caller wants its own exchange
 /// ```
 ///
-/// Overrides apply only to a client with a policy (``Plugin/coalescing(_:)``), and a
+/// Overrides apply only to a client with a policy (``SwitchyardCore/Plugin/coalescing(_:)``), and a
 /// request with a body never coalesces.
 public enum CoalescingOverride: Sendable, Hashable {
     /// The policy decides (the default).
@@ -19,7 +19,7 @@ public enum CoalescingOverride: Sendable, Hashable {
     case never
 }
 
-/// The per-request coalescing option (``RequestOptions/coalescing``).
+/// The per-request coalescing option (``SwitchyardCore/RequestOptions/coalescing``).
 public enum CoalescingOptionKey: RequestOptionKey {
     /// ``CoalescingOverride/automatic``: the policy decides.
     public static let defaultValue = CoalescingOverride.automatic

@@ -2,7 +2,8 @@ public import HTTPTypes
 public import SwitchyardCore
 
 /// Which requests share one exchange while an identical one is in flight, and how far a caller of a
-/// shared exchange may fall behind (given to ``Plugin/coalescing(_:)``; without that plugin nothing coalesces).
+/// shared exchange may fall behind (given to ``SwitchyardCore/Plugin/coalescing(_:)``; without that
+/// plugin nothing coalesces).
 ///
 /// ```swift
 /// var configuration = ClientConfiguration()
@@ -16,8 +17,8 @@ public import SwitchyardCore
 /// Two requests coalesce when both are eligible and they have the same method, the same full URL
 /// (scheme, authority, path and query) and the same values of the key fields: `Accept`,
 /// `Accept-Encoding` and `Authorization` always, plus ``additionalKeyFields``. A request is
-/// eligible when it has no body, its ``RequestOptions/coalescing`` is not `.never`, and either it
-/// says `.always` or its method is in ``methods`` and it matches one of ``scopes``.
+/// eligible when it has no body, its ``SwitchyardCore/RequestOptions/coalescing`` is not `.never`,
+/// and either it says `.always` or its method is in ``methods`` and it matches one of ``scopes``.
 ///
 /// ### Who joins, and what each caller gets
 ///
@@ -25,8 +26,8 @@ public import SwitchyardCore
 /// the leader's task, so cancelling the leader does not end it for the others. A caller with the
 /// same key joins while that exchange waits for its response head; once the head is delivered, a
 /// new caller starts an exchange of its own (nobody is handed a body that started without them).
-/// Every caller receives the head, its own ``ExchangeContext`` (followers carry
-/// ``ExchangeContext/coalescedWith``) and its own readable body; the shared exchange's failure
+/// Every caller receives the head, its own `ExchangeContext` (followers carry
+/// ``SwitchyardCore/ExchangeContext/coalescedWith``) and its own readable body; the shared exchange's failure
 /// reaches every caller.
 ///
 /// ### Bodies and slow readers
@@ -34,7 +35,7 @@ public import SwitchyardCore
 /// The shared body is read at the pace of the fastest caller and each chunk is copied (by
 /// reference) into every caller's own buffer. A caller that has more than
 /// ``maxBufferedBytesPerCaller`` bytes waiting unread (one chunk always fits) is cut off: its
-/// buffer is dropped and its next read throws ``SwitchyardError/Kind/coalescedReaderTooSlow`` — it
+/// buffer is dropped and its next read throws ``SwitchyardCore/SwitchyardError/Kind/coalescedReaderTooSlow`` — it
 /// never sees a truncated body as complete. The others go on. A body held in memory (a cache hit, a
 /// stub) is handed to every caller whole, and when a single caller remains at the head, it gets
 /// the transport's body directly.
@@ -42,7 +43,7 @@ public import SwitchyardCore
 /// ### Cancellation
 ///
 /// Cancelling one caller's task ends only that caller's wait or read (with
-/// ``SwitchyardError/Kind/cancelled``). When the last caller that can still read is gone (cancelled,
+/// `SwitchyardError.Kind.cancelled`). When the last caller that can still read is gone (cancelled,
 /// body dropped, or cut off), the shared exchange is cancelled and the transport closes its connection.
 ///
 /// ### Deadlines
@@ -68,7 +69,7 @@ public struct CoalescingPolicy: Sendable, Hashable {
     /// Header fields that are part of the key besides ``alwaysKeyedFields``.
     public var additionalKeyFields: [HTTPField.Name]
     /// How many body bytes may wait unread for one caller of a shared exchange before that caller
-    /// fails with ``SwitchyardError/Kind/coalescedReaderTooSlow`` (at least one chunk always fits).
+    /// fails with ``SwitchyardCore/SwitchyardError/Kind/coalescedReaderTooSlow`` (at least one chunk always fits).
     public var maxBufferedBytesPerCaller: Int
 
     /// Creates a policy.

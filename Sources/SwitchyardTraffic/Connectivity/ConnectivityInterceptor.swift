@@ -1,16 +1,16 @@
 public import SwitchyardCore
 
-/// Holds requests that ask for it (``RequestOptions/waitsForConnectivity``) while the
+/// Holds requests that ask for it (``SwitchyardCore/RequestOptions/waitsForConnectivity``) while the
 /// ``ConnectivitySource`` reports ``ConnectivityStatus/offline``, until the network is back, the
-/// request's deadline passes (``SwitchyardError/Kind/timeout``) or its task is cancelled
-/// (``SwitchyardError/Kind/cancelled``).
+/// request's deadline passes (`SwitchyardError.Kind.timeout`) or its task is cancelled
+/// (`SwitchyardError.Kind.cancelled`).
 ///
 /// Other requests pass straight through, offline or not: the source can be wrong, and the
-/// transport's own failure (``SwitchyardError/Kind/connectionFailed``) is the truth. The check is
+/// transport's own failure (`SwitchyardError.Kind.connectionFailed`) is the truth. The check is
 /// one Boolean per request that does not wait.
 ///
-/// ``Plugin/connectivity(_:)`` places it above the retry link, and it hands the retry link a
-/// ``RetryHold``: a retry after a failure while offline waits for the network in the retry link:
+/// ``SwitchyardCore/Plugin/connectivity(_:)`` places it above the retry link, and it hands the retry link a
+/// `RetryHold`: a retry after a failure while offline waits for the network in the retry link:
 ///
 /// ```swift
 /// var request = try Request(url: "https://api.example.com/sync")
@@ -39,7 +39,7 @@ public struct ConnectivityInterceptor: Interceptor {
     ///   - context: The exchange context (its deadline bounds the wait).
     ///   - next: The rest of the chain.
     /// - Returns: The response from further down the chain.
-    /// - Throws: ``SwitchyardError/Kind/timeout`` or ``SwitchyardError/Kind/cancelled`` while
+    /// - Throws: `SwitchyardError.Kind.timeout` or `SwitchyardError.Kind.cancelled` while
     ///   waiting, or the error from further down the chain.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         context[RetryHoldKey.self] = retryHold

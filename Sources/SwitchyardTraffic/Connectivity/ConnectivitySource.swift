@@ -2,12 +2,12 @@ public import SwitchyardCore
 
 /// Tells the client whether the network is reachable, and when that changes.
 ///
-/// Set one as ``ClientConfiguration/connectivity``. Then a request with
-/// ``RequestOptions/waitsForConnectivity`` waits while the source reports ``ConnectivityStatus/offline``
-/// (up to its deadline) instead of failing at once, and ``RetryInterceptor`` waits for the network
-/// to come back instead of spending its attempts while offline. Requests that do not ask to wait
-/// are sent even when the source says offline: the source can be wrong, and the transport's own
-/// failure is the truth.
+/// Give one to a client with ``SwitchyardCore/Plugin/connectivity(_:)``. Then a request with
+/// ``SwitchyardCore/RequestOptions/waitsForConnectivity`` waits while the source reports
+/// ``ConnectivityStatus/offline`` (up to its deadline) instead of failing at once, and
+/// `RetryInterceptor` waits for the network to come back instead of spending its attempts while
+/// offline. Requests that do not ask to wait are sent even when the source says offline: the
+/// source can be wrong, and the transport's own failure is the truth.
 ///
 /// Shipped sources: ``ManualConnectivitySource`` (set by the app or a test),
 /// `PathMonitorConnectivitySource` (Apple platforms, Network framework) and
@@ -22,7 +22,7 @@ public import SwitchyardCore
 /// }
 /// ```
 ///
-/// Connectivity changes are not ``ExchangeEvent``s (those belong to one exchange): watch
+/// Connectivity changes are not `ExchangeEvent`s (those belong to one exchange): watch
 /// ``changes()`` for them. An exchange that starts waiting publishes
 /// ``WaitingForConnectivity``.
 ///
@@ -45,8 +45,8 @@ extension ConnectivitySource {
     /// try await connectivity.waitForConnectivity(until: .now + .seconds(30))
     /// ```
     /// - Parameter deadline: When to give up waiting; `nil` waits until connectivity or cancellation.
-    /// - Throws: ``SwitchyardError/Kind/timeout`` when the deadline passes while offline,
-    ///   ``SwitchyardError/Kind/cancelled`` when the task is cancelled.
+    /// - Throws: `SwitchyardError.Kind.timeout` when the deadline passes while offline,
+    ///   `SwitchyardError.Kind.cancelled` when the task is cancelled.
     public func waitForConnectivity(until deadline: ContinuousClock.Instant?) async throws(SwitchyardError) {
         switch await waitUntilOnline(deadline: deadline) {
         case .online: return

@@ -1,7 +1,7 @@
 public import SwitchyardCore
 
-/// Published (``ExchangeEvent/Kind/plugin(_:)``) when an exchange waits for the connectivity source
-/// to report the network back (``RequestOptions/waitsForConnectivity``, or a retry while offline).
+/// Published (`ExchangeEvent.Kind.plugin(_:)`) when an exchange waits for the connectivity source
+/// to report the network back (``SwitchyardCore/RequestOptions/waitsForConnectivity``, or a retry while offline).
 public struct WaitingForConnectivity: PluginEvent, Hashable {
     /// `waitingForConnectivity`.
     public var name: String { "waitingForConnectivity" }

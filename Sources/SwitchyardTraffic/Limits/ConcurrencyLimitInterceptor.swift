@@ -4,7 +4,7 @@ public import SwitchyardCore
 /// Enforces ``ConcurrencyLimits``: the last link before the transport, so each attempt waits for a
 /// slot right before it goes on the wire and holds it until its response body is done.
 ///
-/// ``Plugin/concurrencyLimit(_:)`` places it there; with bare interceptors, put it last.
+/// ``SwitchyardCore/Plugin/concurrencyLimit(_:)`` places it there; with bare interceptors, put it last.
 public struct ConcurrencyLimitInterceptor: Interceptor {
     /// The slots and queue shared by every copy of this interceptor.
     public let limiter: ConcurrencyLimiter
@@ -21,7 +21,7 @@ public struct ConcurrencyLimitInterceptor: Interceptor {
     ///   - context: The exchange context.
     ///   - next: The transport (or what is left of the chain).
     /// - Returns: The response; its body gives the slot back when it ends.
-    /// - Throws: ``SwitchyardError/Kind/cancelled`` or ``SwitchyardError/Kind/timeout`` while queued,
+    /// - Throws: `SwitchyardError.Kind.cancelled` or `SwitchyardError.Kind.timeout` while queued,
     ///   or the rest of the chain's error.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard limiter.limits.scope == .all || limiter.limits.scope.matches(request) else { return try await next(request) }

@@ -48,7 +48,7 @@ public final class ConcurrencyLimiter: Sendable {
     ///   - deadline: The exchange's deadline: the wait ends with `timeout` there.
     ///   - queued: Called once if the exchange has to wait, before it waits.
     /// - Returns: The slot; release it when the exchange ends.
-    /// - Throws: ``SwitchyardError/Kind/cancelled`` or ``SwitchyardError/Kind/timeout`` while queued.
+    /// - Throws: `SwitchyardError.Kind.cancelled` or `SwitchyardError.Kind.timeout` while queued.
     func acquire(
         host: String, priority: RequestPriority, deadline: ContinuousClock.Instant?, queued: () -> Void
     ) async throws(SwitchyardError) -> LimiterSlot {

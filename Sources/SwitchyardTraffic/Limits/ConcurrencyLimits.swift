@@ -1,7 +1,7 @@
 public import SwitchyardCore
 
 /// How many exchanges may be on the wire at once, overall and per host; the rest wait in a queue
-/// ordered by ``RequestOptions/priority`` (first in, first out within one priority).
+/// ordered by `RequestOptions.priority` (first in, first out within one priority).
 ///
 /// ```swift
 /// var configuration = ClientConfiguration()
@@ -13,8 +13,8 @@ public import SwitchyardCore
 ///   back when its response body ends, fails or is dropped — a slot covers the whole transfer, not
 ///   only the head. A retry's back-off holds no slot.
 /// - A queued request honours cancellation and its deadline: it leaves the queue with
-///   ``SwitchyardError/Kind/cancelled`` or ``SwitchyardError/Kind/timeout`` and never reaches the wire.
-/// - Time spent queued is part of the exchange's ``PipelineTimings/queued`` phase.
+///   `SwitchyardError.Kind.cancelled` or `SwitchyardError.Kind.timeout` and never reaches the wire.
+/// - Time spent queued is part of the exchange's `PipelineTimings.queued` phase.
 /// - Hosts are compared by the request's authority (`host:port`), as the transports pool connections.
 /// - Keep the limits at or below the transport's own connection pool (64 per host by default on
 ///   every shipped transport), so that the queue that decides — and its priorities — is this one.

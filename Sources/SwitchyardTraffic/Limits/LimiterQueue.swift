@@ -113,7 +113,7 @@ extension LimiterQueue {
     /// Waits, as a queued exchange, for the decision on its ticket.
     ///
     /// A timer abandons the ticket with `timeout` at `deadline`, and the task's cancellation with
-    /// ``SwitchyardError/Kind/cancelled``; the timer is gone when this returns.
+    /// `SwitchyardError.Kind.cancelled`; the timer is gone when this returns.
     /// - Parameters:
     ///   - deadline: The exchange's deadline, if any.
     ///   - timeout: The error for a deadline that passes while queued.

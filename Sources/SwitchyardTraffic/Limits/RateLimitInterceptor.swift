@@ -4,8 +4,8 @@ public import SwitchyardCore
 /// Enforces ``RateLimits``: each attempt takes a token from its bucket right before the
 /// concurrency limiter and the transport, waiting in the bucket's queue while there is none.
 ///
-/// ``Plugin/rateLimit(_:)`` places it there; with bare interceptors, put it below the
-/// ``RetryInterceptor`` and above a ``ConcurrencyLimitInterceptor`` (so that a request waiting for
+/// ``SwitchyardCore/Plugin/rateLimit(_:name:)`` places it there; with bare interceptors, put it below the
+/// `RetryInterceptor` and above a ``ConcurrencyLimitInterceptor`` (so that a request waiting for
 /// a token holds no slot).
 public struct RateLimitInterceptor: Interceptor {
     /// The buckets and queues shared by every copy of this interceptor.
@@ -25,7 +25,7 @@ public struct RateLimitInterceptor: Interceptor {
     ///   - context: The exchange context.
     ///   - next: The rest of the chain.
     /// - Returns: The response.
-    /// - Throws: ``SwitchyardError/Kind/cancelled`` or ``SwitchyardError/Kind/timeout`` while queued,
+    /// - Throws: `SwitchyardError.Kind.cancelled` or `SwitchyardError.Kind.timeout` while queued,
     ///   or the rest of the chain's error.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard limiter.limitsEveryRequest || limiter.limits.scope.matches(request) else { return try await next(request) }

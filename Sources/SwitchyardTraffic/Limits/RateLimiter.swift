@@ -101,7 +101,7 @@ public final class RateLimiter: Sendable {
     ///   - priority: The request's priority.
     ///   - deadline: The exchange's deadline: the wait ends with `timeout` there.
     ///   - queued: Called once if the exchange has to wait, before it waits.
-    /// - Throws: ``SwitchyardError/Kind/cancelled`` or ``SwitchyardError/Kind/timeout`` while queued.
+    /// - Throws: `SwitchyardError.Kind.cancelled` or `SwitchyardError.Kind.timeout` while queued.
     func acquire(
         key: String, priority: RequestPriority, deadline: ContinuousClock.Instant?, queued: () -> Void
     ) async throws(SwitchyardError) {

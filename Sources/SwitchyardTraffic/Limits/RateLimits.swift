@@ -2,7 +2,7 @@ public import SwitchyardCore
 
 /// How many requests may start per second, per host or for a whole scope: a token bucket that
 /// holds up to ``burst`` tokens and gains ``requestsPerSecond`` of them every second. Each attempt
-/// takes one token; without one it waits in a queue ordered by ``RequestOptions/priority`` (first
+/// takes one token; without one it waits in a queue ordered by `RequestOptions.priority` (first
 /// in, first out within one priority).
 ///
 /// ```swift
@@ -17,8 +17,8 @@ public import SwitchyardCore
 ///   and the transport; a retry's back-off takes none. The token is spent when the attempt starts,
 ///   whatever its outcome.
 /// - A queued request honours cancellation and its deadline: it leaves the queue with
-///   ``SwitchyardError/Kind/cancelled`` or ``SwitchyardError/Kind/timeout``, never reaches the
-///   wire, and takes no token. Time spent queued is part of ``PipelineTimings/queued``.
+///   `SwitchyardError.Kind.cancelled` or `SwitchyardError.Kind.timeout`, never reaches the
+///   wire, and takes no token. Time spent queued is part of `PipelineTimings.queued`.
 /// - A new request never overtakes a queued one for the same bucket.
 /// - Requests outside ``scope`` pass straight through and take no token.
 /// - A server that answers `429 Too Many Requests` or `503 Service Unavailable` with a

@@ -4,23 +4,22 @@ import SwitchyardCore
 /// and cancels them as a group — everything a screen started, or everything.
 ///
 /// ```swift
+/// let tracker = ExchangeTracker()
 /// var configuration = ClientConfiguration()
-/// configuration.tracker = ExchangeTracker()
+/// configuration.plugins.append(.tracking(tracker))
 /// let client = try Client(transport: CurlTransport(), configuration: configuration)
 ///
 /// let options = RequestOptions(tags: ["profile-screen"])
 /// async let profile = client.send(try Request(url: "https://api.example.com/me", options: options))
 ///
-/// client.tracker?.cancel(tagged: "profile-screen")   // the screen went away
-/// if let tracker = client.tracker {
-///     for await activity in tracker.activityUpdates() { spinner.isHidden = !activity.isActive }
-/// }
+/// tracker.cancel(tagged: "profile-screen")   // the screen went away
+/// for await activity in tracker.activityUpdates() { spinner.isHidden = !activity.isActive }
 /// ```
 ///
-/// A cancelled exchange ends promptly with ``SwitchyardError/Kind/cancelled`` wherever it is: queued
+/// A cancelled exchange ends promptly with `SwitchyardError.Kind.cancelled` wherever it is: queued
 /// for a slot, on the wire (the transport closes the connection), in a retry back-off, waiting for a
 /// coalesced exchange, or while its streamed body is read. Only exchanges started through
-/// ``Client/send(_:)`` and ``Client/stream(_:)`` of a client with this tracker are followed; an
+/// `Client.send(_:)` and `Client.stream(_:)` of a client with this tracker are followed; an
 /// exchange counts as in flight until its body has been read, failed or dropped.
 ///
 /// Costs: a tracked exchange runs in a task of its own (started with `Task.immediate` where
@@ -70,7 +69,7 @@ public final class ExchangeTracker: Sendable {
     }
 
     /// Cancels every exchange in flight that carries `tag`.
-    /// - Parameter tag: The tag (see ``RequestOptions/tags``).
+    /// - Parameter tag: The tag (see `RequestOptions.tags`).
     /// - Returns: How many exchanges were cancelled.
     @discardableResult
     public func cancel(tagged tag: String) -> Int {

@@ -30,7 +30,7 @@ extension Client {
     ///   - path: The file to send.
     ///   - configuration: How the upload resumes.
     /// - Returns: The upload, not yet started.
-    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when the file does not exist.
+    /// - Throws: `SwitchyardError.Kind.invalidRequest` when the file does not exist.
     public func upload(
         _ request: Request, fromFile path: String, configuration: Upload.Configuration = Upload.Configuration()
     ) throws(SwitchyardError) -> Upload {

@@ -38,7 +38,7 @@ actor RetainedStream {
     /// A body of the stream's bytes from `offset` on, for the next exchange; every earlier body ends.
     /// - Parameter offset: The server's offset.
     /// - Returns: The body, single-use, with the remaining length when the total is known.
-    /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when bytes before `offset` were read but
+    /// - Throws: `SwitchyardError.Kind.invalidRequest` when bytes before `offset` were read but
     ///   are no longer kept, or when `offset` lies beyond the bytes read.
     func body(from offset: Int64) throws(SwitchyardError) -> HTTPBody {
         guard offset >= keptFrom, offset <= consumed else {

@@ -27,14 +27,14 @@ public import SwitchyardCore
 /// - **Single-use bodies** (a stream) resume too: the upload keeps the last
 ///   ``Configuration/keptStreamBytes`` it read (8 MiB by default) and continues from the server's
 ///   offset when it lies within them; otherwise resuming fails with
-///   ``SwitchyardError/Kind/invalidRequest`` saying so.
+///   `SwitchyardError.Kind.invalidRequest` saying so.
 /// - **Servers without resumption.** The upload is the plain request. Resuming sends it again from
 ///   zero; a single-use body cannot be sent twice, so resuming it fails with
-///   ``SwitchyardError/Kind/invalidRequest`` saying so (upload from a file or replayable bytes instead).
+///   `SwitchyardError.Kind.invalidRequest` saying so (upload from a file or replayable bytes instead).
 /// - **Pause.** ``pause()`` stops the exchange (the transport closes it); the server keeps what it
 ///   processed. Works identically on every transport.
 /// - **Progress.** ``progress`` counts the bytes the transport wrote to the connection (see
-///   ``SentBytesObserver``), not the bytes it read from the body, from the server's offset after a
+///   `SentBytesObserver`), not the bytes it read from the body, from the server's offset after a
 ///   resumption; throttled to about 20 updates a second, ending with a final update.
 public final class Upload: Sendable {
     /// Whether the upload uses the resumable protocol, decided by the first run.
@@ -163,7 +163,7 @@ public final class Upload: Sendable {
 
     /// Starts the upload if needed and waits for it to end (through any pauses).
     /// - Returns: The completed upload.
-    /// - Throws: The upload's error, or ``SwitchyardError/Kind/cancelled``. Cancelling the
+    /// - Throws: The upload's error, or `SwitchyardError.Kind.cancelled`. Cancelling the
     ///   awaiting task cancels the upload.
     public func result() async throws(SwitchyardError) -> UploadResult {
         start()
