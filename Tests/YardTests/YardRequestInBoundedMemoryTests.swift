@@ -17,7 +17,7 @@ import Testing
     /// FoundationNetworking replaces a timer `DispatchSource` and frees the cancelled ones only once
     /// the socket runs dry, which a loopback transfer never lets happen: about 22 MiB per GiB (see
     /// "Memory of long transfers" in `URLSessionTransport`). A 1 KiB request already peaks at
-    /// 51 MiB, so 1 GiB peaks at 64–76 MiB, whatever yard does with the body. The body's digest is
+    /// 50 MiB, so 1 GiB peaks at 63–75 MiB, whatever yard does with the body. The body's digest is
     /// still checked there, and the transport's own memory test (`TransfersInBoundedMemoryTests`)
     /// bounds its growth separately.
     @Test(arguments: ["curl", "ahc", "urlsession"])
