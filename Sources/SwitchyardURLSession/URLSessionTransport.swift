@@ -55,7 +55,7 @@ public import Foundation
 ///   waits while 64 pieces are pending, so libcurl stops reading the socket until the delegate, which
 ///   never waits for the reader, catches up. On Apple platforms the task is suspended instead (true
 ///   back-pressure).
-/// - **Memory of long transfers:** FoundationNetworking grows by about 22 MiB per GiB while a body
+/// - **Memory of long transfers:** FoundationNetworking grows by about 20 MiB per GiB while a body
 ///   arrives faster than the reader takes it (on loopback, always), and gives it back only when the
 ///   socket runs dry. For every piece (16 KiB at most) its write callback replaces the task's timeout
 ///   timer with a new `DispatchSource` (`_EasyHandle.resetTimer()`); a cancelled source is freed

@@ -15,7 +15,7 @@ import Testing
     /// yard: its delegate backlog is bounded (`BoundedDelegateQueue`; unbounded, it took this run to
     /// 117–482 MiB in six runs), but for every piece of at most 16 KiB that libcurl delivers,
     /// FoundationNetworking replaces a timer `DispatchSource` and frees the cancelled ones only once
-    /// the socket runs dry, which a loopback transfer never lets happen: about 22 MiB per GiB (see
+    /// the socket runs dry, which a loopback transfer never lets happen: about 20 MiB per GiB (see
     /// "Memory of long transfers" in `URLSessionTransport`). A 1 KiB request already peaks at
     /// 50 MiB, so 1 GiB peaks at 63–75 MiB, whatever yard does with the body. The body's digest is
     /// still checked there, and the transport's own memory test (`TransfersInBoundedMemoryTests`)
