@@ -1,3 +1,4 @@
+public import Switchyard
 public import SwitchyardTestServer
 
 /// What a ``SoakRun`` does: how many requests, how many at once, under which faults and deadline.
@@ -39,6 +40,10 @@ public struct SoakConfiguration: Sendable {
     public var measuresProcess: Bool
     /// Event-loop threads of the embedded server. Default 1.
     public var serverThreads: Int
+    /// The client's configuration: the default chain (`ClientConfiguration()`) unless set. A run
+    /// that must repeat exactly turns the retry budget off (`retryBudget: nil`): its allowance
+    /// follows the clock, so a slower run retries more and the server sees other requests.
+    public var client: ClientConfiguration
 
     /// Creates a configuration; see each property for its default.
     /// - Parameters:
@@ -62,5 +67,6 @@ public struct SoakConfiguration: Sendable {
         warmupRequests = 1_000
         measuresProcess = true
         serverThreads = 1
+        client = ClientConfiguration()
     }
 }

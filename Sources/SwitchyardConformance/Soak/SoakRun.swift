@@ -58,7 +58,7 @@ public struct SoakRun: Sendable {
     private func run(against server: LoopbackServer) async throws -> SoakReport {
         if configuration.warmupRequests > 0 {
             let transport = makeTransport()
-            let client = try Client(transport: transport, configuration: ClientConfiguration())
+            let client = try Client(transport: transport, configuration: configuration.client)
             let tally = Tally()
             await drive(client: client, server: server, prefix: "w", indices: 0..<configuration.warmupRequests, tally: tally)
             await Self.shutDown(transport)
@@ -102,7 +102,7 @@ public struct SoakRun: Sendable {
     /// returns (its descriptors and threads are then the ones that should be gone).
     private func measuredRun(against server: LoopbackServer) async throws -> (Tally, Duration, SoakReport.Memory?) {
         let transport = makeTransport()
-        let client = try Client(transport: transport, configuration: ClientConfiguration())
+        let client = try Client(transport: transport, configuration: configuration.client)
         let tally = Tally()
         let memory = configuration.measuresProcess ? MemorySamples() : nil
         let started = ContinuousClock.now
