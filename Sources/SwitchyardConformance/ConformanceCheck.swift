@@ -77,7 +77,10 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
         }
         var failure: (any Error)?
         do {
-            try await body(ConformanceHarness(server: server, transport: transport, subjectName: subject.name))
+            try await body(
+                ConformanceHarness(
+                    server: server, transport: transport, subjectName: subject.name,
+                    declaresLimitation: subject.limitations[id] != nil))
         } catch {
             failure = error
         }

@@ -13,12 +13,17 @@ public struct ConformanceHarness: Sendable {
     public let client: Client
     /// The name of the ``ConformanceSubject`` under test, for reported measurements.
     public let subjectName: String
+    /// Whether the subject declares this check a limitation: a check that would otherwise decide
+    /// from a quiet period waits instead for the failure to show, so that a slow machine cannot make
+    /// the declared failure look fixed.
+    let declaresLimitation: Bool
 
-    init(server: LoopbackServer, transport: any Transport, subjectName: String) {
+    init(server: LoopbackServer, transport: any Transport, subjectName: String, declaresLimitation: Bool = false) {
         self.server = server
         self.transport = transport
         self.client = Client(transport: transport, interceptors: [])
         self.subjectName = subjectName
+        self.declaresLimitation = declaresLimitation
     }
 
     /// Prints a figure the check measured (never asserted: timings on shared machines are noisy),

@@ -14,7 +14,8 @@ import Testing
             #expect(handle.state.name == "cancelled")
             handle.start()
             #expect(await handle.result().name == "cancelled")
-            await #expect(throws: SwitchyardError.self) { try await handle.value }
+            let error = await #expect(throws: SwitchyardError.self) { try await handle.value }
+            #expect(error?.kind == .cancelled)
             // A call that did start, after it, proves the server was reachable and counting.
             _ = try await api.value(Endpoint<String>(.get, "/echo/started", decoding: .text))
             #expect(server.requestCount(path: "/echo/started") == 1)
@@ -69,7 +70,8 @@ import Testing
             let waiter = Task { try await handle.value }
             #expect(await eventually { server.requestCount(path: "/stall") == 1 })
             waiter.cancel()
-            await #expect(throws: SwitchyardError.self) { try await waiter.value }
+            let error = await #expect(throws: SwitchyardError.self) { try await waiter.value }
+            #expect(error?.kind == .cancelled)
             #expect(await handle.result().name == "cancelled")
             #expect(await server.waitForDisconnect(tag: "awaiting", timeout: .seconds(60)))
         }

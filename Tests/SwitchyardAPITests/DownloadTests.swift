@@ -28,7 +28,8 @@ func interruptedDownload(
     download.start()
     #expect(await eventually(progressing: { fileSize(at: path + ".part") }) { fileSize(at: path + ".part") == offset })
     server.dropConnections(tag: tag)
-    await #expect(throws: SwitchyardError.self) { try await download.result() }
+    let error = await #expect(throws: SwitchyardError.self) { try await download.result() }
+    #expect(error?.kind == .protocolViolation, "\(String(describing: error))")
     #expect(download.state.name == "failed")
 }
 
@@ -170,7 +171,8 @@ func interruptedDownload(
             download.start()
             #expect(await eventually { fileSize(at: path + ".part") == 5000 })
             download.cancel()
-            await #expect(throws: SwitchyardError.self) { try await download.result() }
+            let error = await #expect(throws: SwitchyardError.self) { try await download.result() }
+            #expect(error?.kind == .cancelled)
             #expect(download.state.name == "cancelled")
             #expect(fileSize(at: path + ".part") == 5000)
         }
@@ -188,7 +190,9 @@ func interruptedDownload(
 
             let bad = DownloadChecksum(expected: [UInt8](repeating: 0, count: 32)) { SHA256ChecksumHasher() }
             let failing = api.client.download(request, to: directory + "/bad", configuration: .init(checksum: bad))
-            await #expect(throws: SwitchyardError.self) { try await failing.result() }
+            let error = await #expect(throws: SwitchyardError.self) { try await failing.result() }
+            #expect(error?.kind == .protocolViolation)
+            #expect(error?.message.contains("checksum") == true)
             #expect(fileSize(at: directory + "/bad") == nil)
             #expect(fileSize(at: directory + "/bad.part") == nil)
         }

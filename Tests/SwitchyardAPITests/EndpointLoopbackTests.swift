@@ -58,7 +58,8 @@ import Testing
             #expect(emptyBody.name == "noData")
             let deleted = try await api.value(Endpoint<NoContent>(.delete, "/status/204", decoding: .ignoringBody))
             #expect(deleted == NoContent())
-            await #expect(throws: SwitchyardError.self) { try await api.value(Endpoint<[Item]>(.get, "/status/204")) }
+            let noValue = await #expect(throws: SwitchyardError.self) { try await api.value(Endpoint<[Item]>(.get, "/status/204")) }
+            #expect(noValue?.kind == .noData)
         }
     }
 

@@ -51,7 +51,9 @@ import Testing
         let (body, _) = Self.stream()
         let kept = RetainedStream(body, capacity: 1 << 20)
         _ = try await Self.read(try await kept.body(from: 0), chunks: 2)
-        await #expect(throws: SwitchyardError.self) { _ = try await kept.body(from: 201) }
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await kept.body(from: 201) }
+        #expect(error?.kind == .invalidRequest)
+        #expect(error?.message.contains("keeps only bytes") == true)
         #expect(try await Self.read(try await kept.body(from: 200)).count == 800)
     }
 }

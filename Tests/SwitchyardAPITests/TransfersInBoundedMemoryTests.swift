@@ -49,6 +49,7 @@ import Testing
             _ = try await api.client.download(try Request(method: .get, url: server.url("/bytes/\(8 << 20)")), to: path).result()
             try FileManager.default.removeItem(atPath: path)
             let baseline = residentMemoryBytes()
+            try #require(baseline > 0, "resident memory is read from /proc/self/statm: without it the bound would hold trivially")
             let peak = PeakMemory()
 
             // Interrupted when the server has sent 100 MiB and they are on disk: it drops the connection.
@@ -62,7 +63,8 @@ import Testing
                     return fileSize(at: path + ".part") == 100 << 20
                 })
             server.dropConnections(tag: tag)
-            await #expect(throws: SwitchyardError.self) { try await cut.result() }
+            let cutError = await #expect(throws: SwitchyardError.self) { try await cut.result() }
+            #expect(cutError?.kind == .protocolViolation, "\(String(describing: cutError))")
             await firstUpdates.value
             #expect(fileSize(at: path) == nil)
             let partial = try #require(fileSize(at: path + ".part"))
@@ -110,6 +112,7 @@ import Testing
             warmRequest.head.headerFields[.contentType] = warmUp.contentType
             _ = try await api.client.send(warmRequest)
             let baseline = residentMemoryBytes()
+            try #require(baseline > 0, "resident memory is read from /proc/self/statm: without it the bound would hold trivially")
             let peak = PeakMemory()
 
             let form = MultipartForm(parts: [

@@ -126,7 +126,8 @@ private func answer(_ result: UploadResult) throws -> DigestAnswer {
                 Issue.record("expected cancelled, got \(upload.state)")
                 return
             }
-            await #expect(throws: SwitchyardError.self) { try await upload.result() }
+            let error = await #expect(throws: SwitchyardError.self) { try await upload.result() }
+            #expect(error?.kind == .cancelled)
             #expect(await eventually { server.resumableUploads(key: key).first?.isDeleted == true })
         }
     }

@@ -49,7 +49,8 @@ struct UploadedForm: Decodable {
     }
 
     @Test func aMissingFileIsAnInvalidRequest() throws {
-        #expect(throws: SwitchyardError.self) { try HTTPBody.file(atPath: "/nonexistent/switchyard-upload") }
+        let error = #expect(throws: SwitchyardError.self) { try HTTPBody.file(atPath: "/nonexistent/switchyard-upload") }
+        #expect(error?.kind == .invalidRequest)
     }
 
     @Test(arguments: TransportKind.allCases)

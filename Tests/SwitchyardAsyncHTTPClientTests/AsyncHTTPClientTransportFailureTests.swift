@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct AsyncHTTPClientTransportFailureTests {
     @Test func anUnresolvableHostIsConnectionFailed() async throws {
         let transport = AsyncHTTPClientTransport()
-        let error = await failure(of: Client(transport: transport, interceptors: []), try Request(url: "http://does-not-exist.invalid/"))
+        let error = await failure(of: Client(transport: transport, interceptors: []), try Request(url: "http://\(unresolvableHost)/"))
         print("AHC unresolvable host: \(String(describing: error))")
         #expect(error?.kind == .connectionFailed)
         #expect(error?.message.contains("resolve") == true)

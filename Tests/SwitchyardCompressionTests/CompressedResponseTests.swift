@@ -19,13 +19,19 @@ struct CompressedResponseTests {
         try await withLoopbackClient(kind, configuration: ClientConfiguration(plugins: [.compressedResponses()]), body)
     }
 
-    /// The error `operation` throws, or `nil` when it succeeds.
-    static func failure(_ operation: () async throws -> Void) async -> SwitchyardError? {
+    /// The error `operation` throws, or `nil` when it succeeds; an error that is not a
+    /// `SwitchyardError` is an issue of its own (and `nil`), never taken for a success.
+    static func failure(
+        sourceLocation: SourceLocation = #_sourceLocation, _ operation: () async throws -> Void
+    ) async -> SwitchyardError? {
         do {
             try await operation()
             return nil
+        } catch let error as SwitchyardError {
+            return error
         } catch {
-            return error as? SwitchyardError
+            Issue.record(error, "not a SwitchyardError", sourceLocation: sourceLocation)
+            return nil
         }
     }
 
@@ -129,10 +135,13 @@ struct CompressedResponseTests {
             for variant in ["broken", "trailing"] {
                 let error = await Self.failure { _ = try await client.send(try Request(url: server.url("/coded/\(coding)/\(variant)"))) }
                 #expect(error != nil, "\(variant)")
+                // Known only as what it is: a transport error where the protocol violation belongs.
                 withKnownIssue("libcurl reports bytes after the end of a br stream as a write failure (transport)") {
                     #expect(error?.kind == .protocolViolation, "\(variant): \(error?.message ?? "no error")")
                 } when: {
                     Self.libcurlDecodes(kind) && coding == "br" && variant == "trailing"
+                } matching: { _ in
+                    error?.kind == .transport
                 }
             }
         }
@@ -142,10 +151,13 @@ struct CompressedResponseTests {
     func anUnfinishedBodyIsAProtocolViolation(_ kind: TransportKind, coding: String) async throws {
         try await Self.withDecodingClient(kind) { client, server in
             let error = await Self.failure { _ = try await client.send(try Request(url: server.url("/coded/\(coding)/truncated"))) }
+            // Known only as what it is: no error at all (the decoded prefix arrives as the whole body).
             withKnownIssue("libcurl 7.88 does not report a br or zstd stream that stops before its end") {
-                #expect(error?.kind == .protocolViolation)
+                #expect(error?.kind == .protocolViolation, "\(String(describing: error))")
             } when: {
                 Self.libcurlDecodes(kind)
+            } matching: { _ in
+                error == nil
             }
         }
     }
@@ -153,12 +165,21 @@ struct CompressedResponseTests {
     @Test(arguments: TransportKind.allCases)
     func anUnknownCodingArrivesAsSent(_ kind: TransportKind) async throws {
         try await Self.withDecodingClient(kind) { client, server in
-            try await withKnownIssue("libcurl refuses a content coding it does not know (protocolViolation)") {
-                let response = try await client.send(try Request(url: server.url("/coded/unknown")))
+            let outcome: Result<BufferedResponse, SwitchyardError>
+            do throws(SwitchyardError) {
+                outcome = .success(try await client.send(try Request(url: server.url("/coded/unknown"))))
+            } catch {
+                outcome = .failure(error)
+            }
+            // Known only as what it is: the exchange fails with a protocol violation.
+            try withKnownIssue("libcurl refuses a content coding it does not know (protocolViolation)") {
+                let response = try outcome.get()
                 #expect(response.body == Array("plain bytes\n".utf8))
                 #expect(response.head.headerFields[.contentEncoding] == "x-unknown")
             } when: {
                 Self.libcurlDecodes(kind)
+            } matching: { issue in
+                (issue.error as? SwitchyardError)?.kind == .protocolViolation
             }
         }
     }
@@ -168,11 +189,15 @@ struct CompressedResponseTests {
         try await withLoopbackClient(kind, configuration: ClientConfiguration()) { client, server in
             let response = try await client.send(try Request(url: server.url("/coded/br/text")))
             let decoded = Self.isText(response.body, coding: "br")
+            let encoding = response.head.headerFields[.contentEncoding]
+            // Known only as what it is: the decoded text, without its Content-Encoding.
             withKnownIssue("libcurl decodes br whether or not the request accepts it") {
-                #expect(response.head.headerFields[.contentEncoding] == "br")
+                #expect(encoding == "br")
                 #expect(!decoded, "the body arrived decoded")
             } when: {
                 Self.libcurlDecodes(kind)
+            } matching: { _ in
+                decoded && encoding == nil
             }
         }
     }

@@ -31,7 +31,8 @@ import Testing
     }
 
     @Test func aBlockWithoutItsEmptyLineIsAProtocolViolation() {
-        #expect(throws: SwitchyardError.self) { try CurlHeaderParser.parseHead(Array("HTTP/1.1 200 OK\r\nA: b\r\n".utf8)) }
+        let error = #expect(throws: SwitchyardError.self) { try CurlHeaderParser.parseHead(Array("HTTP/1.1 200 OK\r\nA: b\r\n".utf8)) }
+        #expect(error?.kind == .protocolViolation)
     }
 
     /// Bare LF line endings are refused, as the other transports' parsers do (issue 10).

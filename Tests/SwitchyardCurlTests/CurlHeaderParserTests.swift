@@ -37,7 +37,8 @@ import Testing
         #expect(head.headerFields[.contentType] == "text/plain")
         #expect(head.headerFields[.contentEncoding] == "gzip")
         #expect(head.headerFields[values: .eTag] == ["\"a\"", "\"b\""])
-        #expect(throws: SwitchyardError.self) { try feed(["HTTP/1.1 200 OK\r\n", "Date: a\u{1}b\r\n"]) }
+        let error = #expect(throws: SwitchyardError.self) { try feed(["HTTP/1.1 200 OK\r\n", "Date: a\u{1}b\r\n"]) }
+        #expect(error?.kind == .protocolViolation)
     }
 
     @Test func skipsInterimBlocksAndParsesHTTP2StatusLines() throws {

@@ -26,9 +26,11 @@ import Testing
             let fresh = "https://files.test/a.bin?X-Amz-Credential=OTHER&X-Amz-Signature=OTHER&part=1"
             #expect(try await Client(transport: replay, interceptors: []).send(try Request(url: fresh)).text == "signed")
             let wrongPart = "https://files.test/a.bin?X-Amz-Credential=OTHER&X-Amz-Signature=OTHER&part=2"
-            await #expect(throws: SwitchyardError.self) {
+            let unmatched = await #expect(throws: SwitchyardError.self) {
                 try await Client(transport: replay, interceptors: []).send(try Request(url: wrongPart))
             }
+            #expect(unmatched?.kind == .invalidRequest)
+            #expect(unmatched?.message.contains("No recorded exchange matches") == true)
         }
     }
 

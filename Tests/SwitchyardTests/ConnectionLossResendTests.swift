@@ -36,9 +36,10 @@ import Testing
         try await withLoopbackClient(kind, configuration: ClientConfiguration(retry: nil)) { client, server in
             for method in [HTTPRequest.Method.post, .patch] {
                 _ = try await client.send(try Request(url: server.url("/small")))
-                await #expect(throws: SwitchyardError.self) {
+                let error = await #expect(throws: SwitchyardError.self) {
                     try await client.send(try Request(method: method, url: server.url("/reset")))
                 }
+                #expect(error?.kind == .connectionFailed, "\(method): \(String(describing: error))")
             }
             #expect(server.requestCount(path: "/reset") <= (kind == .urlSession ? 4 : 2))
             if kind != .urlSession { #expect(server.requestCount(path: "/reset") == 2) }
@@ -56,7 +57,8 @@ import Testing
             let keyed = try Request(
                 method: .post, url: server.url("/reset"), headers: ["Idempotency-Key": "k-1"],
                 body: HTTPBody("order"))
-            await #expect(throws: SwitchyardError.self) { try await client.send(keyed) }
+            let error = await #expect(throws: SwitchyardError.self) { try await client.send(keyed) }
+            #expect(error?.kind == .connectionFailed, "\(String(describing: error))")
             let sends = kind == .asyncHTTPClient ? 1 : 2
             #expect(server.requestCount(path: "/reset") == sends)
             // The first send went on the reused connection; a resend, on a new one.

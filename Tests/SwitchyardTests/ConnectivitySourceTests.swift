@@ -18,9 +18,10 @@ import Testing
 
     @Test func waitingForConnectivityThrowsTimeoutOrReturns() async throws {
         let source = ManualConnectivitySource(.offline)
-        await #expect(throws: SwitchyardError.self) {
+        let error = await #expect(throws: SwitchyardError.self) {
             try await source.waitForConnectivity(until: .now + .milliseconds(50))
         }
+        #expect(error?.kind == .timeout)
         source.status = .unknown  // unknown never holds a request back
         try await source.waitForConnectivity(until: .now)
     }

@@ -61,9 +61,10 @@ import Testing
     }
 
     @Test func bytesAfterTheStreamAreAProtocolViolation() async throws {
-        await #expect(throws: SwitchyardError.self) {
+        let trailing = await #expect(throws: SwitchyardError.self) {
             _ = try await Self.decode(Self.gzip + Array("trailing".utf8), encoding: "gzip", chunkSize: 8)
         }
+        #expect(trailing?.kind == .protocolViolation)
         let error = await Self.failure { _ = try await Self.decode(Self.gzip + [0x00], encoding: "gzip", chunkSize: 64) }
         #expect(error?.kind == .protocolViolation)
     }
@@ -99,10 +100,12 @@ import Testing
     }
 
     @Test func moreThanThreeLayersAreRefused() {
-        #expect(throws: SwitchyardError.self) {
+        let gzipLayers = #expect(throws: SwitchyardError.self) {
             try ContentDecoders.builtIn.codecs(of: [.contentEncoding: "gzip, gzip, gzip, gzip"])
         }
-        #expect(throws: SwitchyardError.self) { try ContentDecoders.checkLayers(of: [.contentEncoding: "br, br, br, br"]) }
+        #expect(gzipLayers?.kind == .protocolViolation)
+        let brLayers = #expect(throws: SwitchyardError.self) { try ContentDecoders.checkLayers(of: [.contentEncoding: "br, br, br, br"]) }
+        #expect(brLayers?.kind == .protocolViolation)
         let names = (try? ContentDecoders.builtIn.codecs(of: [.contentEncoding: "gzip, deflate"]))?.map(\.name)
         #expect(names == ["gzip", "deflate"])
     }

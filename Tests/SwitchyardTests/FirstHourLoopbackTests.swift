@@ -54,14 +54,10 @@ import Testing
             #expect(echo.method == "GET")
             #expect(echo.uri == "/echo/decoded")
             struct Wrong: Decodable { var missing: Int }
-            #expect(throws: SwitchyardError.self) { try response.decode(Wrong.self) }
-            do throws(SwitchyardError) {
-                _ = try response.decode(Wrong.self)
-            } catch {
-                #expect(error.kind == .decoding)
-                #expect(error.response?.status == .ok)
-                #expect(error.message.contains("Wrong"))
-            }
+            let error = #expect(throws: SwitchyardError.self) { try response.decode(Wrong.self) }
+            #expect(error?.kind == .decoding)
+            #expect(error?.response?.status == .ok)
+            #expect(error?.message.contains("Wrong") == true)
         }
     }
 

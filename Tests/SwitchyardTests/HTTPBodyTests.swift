@@ -31,7 +31,8 @@ import Testing
         #expect(error?.kind == .responseTooLarge)
 
         let declared = HTTPBody(Self.chunks(["x"]), length: .known(1_000))
-        await #expect(throws: SwitchyardError.self) { _ = try await declared.collect(upTo: 10) }
+        let declaredError = await #expect(throws: SwitchyardError.self) { _ = try await declared.collect(upTo: 10) }
+        #expect(declaredError?.kind == .responseTooLarge)
     }
 
     @Test func emptyBodyYieldsNoChunks() async throws {

@@ -76,7 +76,8 @@ import Testing
         #expect(withCredentials.hostAndPort == "proxy:3128")
         #expect(try ProxyServer(url: "http://bob@proxy:1").credentials == ProxyCredentials(user: "bob", password: ""))
         for bad in ["https://proxy:443", "socks5://proxy", "http://proxy:port", "http://:3128", "proxy:70000"] {
-            #expect(throws: SwitchyardError.self, "\(bad)") { try ProxyServer(url: bad) }
+            let error = #expect(throws: SwitchyardError.self, "\(bad)") { try ProxyServer(url: bad) }
+            #expect(error?.kind == .invalidRequest, "\(bad)")
         }
     }
 

@@ -60,7 +60,7 @@ import Testing
             // Nine tokens are left, but the server asked for five seconds: the next request waits.
             let next = Task { try await client.send(try Request(url: server.url("/small"))) }
             #expect(await eventually { limiter.queued == 1 })
-            clock.advance(by: .milliseconds(4_900))
+            await clock.advance(by: .milliseconds(4_900), observedBy: limiter)
             #expect(limiter.queued == 1)
             #expect(server.requestCount(path: "/small") == 0)
             clock.advance(by: .milliseconds(100))

@@ -35,6 +35,8 @@ final class SteppedClock: Clock {
     var minimumResolution: Duration { .nanoseconds(1) }
     /// Tasks asleep on this clock now.
     var sleepers: Int { state.withLock { $0.sleepers.count } }
+    /// Sleeps begun on this clock so far, woken or not.
+    var sleepsBegun: UInt64 { state.withLock { $0.nextID } }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state in
@@ -64,7 +66,9 @@ final class SteppedClock: Clock {
     }
 
     /// Moves the clock forward and wakes the sleepers whose deadline it reached.
-    func advance(by duration: Duration) {
+    /// - Returns: How many it woke.
+    @discardableResult
+    func advance(by duration: Duration) -> Int {
         let woken = state.withLock { state in
             state.now = state.now.advanced(by: duration)
             let now = state.now
@@ -73,6 +77,24 @@ final class SteppedClock: Clock {
             return Array(due.values)
         }
         for sleeper in woken { sleeper.continuation.resume() }
+        return woken.count
+    }
+
+    /// Moves the clock forward while `limiter` has requests queued, and returns once the limiter
+    /// has acted on it: first waits until the limiter is asleep on the clock (its bucket's task
+    /// waits for the next token), then advances, then waits until each sleeper the advance woke has
+    /// gone back to sleep or the queue has emptied. A "not yet" checked afterwards does not race
+    /// the limiter's own task.
+    func advance(
+        by duration: Duration, observedBy limiter: RateLimiter, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        #expect(await eventually { sleepers > 0 }, "the limiter waits on the clock", sourceLocation: sourceLocation)
+        let before = sleepsBegun
+        let woken = advance(by: duration)
+        guard woken > 0 else { return }  // nothing woke: the limiter cannot have moved
+        #expect(
+            await eventually { sleepsBegun >= before + UInt64(woken) || limiter.queued == 0 },
+            "the limiter acted on the advance", sourceLocation: sourceLocation)
     }
 }
 
@@ -104,7 +126,7 @@ private func get(_ url: String, priority: RequestPriority = .utility, timeout: D
 
         let third = Task { try await client.send(try get("http://a.test/3")) }
         #expect(await eventually { limiter.queued == 1 })
-        clock.advance(by: .milliseconds(500))  // half a token
+        await clock.advance(by: .milliseconds(500), observedBy: limiter)  // half a token
         #expect(limiter.queued == 1)
         #expect(stub.callCount == 2)
         clock.advance(by: .milliseconds(500))
@@ -300,7 +322,7 @@ private func get(_ url: String, priority: RequestPriority = .utility, timeout: D
 
         let held = Task { try await client.send(try get("http://a.test/later")) }
         #expect(await eventually { limiter.queued == 1 })
-        clock.advance(by: .milliseconds(9_999))
+        await clock.advance(by: .milliseconds(9_999), observedBy: limiter)
         #expect(limiter.queued == 1)
         clock.advance(by: .milliseconds(1))
         _ = try await held.value
@@ -316,7 +338,7 @@ private func get(_ url: String, priority: RequestPriority = .utility, timeout: D
         _ = try await client.send(try get("http://a.test/busy"))
         let held = Task { try await client.send(try get("http://a.test/later")) }
         #expect(await eventually { limiter.queued == 1 })
-        clock.advance(by: .seconds(59))
+        await clock.advance(by: .seconds(59), observedBy: limiter)
         #expect(limiter.queued == 1)
         clock.advance(by: .seconds(1))
         _ = try await held.value

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Switchyard
+import Synchronization
 import Testing
 
 /// The size limit holds even over a transport that ignores `maxResponseBytes`.
@@ -23,8 +24,25 @@ import Testing
     }
 
     @Test func aDeclaredLengthOverTheLimitFailsBeforeReading() async throws {
-        let declared = ClosureTransport { _, _ in Response(status: .ok, body: Array(repeating: 1, count: 5000)) }
+        let pulls = PullCount()
+        let declared = ClosureTransport { _, _ in
+            let body = HTTPBody(
+                producing: {
+                    {
+                        pulls.count.add(1, ordering: .relaxed)
+                        return ArraySlice(repeating: 1, count: 5000)
+                    }
+                }, length: .known(5000), replayability: .singleUse)
+            return Response(HTTPResponse(status: .ok), body: body)
+        }
         let client = Client(transport: declared, interceptors: [ResponseSizeLimitInterceptor(maxResponseBytes: 100)])
-        await #expect(throws: SwitchyardError.self) { _ = try await client.stream(try Request(url: "http://example.com/")) }
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await client.stream(try Request(url: "http://example.com/")) }
+        #expect(error?.kind == .responseTooLarge)
+        #expect(pulls.count.load(ordering: .relaxed) == 0, "the body was read before the declared length was refused")
+    }
+
+    /// How many chunks a body's producer was asked for.
+    final class PullCount: Sendable {
+        let count = Atomic<Int>(0)
     }
 }

@@ -72,7 +72,8 @@ private func quickPolicy(maxAttempts: Int = 3) -> RetryPolicy {
         for failure in [SwitchyardError.cancelled, .invalidRequest("bad"), .protocolViolation("garbled"), .responseTooLarge(limit: 1)] {
             let stub = StubTransport.failing(failure)
             let client = Client(transport: stub, interceptors: [RetryInterceptor(policy: quickPolicy())])
-            _ = await #expect(throws: SwitchyardError.self) { try await client.send(try Request(url: "http://a.test/")) }
+            let error = await #expect(throws: SwitchyardError.self) { try await client.send(try Request(url: "http://a.test/")) }
+            #expect(error?.kind == failure.kind)
             #expect(stub.callCount == 1, "\(failure.kind)")
         }
         let notFound = StubTransport.status(.notFound)

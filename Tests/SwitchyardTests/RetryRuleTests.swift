@@ -165,9 +165,10 @@ private let retryInMilliseconds = HTTPField.Name("X-Retry-In-Ms")!
             return .retry
         }
         let stub = StubTransport.failing(.cancelled)
-        _ = await #expect(throws: SwitchyardError.self) {
+        let error = await #expect(throws: SwitchyardError.self) {
             try await Client(transport: stub, interceptors: [RetryInterceptor(policy: policy)]).send(try Request(url: "http://a.test/"))
         }
+        #expect(error?.kind == .cancelled)
         #expect(stub.callCount == 1)
         #expect(asked.withLock { $0 } == 0)
     }

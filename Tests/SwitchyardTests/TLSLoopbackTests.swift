@@ -286,8 +286,10 @@ private func expectTLSFailure(_ outcome: Outcome, saying text: String, sourceLoc
         let pin = try TLSOptions.PublicKeyPin("sha256//" + String(repeating: "A", count: 43) + "=")
         #expect(pin.sha256 == [UInt8](repeating: 0, count: 32))
         #expect(pin.description == "sha256//" + String(repeating: "A", count: 43) + "=")
-        #expect(throws: SwitchyardError.self) { try TLSOptions.PublicKeyPin("sha1//AAAA") }
-        #expect(throws: SwitchyardError.self) { try TLSOptions.PublicKeyPin("sha256//AAAA") }
+        let sha1 = #expect(throws: SwitchyardError.self) { try TLSOptions.PublicKeyPin("sha1//AAAA") }
+        #expect(sha1?.kind == .invalidRequest)
+        let short = #expect(throws: SwitchyardError.self) { try TLSOptions.PublicKeyPin("sha256//AAAA") }
+        #expect(short?.kind == .invalidRequest)
         #expect(TLSOptions.PublicKeyPin.curlList([pin, pin]).split(separator: ";").count == 2)
     }
 

@@ -15,7 +15,7 @@ struct AsyncHTTPClientConformanceTests {
         ],
         crashingLimitations: [
             "status-below-100":
-                "AsyncHTTPClient 1.37 traps (preconditionFailure in HTTPRequestStateMachine.receivedHTTPResponseBodyPart/End) on a status code below 100: it drops the head as if it were interim, then receives its body. YardHostileServerTests pins it in a child process"
+                "AsyncHTTPClient 1.37 traps (preconditionFailure in HTTPRequestStateMachine.receivedHTTPResponseBodyPart/End) on a status code below 100: it drops the head as if it were interim, then receives its body. YardPlatformTrapTests (YardTests) pins it in a child process"
         ],
         makeTransportWith: { AsyncHTTPClientTransport(configuration: .init($0)) },
         shutdown: { transport in try await (transport as? AsyncHTTPClientTransport)?.shutdown() }

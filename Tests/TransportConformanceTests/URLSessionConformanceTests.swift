@@ -43,7 +43,7 @@ struct URLSessionConformanceTests {
     /// Checks that would kill the test process: FoundationNetworking traps on these bytes from the network.
     static let crashing = [
         "chunked-trailers":
-            "FoundationNetworking traps ('Transfer completed, but there's no response', NativeProtocol.swift) when libcurl hands it trailer fields after a chunked body: corelibs parses them as the start of a new response head. YardHostileServerTests pins it in a child process"
+            "FoundationNetworking traps ('Transfer completed, but there's no response', NativeProtocol.swift) when libcurl hands it trailer fields after a chunked body: corelibs parses them as the start of a new response head. YardPlatformTrapTests (YardTests) pins it in a child process"
     ]
     #else
     static let limitations: [String: ConformanceLimitation] = [:]

@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardTestServer
+import SwitchyardTestSupport
 import Testing
 
 /// `yard request` exits with curl's number for each failure, the same on every transport, and says so on
@@ -28,7 +29,7 @@ import Testing
         let cases = [
             Case(name: "success", code: 0, arguments: [server.url("/small")]),
             Case(name: "a status of 404 without -f", code: 0, arguments: [server.url("/status/404")]),
-            Case(name: "host not resolved", code: 6, arguments: ["http://nonexistent.invalid/"]),
+            Case(name: "host not resolved", code: 6, arguments: ["http://\(unresolvableHost)/"]),
             Case(name: "connection refused", code: 7, arguments: [refusing.url("/small")]),
             Case(name: "body cut short", code: 18, arguments: [server.url("/malformed/truncated-length")]),
             Case(name: "-f and 404", code: 22, arguments: ["-f", server.url("/status/404")]),

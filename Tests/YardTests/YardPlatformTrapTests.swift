@@ -20,18 +20,24 @@ struct YardPlatformTrapTests {
         var message: String
         /// The upstream bug, for the message when the child survives.
         var upstream: String
+        /// Whether the upstream precondition is compiled with this package, so that an optimized
+        /// build leaves its message out (AsyncHTTPClient's `preconditionFailure`); FoundationNetworking
+        /// comes built with the toolchain and prints its message in every build of ours.
+        var compiledWithThePackage: Bool
     }
 
     static let traps: [Trap] = [
         Trap(
             transport: "urlsession", path: "/malformed/trailers", file: "FoundationNetworking/NativeProtocol.swift:",
             message: "Fatal error: Transfer completed, but there's no response",
-            upstream: "FoundationNetworking NativeProtocol.swift: 'Transfer completed, but there's no response' after chunked trailers"
+            upstream: "FoundationNetworking NativeProtocol.swift: 'Transfer completed, but there's no response' after chunked trailers",
+            compiledWithThePackage: false
         ),
         Trap(
             transport: "ahc", path: "/malformed/status-099", file: "AsyncHTTPClient/HTTPRequestStateMachine.swift:",
             message: "Fatal error: How can we receive a response body, if we haven't received a head",
-            upstream: "AsyncHTTPClient HTTPRequestStateMachine: preconditionFailure on a body after a status below 100"
+            upstream: "AsyncHTTPClient HTTPRequestStateMachine: preconditionFailure on a body after a status below 100",
+            compiledWithThePackage: true
         )
     ]
 
@@ -56,9 +62,18 @@ struct YardPlatformTrapTests {
             "yard died of signal \(run.status - 128), not of a Swift trap; stderr: \(run.stderr.prefix(600))")
         let fatalLine = run.stderr.split(separator: "\n").first { $0.contains("Fatal error:") }.map(String.init)
         #if !DEBUG
-        // Optimized, AsyncHTTPClient's preconditionFailure traps without a message; a fatal error of
-        // another file would still be printed.
-        if fatalLine == nil { return }
+        // Optimized, a preconditionFailure compiled with the package (AsyncHTTPClient's) traps without
+        // a message, so this trap cannot be told from any other: the case is skipped, never passed.
+        // The debug build (make test) pins it; every other trap must still print its line.
+        if fatalLine == nil && trap.compiledWithThePackage {
+            let reason = "an optimized build prints no message for \(trap.upstream): the trap cannot be identified; run the debug build"
+            #if compiler(>=6.3)
+            try Test.cancel(Comment(rawValue: reason))
+            #else
+            withKnownIssue(Comment(rawValue: reason)) { Issue.record(Comment(rawValue: reason)) }
+            return
+            #endif
+        }
         #endif
         #expect(
             fatalLine?.hasPrefix(trap.file) == true && fatalLine?.contains(trap.message) == true,

@@ -11,6 +11,11 @@ import Testing
     /// The peak resident memory a request of any size may take: 64 MiB for the whole process.
     static let budgetKiB = 64 << 10
 
+    /// The ceiling no transport may cross, known issue or not: 256 MiB, a quarter of the body. The
+    /// URLSession figure the known issue covers (63–75 MiB) is far below it; buffering the body, or
+    /// any growth with its size, is far above it.
+    static let ceilingKiB = 256 << 10
+
     /// Every transport. On Linux, URLSession's peak is a known issue of FoundationNetworking, not of
     /// yard: its delegate backlog is bounded (`BoundedDelegateQueue`; unbounded, it took this run to
     /// 117–482 MiB in six runs), but for every piece of at most 16 KiB that libcurl delivers,
@@ -18,8 +23,8 @@ import Testing
     /// the socket runs dry, which a loopback transfer never lets happen: about 20 MiB per GiB (see
     /// "Memory of long transfers" in `URLSessionTransport`). A 1 KiB request already peaks at
     /// 50 MiB, so 1 GiB peaks at 63–75 MiB, whatever yard does with the body. The body's digest is
-    /// still checked there, and the transport's own memory test (`TransfersInBoundedMemoryTests`)
-    /// bounds its growth separately.
+    /// still checked there, every transport stays under ``ceilingKiB`` outside the known issue, and
+    /// the transport's own memory test (`TransfersInBoundedMemoryTests`) bounds its growth separately.
     @Test(arguments: ["curl", "ahc", "urlsession"])
     func oneGiBToAPipeInBoundedMemory(transport: String) async throws {
         let time = "/usr/bin/time"
@@ -33,6 +38,7 @@ import Testing
         let peak = try #require(
             run.stderr.split(separator: "\n").last { $0.hasPrefix("yard-peak-kib=") }.flatMap { Int($0.dropFirst(14)) },
             "\(run.stderr)")
+        #expect(peak <= Self.ceilingKiB, "\(transport): peak resident memory \(peak) KiB for 1 GiB, over the ceiling")
         let withinBudget = { #expect(peak <= Self.budgetKiB, "\(transport): peak resident memory \(peak) KiB for 1 GiB") }
         #if canImport(FoundationNetworking)
         if transport == "urlsession" {

@@ -3,8 +3,8 @@ import Switchyard
 import SwitchyardAPI
 import Testing
 
-// README.md, "API objects and lists": the sample endpoint runs (no server needed), the mapped
-// model and the paged list compile.
+// The Tour's "API objects and lists": the sample endpoint runs (no server needed) and its call
+// succeeds with the sample's value; the mapped model and the paged list compile.
 func readmeSampleEndpoint() async throws {
     struct User: Decodable, Sendable {
         var id: String
@@ -23,6 +23,15 @@ func readmeSampleEndpoint() async throws {
     case .failed(let error): print(error.message)  // "data.name: expected a string, found null"
     default: break
     }
+
+    // Not in the article: the block prints whatever the call ends with, so the same call is made
+    // again here and its outcome asserted.
+    let outcome = await api.call(profile).result()
+    guard case .succeeded(let response) = outcome else {
+        Issue.record("the sample endpoint's call ended \(outcome.name), not with the sample: \(outcome)")
+        return
+    }
+    #expect(response.value.id == "42" && response.value.name == "Ada")
 }
 
 struct Novel: JSONMapped {
