@@ -16,10 +16,16 @@ extension Client {
     /// `Accept: text/event-stream` and, after the first event ID, `Last-Event-ID`. When a connection
     /// ends or fails, the sequence waits (the server's `retry:`, doubling while reconnections deliver
     /// nothing, capped) and reconnects; a partly received event is dropped, never delivered torn. A
-    /// `204` ends the sequence; any other status than `200`, or another content type, ends it with
-    /// ``SwitchyardCore/SwitchyardError/Kind/eventStreamRejected`` (or the chain's `httpStatus`).
-    /// Reading is pulled: a slow reader leaves the bytes in the connection. Cancelling the reading
-    /// task closes the connection.
+    /// `204` ends the sequence. Any other status than `200`, whatever its content type, or a `200`
+    /// of another content type, ends it with
+    /// ``SwitchyardCore/SwitchyardError/Kind/eventStreamRejected`` naming the status, without
+    /// reconnecting (the WHATWG rules), whether or not the chain validates statuses: the stream
+    /// judges the status itself (`options.validation` is ``Switchyard/StatusValidation/everyStatus``
+    /// for its connections, so the status-validation link neither throws `httpStatus` nor waits for
+    /// an excerpt of an error stream that stays open), and its connections are not retried by the
+    /// retry link unless the request sets its own `options.retry`. The rejection is published as a
+    /// failed event (and a pop-up, where the chain has a policy). Reading is pulled: a slow reader
+    /// leaves the bytes in the connection. Cancelling the reading task closes the connection.
     /// - Parameters:
     ///   - request: The request of each connection (`GET`, usually).
     ///   - options: Bounds and reconnection.
@@ -109,7 +115,19 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
             if attempt.head.headerFields[.accept] == nil { attempt.head.headerFields[.accept] = "text/event-stream" }
             attempt.head.headerFields[.cacheControl] = "no-cache"
             if let id = parser.lastEventID { attempt.head.headerFields[Self.lastEventID] = id }
-            let response = try await client.stream(attempt)
+            // The stream judges the status itself (only 200 is a stream, 204 the end): the chain's
+            // status validation must neither turn a rejection into `httpStatus` nor read an error
+            // stream that stays open for its excerpt; and no other status is tried again.
+            attempt.options.validation = .everyStatus
+            if attempt.options.retry == nil { attempt.options.retry = .disabled }
+            let response: StreamedResponse
+            do {
+                response = try await client.stream(attempt)
+            } catch {
+                // A validation link of the app's own that ignores the option: still a rejection.
+                guard error.kind == .httpStatus, let head = error.response else { throw error }
+                throw Self.rejection(head, request: attempt, attempt: error.attempt)
+            }
             if response.head.status == .noContent {
                 finished = true
                 return
@@ -119,10 +137,22 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 value[..<(value.firstIndex(of: ";") ?? value.endIndex)].trimmingSpaces().lowercased()
             }
             guard response.head.status == .ok, mediaType == "text/event-stream" else {
-                throw SwitchyardError.eventStreamRejected(status: response.head.status.code, contentType: contentType)
+                let error = Self.rejection(response.head, request: attempt, attempt: response.context.attempt)
+                client.reportFailure(error, of: attempt, context: response.context)
+                throw error
             }
             parser.startStream()
             body = response.body.makeAsyncIterator()
+        }
+
+        /// The ``SwitchyardCore/SwitchyardError/Kind/eventStreamRejected`` error for `head`, carrying
+        /// the request and the response head.
+        private static func rejection(_ head: HTTPResponse, request: Request, attempt: Int?) -> SwitchyardError {
+            var error = SwitchyardError.eventStreamRejected(status: head.status.code, contentType: head.headerFields[.contentType])
+            error.request = request.head
+            error.response = head
+            error.attempt = attempt
+            return error
         }
 
         private mutating func waitToReconnect(after error: SwitchyardError?) async throws {

@@ -48,12 +48,18 @@ public struct WebSocketClient: Sendable {
     }
 
     /// Opens a connection.
+    ///
+    /// The handshake judges the status itself (`101` and nothing else): its request's
+    /// `options.validation` is ``Switchyard/StatusValidation/everyStatus``, so a configuration with
+    /// status validation neither refuses the `101` nor turns another status into `httpStatus`.
     /// - Parameter request: The handshake request, with an `http://` (for `ws://`) or `https://`
     ///   (for `wss://`) URL.
     /// - Returns: The open connection.
     /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/webSocketHandshake`` with the status when the
     ///   server did not switch protocols; the chain's errors.
     public func connect(_ request: Request) async throws -> WebSocket {
+        var request = request
+        request.options.validation = .everyStatus
         let response = try await client.send(request)
         guard let socket = response.context[WebSocketConnectionKey.self], response.head.status.code == 101 else {
             let body = String(decoding: response.body.prefix(256), as: UTF8.self)

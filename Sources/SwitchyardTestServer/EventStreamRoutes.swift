@@ -18,16 +18,19 @@ enum EventStreamRoutes {
         }
     }
 
-    /// `/events/{key}?total=N&per_connection=M&retry=MS&cut=1&open=1&type=T&content_type=C&pad=P`: events
+    /// `/events/{key}?total=N&per_connection=M&retry=MS&cut=1&open=1&type=T&content_type=C&pad=P&status=S`: events
     /// `id: i`, `data: event i` (with `pad`, then a space and `P` × `x`, P ≤ 1 MiB) for i from `Last-Event-ID` + 1 (or 1), at most `per_connection` of
     /// them, after a comment line and, with `retry`, a `retry:` line. Then the connection closes —
     /// with `cut=1` in the middle of the next event — or, with `open=1`, stays open. Once all
-    /// `total` were sent, `204`.
+    /// `total` were sent, `204`. With `status` (200…599, not 204 or 304) the head has that status
+    /// instead of `200`, over the same events: an error answered as an event stream.
     static func events(_ request: IncomingRequest, key: Substring, state: ServerState) -> RouteAction {
         let target = request.target
         guard let total = Router.optionalInteger(target, "total", default: 10, limit: 10_000_000),
             let perConnection = Router.optionalInteger(target, "per_connection", default: total, limit: 10_000_000),
-            let pad = Router.optionalInteger(target, "pad", default: 0, limit: 1 << 20)
+            let pad = Router.optionalInteger(target, "pad", default: 0, limit: 1 << 20),
+            let status = Router.optionalInteger(target, "status", default: 200, limit: 599),
+            status >= 200, status != 204, status != 304
         else { return Router.badRequest }
         let lastEventID = request.head.headers.first(name: "Last-Event-ID")
         state.eventStreams.record(key: String(key), lastEventID: lastEventID)
@@ -43,7 +46,8 @@ enum EventStreamRoutes {
         var text: [UInt8] = []
         text.reserveCapacity(256 + key.utf8.count + (last - first + 1) * (32 + type.utf8.count + pad))
         let padding: [UInt8] = pad > 0 ? [UInt8(ascii: " ")] + [UInt8](repeating: UInt8(ascii: "x"), count: pad) : []
-        text += "HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n".utf8
+        let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
+        text += "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n".utf8
         text += ": stream for \(key)\n".utf8
         if let retry = target.value("retry") { text += "retry: \(retry)\n\n".utf8 }
         let typeLine = Array(type.utf8)

@@ -14,10 +14,12 @@ struct StreamCommand: AsyncParsableCommand {
         discussion: """
             Each event prints as {"event":TYPE,"data":DATA,"id":LAST-EVENT-ID or null}. The stream \
             reconnects as a browser does (Last-Event-ID, the server's retry:) until the server answers \
-            204 or --max-events events were printed (exit 0). A status other than 200 or a content type \
-            other than text/event-stream ends it with exit 1 and the typed error on standard error. \
-            With --ndjson each line's value prints compact (members sorted), without reconnecting; a line \
-            that is not JSON exits 1 naming its line number.
+            204 or --max-events events were printed (exit 0). A status other than 200 (whatever its \
+            content type) or a content type other than text/event-stream ends it at once, without \
+            reconnecting, with exit 1 and eventStreamRejected naming the status on standard error. \
+            With --ndjson each line's value prints compact (members sorted), without reconnecting; a \
+            status outside 200-299 exits 1 with httpStatus, a line that is not JSON exits 1 naming its \
+            line number.
             """
     )
 
@@ -76,8 +78,11 @@ struct StreamCommand: AsyncParsableCommand {
 
     private func printLines(_ client: Client, _ request: Request) async throws {
         var printed = 0
+        var request = request
+        // The response's lines judge the status, before reading a body that may stay open.
+        request.options.validation = .everyStatus
         let response = try await client.stream(request)
-        for try await value in response.body.jsonLines(of: JSONValue.self, maximumLineBytes: maxEventBytes) {
+        for try await value in response.jsonLines(of: JSONValue.self, maximumLineBytes: maxEventBytes) {
             emit(value)
             printed += 1
             if let maxEvents, printed >= maxEvents { return }

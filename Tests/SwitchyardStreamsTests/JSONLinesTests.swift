@@ -55,4 +55,30 @@ struct JSONLinesTests {
             #expect(error?.message.contains("Line 3") == true)
         }
     }
+
+    /// Without status validation in the chain, an error whose body happens to be JSON lines (or is
+    /// empty) must not read as values (or as an empty success): the response's lines judge the status.
+    @Test(arguments: TransportKind.allCases)
+    func anErrorStatusIsNeverReadAsLinesWhateverTheChain(_ kind: TransportKind) async throws {
+        try await withLoopbackClient(kind, configuration: ClientConfiguration()) { client, server in
+            for body in ["{\"n\":1}\n{\"n\":2}\n", ""] {
+                var request = try Request(method: .post, url: server.url("/echo/body?status=500"), body: HTTPBody(Array(body.utf8)))
+                request.head.headerFields[.contentType] = "application/x-ndjson"
+                let response = try await client.stream(request)
+                #expect(response.head.status.code == 500)
+                var read: [Line] = []
+                let error = await #expect(throws: SwitchyardError.self) {
+                    for try await line in response.jsonLines(of: Line.self) { read.append(line) }
+                }
+                #expect(error?.kind == .httpStatus)
+                #expect(error?.message.contains("500") == true, "\(error?.message ?? "")")
+                #expect(error?.response?.status.code == 500)
+                #expect(read.isEmpty, "body \(body.debugDescription)")
+            }
+            let ok = try await client.stream(try Request(url: server.url("/ndjson?count=2")))
+            var count = 0
+            for try await _ in ok.jsonLines(of: Line.self) { count += 1 }
+            #expect(count == 2)
+        }
+    }
 }

@@ -59,13 +59,61 @@ struct ServerSentEventsTests {
             let error = await #expect(throws: SwitchyardError.self) {
                 try await collect(client.serverSentEvents(try Request(url: server.url("/status/500")), options: quick))
             }
-            #expect(error?.kind == .httpStatus, "the standard chain's status validation")
+            #expect(error?.kind == .eventStreamRejected, "the stream judges the status, not the chain's status validation")
+            #expect(error?.response?.status.code == 500)
+            #expect(server.requestCount(path: "/status/500") == 1, "not retried")
         }
         try await withLoopbackClient(.curl, configuration: ClientConfiguration()) { client, server in
             let error = await #expect(throws: SwitchyardError.self) {
                 try await collect(client.serverSentEvents(try Request(url: server.url("/status/404")), options: quick))
             }
             #expect(error?.kind == .eventStreamRejected)
+        }
+    }
+
+    /// WHATWG: any status but `200` fails the connection and does not reconnect, even when the answer
+    /// claims to be an event stream, whether or not the chain validates statuses (whose retry link
+    /// would try a `503` again).
+    @Test(arguments: TransportKind.allCases, [true, false])
+    func anErrorStatusAnsweredAsAnEventStreamIsRejectedNamingItWithoutReconnecting(_ kind: TransportKind, validating: Bool)
+        async throws
+    {
+        let bus = EventBus()
+        let events = CollectedEvents(bus)
+        var configuration = validating ? ClientConfiguration.standard : ClientConfiguration()
+        configuration.events = bus
+        try await withLoopbackClient(kind, configuration: configuration) { client, server in
+            let request = try Request(url: server.url("/events/failing?status=503&total=3"))
+            let delivered = Mutex(0)
+            let error = await #expect(throws: SwitchyardError.self) {
+                for try await _ in client.serverSentEvents(request, options: quick) { delivered.withLock { $0 += 1 } }
+            }
+            #expect(error?.kind == .eventStreamRejected)
+            #expect(error?.message.contains("503") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains("text/event-stream") == true)
+            #expect(error?.response?.status.code == 503)
+            #expect(delivered.withLock { $0 } == 0, "the error's events are not the stream's")
+            #expect(server.eventStreamRequests(key: "failing").count == 1, "neither reconnected nor retried")
+            let failures = events.all.compactMap { event -> SwitchyardError? in
+                if case .failed(let failure) = event.kind { return failure }
+                return nil
+            }
+            #expect(failures.map(\.kind) == [.eventStreamRejected], "published as the exchange's failure")
+        }
+    }
+
+    /// An error answered as an event stream that stays open: the stream fails at the head, without
+    /// the chain's status validation waiting for the body's excerpt, and closes the connection.
+    @Test(arguments: TransportKind.allCases)
+    func anErrorEventStreamThatStaysOpenIsRejectedAtTheHeadAndClosed(_ kind: TransportKind) async throws {
+        try await withLoopbackClient(kind, configuration: .standard) { client, server in
+            let tag = "sse-500-open-\(kind)"
+            let request = try Request(url: server.url("/events/open-error?status=500&open=1&tag=\(tag)"))
+            let error = await #expect(throws: SwitchyardError.self) { try await collect(client.serverSentEvents(request, options: quick)) }
+            #expect(error?.kind == .eventStreamRejected)
+            #expect(error?.message.contains("500") == true, "\(error?.message ?? "")")
+            #expect(await server.waitForDisconnect(tag: tag, timeout: .seconds(60)))
+            #expect(server.eventStreamRequests(key: "open-error").count == 1)
         }
     }
 

@@ -217,6 +217,25 @@ struct WebSocketTests {
             #expect(redirected?.message.contains("redirects") == true)
         }
     }
+
+    /// The standard chain validates statuses (200–399): its link must neither refuse the `101` nor
+    /// turn an error into `httpStatus`; the handshake judges the status and names it.
+    @Test func withTheStandardChainThe101OpensAndAnErrorStatusFailsTheHandshakeNamingIt() async throws {
+        try await withLoopbackServer { server in
+            let client = try WebSocketClient(configuration: .standard)
+            let socket = try await client.connect(url: url(server, "/ws/echo?key=standard"))
+            #expect(socket.handshake.status.code == 101)
+            try await socket.send(.text("hello"))
+            var iterator = socket.makeAsyncIterator()
+            #expect(try await iterator.next() == .text("hello"))
+            await socket.close()
+            let refused = await #expect(throws: SwitchyardError.self) {
+                _ = try await client.connect(url: url(server, "/status/500"))
+            }
+            #expect(refused?.kind == .webSocketHandshake)
+            #expect(refused?.message.contains("500") == true, "\(refused?.message ?? "")")
+        }
+    }
 }
 
 /// README.md's WebSocket example, compiled, not run (its URL is not on loopback); the tests above run

@@ -39,7 +39,31 @@ import Testing
         try await withLoopbackServer { server in
             let run = try await runYard(["stream", server.url("/status/503")])
             #expect(run.status == 1)
-            #expect(run.stderr.contains("httpStatus"))
+            #expect(run.stderr.contains("eventStreamRejected") && run.stderr.contains("503"), "\(run.stderr)")
+            #expect(server.requestCount(path: "/status/503") == 1, "not retried")
+        }
+    }
+
+    /// A `500` answered as an event stream (closed, or left open by the server) prints no event and
+    /// exits 1 naming the status, on every transport, without reconnecting.
+    @Test(arguments: ["curl", "urlsession", "ahc"], ["", "&open=1"])
+    func anErrorAnsweredAsAnEventStreamExitsOneNamingTheStatus(_ transport: String, _ open: String) async throws {
+        try await withLoopbackServer { server in
+            let run = try await runYard(["stream", "--transport", transport, server.url("/events/e?status=500&total=3\(open)")])
+            #expect(run.status == 1, "\(run.stdout)")
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr.contains("error: eventStreamRejected: The server answered 500"), "\(run.stderr)")
+            #expect(server.eventStreamRequests(key: "e").count == 1)
+        }
+    }
+
+    @Test(arguments: ["curl", "urlsession", "ahc"])
+    func jsonLinesOfAnErrorStatusExitOneNamingIt(_ transport: String) async throws {
+        try await withLoopbackServer { server in
+            let run = try await runYard(["stream", "--ndjson", "--transport", transport, server.url("/status/500")])
+            #expect(run.status == 1)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr.contains("httpStatus") && run.stderr.contains("500"), "\(run.stderr)")
         }
     }
 
