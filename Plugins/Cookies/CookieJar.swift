@@ -164,12 +164,17 @@ public final class CookieJar: Sendable {
         } else if let expires = field.expires {
             cookie.expires = min(expires, now.addingTimeInterval(TimeInterval(Self.longestLife)))
         }
-        if let domain = field.domain, domain != target.host {
-            guard !publicSuffixes.isPublicSuffix(domain), CookieDomain.matches(host: target.host, domain: domain) else {
-                return nil
+        // RFC 6265bis §5.7: a non-empty Domain the request host domain-matches makes a domain cookie,
+        // even when it names the host itself; a public suffix is accepted only from that very host,
+        // and then as host-only.
+        if let domain = field.domain {
+            if publicSuffixes.isPublicSuffix(domain) {
+                guard domain == target.host else { return nil }
+            } else {
+                guard CookieDomain.matches(host: target.host, domain: domain) else { return nil }
+                cookie.domain = domain
+                cookie.isHostOnly = false
             }
-            cookie.domain = domain
-            cookie.isHostOnly = false
         }
         cookie.path = field.path ?? CookieDomain.defaultPath(of: target.path)
         cookie.isSecure = field.isSecure

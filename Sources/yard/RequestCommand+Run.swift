@@ -51,6 +51,7 @@ extension RequestCommand {
                     configuration.plugins.append(.cache(HTTPCache(store: try DiskCacheStore(directory: cache))))
                 }
                 if let jar { configuration.plugins.append(.cookies(jar)) }
+                if let resolving = try resolve.plugin() { configuration.plugins.append(resolving) }
                 let client = try Client(transport: transport, configuration: configuration)
                 if let path = outputPath, !OutputSink.writesInPlace(path), !include, !head {
                     try await download(request, to: path, client: client, into: &outcome)

@@ -190,6 +190,9 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup(title: "TLS")
     var tls: TLSArguments
 
+    @OptionGroup(title: "Name resolution")
+    var resolve: ResolveArguments
+
     @Flag(name: .customLong("http1.1"), help: "Speak HTTP/1.1 even where TLS could negotiate HTTP/2 (not on urlsession).")
     var http1_1 = false
 

@@ -39,6 +39,44 @@ struct CookieJarTests {
         #expect(try sent(jar, "https://evilexample.com/") == nil)
     }
 
+    /// RFC 6265bis §5.7: a non-empty Domain the host domain-matches makes a domain cookie, also when
+    /// it is the host itself (with or without a leading dot, in any case).
+    @Test(arguments: ["home.example.org", ".home.example.org", "HOME.Example.org"])
+    func aDomainEqualToTheHostMakesADomainCookieThatSubdomainsReceive(_ domain: String) throws {
+        let jar = jar()
+        let stored = try receive(jar, "http://home.example.org/", "foo=bar; Domain=\(domain)")
+        #expect(stored.map(\.isHostOnly) == [false])
+        #expect(stored.map(\.domain) == ["home.example.org"])
+        #expect(try sent(jar, "http://home.example.org/") == "foo=bar")
+        #expect(try sent(jar, "http://sub.home.example.org/") == "foo=bar")
+        #expect(try sent(jar, "http://a.b.home.example.org/") == "foo=bar")
+        #expect(try sent(jar, "http://example.org/") == nil)
+        #expect(try sent(jar, "http://otherhome.example.org/") == nil)
+    }
+
+    @Test func withoutADomainAttributeOrWithAnEmptyOneTheCookieIsHostOnly() throws {
+        let jar = jar()
+        let stored = try receive(jar, "http://home.example.org/", "a=1", "b=2; Domain=")
+        #expect(stored.map(\.isHostOnly) == [true, true])
+        #expect(try sent(jar, "http://sub.home.example.org/") == nil)
+    }
+
+    @Test func aDomainCookieForTheHostRoundTripsThroughANetscapeFileAsCurlWritesIt() throws {
+        let jar = jar()
+        try receive(jar, "http://home.example.org/", "foo=bar; Domain=home.example.org; Path=/", "host=1; Path=/")
+        let text = NetscapeCookieFile.text(for: try jar.allCookies())
+        let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(lines.contains(".home.example.org\tTRUE\t/\tFALSE\t0\tfoo\tbar"), "\(text)")
+        #expect(lines.contains("home.example.org\tFALSE\t/\tFALSE\t0\thost\t1"), "\(text)")
+        let reread = self.jar()
+        for cookie in NetscapeCookieFile.cookies(from: text) { try reread.insert(cookie) }
+        let flags = try reread.allCookies().map { "\($0.name) \($0.domain) \($0.isHostOnly)" }
+        #expect(flags.sorted() == ["foo home.example.org false", "host home.example.org true"])
+        #expect(try sent(reread, "http://sub.home.example.org/") == "foo=bar")
+        let rewritten = NetscapeCookieFile.text(for: try reread.allCookies())
+        #expect(rewritten.split(separator: "\n").sorted() == text.split(separator: "\n").sorted())
+    }
+
     @Test func aDomainTheHostIsNotWithinIsRefused() throws {
         let jar = jar()
         #expect(try receive(jar, "https://www.example.com/", "a=1; Domain=other.com").isEmpty)
@@ -50,9 +88,11 @@ struct CookieJarTests {
         let jar = jar()
         #expect(try receive(jar, "https://shop.example.co.uk/", "a=1; Domain=co.uk").isEmpty)
         #expect(try receive(jar, "https://me.github.io/", "b=1; Domain=github.io").isEmpty)
-        let own = try receive(jar, "https://github.io/", "c=1; Domain=github.io")
-        #expect(own.map(\.isHostOnly) == [true], "a public suffix may set a host-only cookie for itself")
+        let own = try receive(jar, "https://github.io/", "c=1; Domain=github.io", "d=1; Domain=.GitHub.io")
+        #expect(own.map(\.isHostOnly) == [true, true], "a public suffix may set a host-only cookie for itself")
         #expect(try sent(jar, "https://me.github.io/") == nil)
+        let ownField = try sent(jar, "https://github.io/") ?? ""
+        #expect(Set(ownField.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }) == ["c=1", "d=1"])
     }
 
     @Test func pathsMatchByPrefixAtSlashesAndLongerPathsComeFirstThenOlderCookies() throws {

@@ -36,6 +36,27 @@ struct CookiePluginTests {
         }
     }
 
+    /// RFC 6265bis §5.7 on the wire: `Domain` equal to the host (either spelling) makes a domain
+    /// cookie, sent to the host's subdomains and to no other host. The names reach the loopback
+    /// server through `Plugin.loopbackNames`, as curl's `--resolve` would.
+    @Test(arguments: TransportKind.allCases, ["home.example.org", ".home.example.org"])
+    func aDomainEqualToTheHostIsSentToItsSubdomains(_ kind: TransportKind, _ domain: String) async throws {
+        let jar = CookieJar()
+        var configuration = configuration(jar)
+        configuration.plugins.append(.loopbackNames(["home.example.org", "sub.home.example.org", "other.example.org"]))
+        try await withLoopbackClient(kind, configuration: configuration) { client, server in
+            let origin = { (host: String) in "http://\(host):\(server.port)" }
+            let set = "/cookies/set?cookie=foo%3Dbar%3B%20Path%3D%2F%3B%20domain%3D\(domain)"
+            #expect(try await text(client, origin("home.example.org") + set) == "set\n")
+            #expect(try await text(client, origin("sub.home.example.org") + "/cookies/echo") == "foo=bar")
+            #expect(try await text(client, origin("home.example.org") + "/cookies/echo") == "foo=bar")
+            #expect(try await text(client, origin("other.example.org") + "/cookies/echo") == "")
+            #expect(server.requestCount(path: "/cookies/echo") == 3, "every request reached the loopback server")
+            let stored = try jar.allCookies()
+            #expect(stored.map { "\($0.domain) \($0.isHostOnly)" } == ["home.example.org false"])
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func theAppsOwnCookieFieldComesFirstInOneField(_ kind: TransportKind) async throws {
         let jar = CookieJar()
