@@ -560,6 +560,7 @@ let package = Package(
                 product("Tracing", "swift-distributed-tracing", trait: "Tracing"),
                 product("InMemoryTracing", "swift-distributed-tracing", trait: "Tracing"),
                 product("ServiceLifecycle", "swift-service-lifecycle", trait: "ServiceLifecycle"),
+                product("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log")

@@ -114,6 +114,10 @@ extension AsyncHTTPClientTransport {
                 decompression: .disabled  // the transport decodes (see decodesContentEncoding)
             )
             configuration.connectionPool.retryConnectionEstablishment = false
+            // The chain traces (SwitchyardTracing: one span per call and one per attempt, whatever the
+            // transport); AsyncHTTPClient's own span per request, taken from a bootstrapped global
+            // tracer, would add a third beside them.
+            configuration.tracing.tracer = nil
             configuration.httpVersion = httpVersion == .automatic ? .automatic : .http1Only
             AsyncHTTPClientTLS(tls).apply(to: &configuration)
             return configuration

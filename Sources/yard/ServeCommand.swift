@@ -6,7 +6,8 @@ import SwitchyardTestServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the embedded loopback test server until interrupted."
+        abstract: "Run the embedded loopback test server until interrupted.",
+        discussion: "Routes (any method; HEAD answers like GET without a body):\n\n" + LoopbackServer.routeCatalogText
     )
 
     @Option(name: .long, help: "The port to listen on (0 picks a free one).")

@@ -1,6 +1,8 @@
+import AsyncHTTPClient
 import HTTPTypes
 import InMemoryTracing
 import Switchyard
+import SwitchyardAsyncHTTPClient
 import SwitchyardConformance
 import SwitchyardObservability
 import SwitchyardTestServer
@@ -188,6 +190,14 @@ private func callAndAttempts(_ spans: [FinishedInMemorySpan]) throws -> (Finishe
         #expect(links.map(\.position) == [.call, .attempt])
         try client.unregister(pluginNamed: "traces")  // both halves
         #expect(!client.chain.contains(where: isTracing))
+    }
+
+    @Test func anOwnedAsyncHTTPClientAddsNoSpanOfItsOwn() throws {
+        // AsyncHTTPClient takes the global tracer (the no-op one here, a real one in an app that
+        // bootstrapped tracing) into every configuration it makes; the owned client's is cleared, so
+        // the chain's call and attempt spans are the only ones.
+        #expect(HTTPClient.Configuration().tracing.tracer != nil)
+        #expect(AsyncHTTPClientTransport.Configuration().httpClientConfiguration.tracing.tracer == nil)
     }
 
     @Test func withoutATracerThePluginPassesRequestsThrough() async throws {

@@ -14,6 +14,15 @@ import Testing
         #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(version))
     }
 
+    /// `yard serve --help` lists the test server's routes, so nobody has to read its source to try it.
+    @Test func serveHelpListsTheRoutes() async throws {
+        let run = try await runYard(["serve", "--help"])
+        #expect(run.status == 0)
+        for pattern in ["/status/{code}", "/events/{key}", "/cookies/set?cookie=V", "/malformed/"] {
+            #expect(run.stdout.contains(pattern), "\(pattern) is missing from `yard serve --help`")
+        }
+    }
+
     /// Shell completion comes from the typed options: the transports and cache policies are offered.
     @Test func completionScriptsOfferTheTypedValues() async throws {
         for shell in ["bash", "zsh", "fish"] {

@@ -42,6 +42,14 @@ public struct Client: Sendable {
     /// The chain this client runs now.
     public var pipeline: Pipeline { chains.chain.pipeline }
 
+    /// The transport at the end of the chain, so a job that made the client needs no second
+    /// reference to shut it down.
+    ///
+    /// ```swift
+    /// try await client.transport.shutdown()
+    /// ```
+    public var transport: any Transport { chains.chain.pipeline.transport }
+
     /// The assembled chain, outermost first, ending with the transport: for inspection.
     public var chain: [ChainLink] { chains.chain.links }
 
@@ -197,6 +205,12 @@ public struct BufferedResponse: Sendable {
         self.context = context
     }
 
+    /// The response's status: the same as `head.status`.
+    public var status: HTTPResponse.Status { head.status }
+
+    /// The response's header fields: the same as `head.headerFields`.
+    public var headerFields: HTTPFields { head.headerFields }
+
     /// The phase timings of the exchange, including ``TransferTimings/total``.
     public var timings: TransferTimings { context.timings }
 
@@ -227,4 +241,10 @@ public struct StreamedResponse: Sendable {
         self.body = body
         self.context = context
     }
+
+    /// The response's status: the same as `head.status`.
+    public var status: HTTPResponse.Status { head.status }
+
+    /// The response's header fields: the same as `head.headerFields`.
+    public var headerFields: HTTPFields { head.headerFields }
 }

@@ -10,6 +10,12 @@ public struct Response: Sendable {
     /// The body, or `nil` when the response has none (e.g. `HEAD`, 204, 304).
     public var body: HTTPBody?
 
+    /// The response's status: the same as `head.status`.
+    public var status: HTTPResponse.Status { head.status }
+
+    /// The response's header fields: the same as `head.headerFields`.
+    public var headerFields: HTTPFields { head.headerFields }
+
     /// Creates a response.
     /// - Parameters:
     ///   - head: The response head.

@@ -58,8 +58,9 @@ func searchPlugin(health: SearchHealth) -> Plugin {
 }
 
 func registerSearch(on client: Client, health: SearchHealth) throws {
+    let search = searchPlugin(health: health)
     // doc:plugin-register
-    try client.register(searchPlugin(health: health))  // on a running client: the next call sees it
+    try client.register(search)  // on a running client: the next call sees it
     for conflict in client.headerConflicts { print(conflict) }  // two departments setting one field
     // end
 }
@@ -68,6 +69,63 @@ func unregisterSearch(from client: Client) throws {
     // doc:plugin-unregister
     try client.unregister(pluginNamed: "search")
     // end
+}
+
+// doc:plugin-own-declarations
+/// Whether a search may be answered from the search team's fallback index.
+enum SearchFallbackAllowed: RequestOptionKey {
+    static let defaultValue = false
+}
+
+extension RequestOptions {
+    /// Whether this request may be answered from the fallback index.
+    var allowsSearchFallback: Bool {
+        get { self[SearchFallbackAllowed.self] }
+        set { self[SearchFallbackAllowed.self] = newValue }
+    }
+}
+
+/// Published when a search is answered from the fallback index.
+struct SearchFellBack: PluginEvent {
+    var name: String { "searchFellBack" }
+    let status: Int
+    var detail: String { "origin answered \(status)" }
+}
+
+extension SwitchyardError.Kind {
+    /// The search index is being rebuilt and the request did not allow the fallback.
+    static let searchIndexRebuilding = Self(rawValue: "searchIndexRebuilding")
+}
+// end
+
+/// The article's fallback plugin and a request that allows the fallback.
+func searchFallbackPlugin() throws -> (Plugin, Request) {
+    // doc:plugin-own-use
+    let fallback = ClosureInterceptor(name: "search-fallback") { request, context, next in
+        let response = try await next(request)
+        guard response.head.status == .serviceUnavailable else { return response }
+        guard request.options.allowsSearchFallback else {
+            throw SwitchyardError(.searchIndexRebuilding, "Search is being reindexed; try again in a minute.")
+        }
+        context.publish(.plugin(SearchFellBack(status: response.head.status.code)), request: request)
+        return Response(status: .ok, headerFields: [.contentType: "application/json"], body: Array("[]".utf8))
+    }
+    let searchFallback = Plugin(
+        name: "search-fallback",
+        scope: RequestScope(hosts: ["api.example.com"], pathPrefixes: ["/search"]),
+        interceptors: [fallback],
+        observers: [
+            { event in
+                if let fellBack = event.plugin(SearchFellBack.self) { print("fallback after", fellBack.status) }
+            }
+        ],
+        popUpTexts: [.searchIndexRebuilding: "Search is being updated. Try again in a minute."]
+    )
+
+    var request = try Request(url: "https://api.example.com/search?q=swift")
+    request.options.allowsSearchFallback = true
+    // end
+    return (searchFallback, request)
 }
 
 @Suite struct PluginExamples {
@@ -87,5 +145,39 @@ func unregisterSearch(from client: Client) throws {
         #expect(health.failureRate == 0)
         try unregisterSearch(from: client)
         #expect(!(try await client.send(try Request(url: "https://api.example.com/search")).text.contains("X-Team")))
+    }
+
+    @Test func thePluginsOwnOptionEventAndErrorKindWorkAsTheArticleSays() async throws {
+        let (plugin, allowed) = try searchFallbackPlugin()
+        let rebuilding = ClosureTransport { _, _ in Response(status: .serviceUnavailable) }
+        let client = try Client(
+            transport: rebuilding, configuration: ClientConfiguration(retry: nil, plugins: [plugin]))
+        let events = try #require(client.events).subscribe()
+
+        // Allowed: the fallback answers and publishes the plugin's own event.
+        let response = try await client.send(allowed)
+        #expect(response.status == .ok && response.text == "[]")
+        var fellBack: SearchFellBack?
+        var failure: ExchangeEvent?
+        for await event in events {
+            if let event = event.plugin(SearchFellBack.self) { fellBack = event }
+            if case .succeeded = event.kind { break }
+        }
+        #expect(fellBack?.status == 503)
+
+        // Not allowed: the plugin's own kind, shown with the plugin's pop-up text.
+        do throws(SwitchyardError) {
+            _ = try await client.send(try Request(url: "https://api.example.com/search?q=swift"))
+            Issue.record("the fallback answered a request that did not allow it")
+        } catch {
+            #expect(error.kind == .searchIndexRebuilding)
+        }
+        for await event in events {
+            if case .failed = event.kind {
+                failure = event
+                break
+            }
+        }
+        #expect(failure?.popUp?.message == "Search is being updated. Try again in a minute.")
     }
 }

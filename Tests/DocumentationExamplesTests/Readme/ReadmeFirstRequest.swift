@@ -14,7 +14,7 @@ func readmeFirstRequest() async throws {
     let client = Client(transport: CurlTransport())  // follows redirects, retries idempotent requests, rejects 4xx/5xx
     let response = try await client.send(try Request(url: "https://api.example.com/users/42"))
     let user = try response.decode(User.self)  // a typed SwitchyardError names what did not fit
-    print(user.name, response.timings.firstByte ?? .zero)
+    print(user.name, response.status, response.headerFields[.contentType] ?? "", response.timings.firstByte ?? .zero)
 }
 
 /// The README's first program, run on loopback: the same calls, with the server's URL and a model
@@ -36,6 +36,9 @@ func readmeFirstRequest() async throws {
         #expect(echo.method == "GET" && echo.uri == "/echo/users/42")
         #expect(echo.headers.contains(["User-Agent", "Switchyard/\(SwitchyardVersion.current)"]))
         #expect(response.timings.firstByte != nil)
+        #expect(response.status == .ok && response.status == response.head.status)
+        #expect(response.headerFields[.contentType] == response.head.headerFields[.contentType])
+        #expect(response.headerFields[.contentType] != nil)
     }
 
     @Test func aBodyThatDoesNotFitIsATypedDecodingError() async throws {
