@@ -3,6 +3,8 @@
 #define SWITCHYARD_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <dlfcn.h>
+#include <stddef.h>
 
 static inline CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
@@ -72,6 +74,44 @@ static inline CURLcode ccurl_easy_getinfo_off_t(CURL *handle, CURLINFO info, cur
 
 static inline CURLMcode ccurl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
     return curl_multi_setopt(handle, option, value);
+}
+
+/// CURLOPT_CLOSESOCKETFUNCTION: called instead of close() for every socket libcurl closes; the
+/// connection keeps the function and its data (CURLOPT_CLOSESOCKETDATA) of the handle that opened it.
+static inline CURLcode ccurl_easy_setopt_closesocket_callback(CURL *handle, curl_closesocket_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, value);
+}
+
+/// CURLOPT_SOCKOPTFUNCTION: called with each socket libcurl creates for a connection, before it connects.
+static inline CURLcode ccurl_easy_setopt_sockopt_callback(CURL *handle, curl_sockopt_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, value);
+}
+
+static inline int ccurl_sockopt_ok(void) { return CURL_SOCKOPT_OK; }
+
+/// The TLS version (OpenSSL's spelling, e.g. "TLSv1.3") and the ALPN protocol of the transfer's
+/// connection, read from libcurl's TLS session (CURLINFO_TLS_SSL_PTR) when libcurl uses OpenSSL.
+/// OpenSSL's two functions are looked up in the process, where libcurl loaded them, rather than
+/// linked: nothing here links OpenSSL itself. Returns NULL (and no ALPN) for another TLS backend,
+/// a connection without TLS, or when the functions are not found. Call it during the transfer.
+static inline const char *ccurl_tls_details(CURL *handle, const unsigned char **alpn, unsigned int *alpnLength) {
+    *alpn = NULL;
+    *alpnLength = 0;
+    struct curl_tlssessioninfo *info = NULL;
+    if (curl_easy_getinfo(handle, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || info == NULL || info->internals == NULL
+        || info->backend != CURLSSLBACKEND_OPENSSL) {
+        return NULL;
+    }
+    void *process = dlopen(NULL, RTLD_LAZY);
+    if (process == NULL) return NULL;
+    typedef const char *(*version_function)(const void *);
+    typedef void (*alpn_function)(const void *, const unsigned char **, unsigned int *);
+    version_function version = (version_function)dlsym(process, "SSL_get_version");
+    alpn_function selected = (alpn_function)dlsym(process, "SSL_get0_alpn_selected");
+    const char *name = version != NULL ? version(info->internals) : NULL;
+    if (selected != NULL) selected(info->internals, alpn, alpnLength);
+    dlclose(process);
+    return name;
 }
 
 static inline int ccurl_pause_continue(void) { return CURLPAUSE_CONT; }

@@ -80,8 +80,14 @@ import Synchronization
 /// The head keeps header order, repeats and the server's name case. SwiftNIO maps well-known status
 /// codes to its own reason phrases, so the server's reason phrase is kept only for codes NIO does
 /// not know. Interim 1xx heads are consumed by AsyncHTTPClient. AsyncHTTPClient's async API reports
-/// no phase timings: only `TransferTimings.firstByte` (when the head arrived) and
-/// `TransferTimings.total` (when the body ended) are recorded; DNS, connect and TLS stay `nil`.
+/// no phase timings: `TransferTimings.firstByte` (when the head arrived) and `TransferTimings.total`
+/// (when the body ended) are recorded for every request. A request that asks for connection events
+/// (`RequestOptions.publishesConnectionEvents`) on a transport that owns its client is also watched on
+/// its connection (through AsyncHTTPClient's connection initializers): it gets `connectionOpened` or
+/// `connectionReused`, `tlsNegotiated` and `connectionClosed` events, and `TransferTimings.requestStart`,
+/// `newConnections`, the remote address and, on a new connection, `connect` (plain HTTP) or `tls` (when
+/// AsyncHTTPClient handed the connection over, after the handshake). `TransferTimings.dns` stays `nil`,
+/// and so does `connect` over TLS: AsyncHTTPClient does not tell when resolution or the TCP connect ended.
 public final class AsyncHTTPClientTransport: Transport {
     /// The AsyncHTTPClient instance requests go through (with ``Configuration/proxy`` set: those that
     /// go direct; the transport keeps one more client per proxy).
@@ -111,18 +117,22 @@ public final class AsyncHTTPClientTransport: Transport {
     private let proxyClients: AsyncHTTPClientProxyClients?
     /// Why every request fails (a TLS file that could not be loaded), or `nil`.
     private let tlsFailure: SwitchyardError?
+    /// Watches connections for requests that ask for connection events (an owned client only).
+    private let connectionObserver: AsyncHTTPClientConnectionObserver?
 
     /// Creates a transport that owns a new `HTTPClient` built from `configuration`.
     ///
     /// Call ``shutdown()`` when you are done with it.
     /// - Parameter configuration: The settings of the owned client.
     public init(configuration: Configuration = Configuration()) {
-        self.client = HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: configuration.httpClientConfiguration)
+        let observer = AsyncHTTPClientConnectionObserver()
+        var clientConfiguration = configuration.httpClientConfiguration
+        observer.install(on: &clientConfiguration)
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
         self.ownsClient = true
+        self.connectionObserver = observer
         self.proxyClients = configuration.proxy.map {
-            AsyncHTTPClientProxyClients($0, base: configuration.httpClientConfiguration)
+            AsyncHTTPClientProxyClients($0, base: clientConfiguration)
         }
         self.contentDecoding = configuration.decodesContentEncoding ? .byTransport : .none
         self.acceptEncoding = configuration.decodesContentEncoding ? Self.defaultAcceptEncoding : nil
@@ -139,6 +149,7 @@ public final class AsyncHTTPClientTransport: Transport {
     public init(wrapping client: HTTPClient, contentDecoding: ContentDecoding = .byTransport) {
         self.client = client
         self.ownsClient = false
+        self.connectionObserver = nil
         self.proxyClients = nil
         self.contentDecoding = contentDecoding
         self.acceptEncoding = contentDecoding == .byTransport ? Self.defaultAcceptEncoding : nil
@@ -176,8 +187,11 @@ public final class AsyncHTTPClientTransport: Transport {
         if let tlsFailure { throw tlsFailure }
         let host = request.head.authority ?? "the server"
         let decoders = request.options.contentDecoders
-        let outgoing = try AsyncHTTPClientRequestMapping.makeRequest(
+        var outgoing = try AsyncHTTPClientRequestMapping.makeRequest(
             request, acceptEncoding: acceptEncoding.map { decoders == .builtIn ? $0 : decoders.acceptEncoding })
+        let probe = request.options.publishesConnectionEvents ? connectionObserver?.watch(request, context: context) : nil
+        if let probe { outgoing.headers.add(name: AsyncHTTPClientConnectionObserver.probeField, value: probe) }
+        defer { if let probe { connectionObserver?.withdraw(probe) } }
         var client = self.client
         var proxy: ProxyServer?
         if let proxyClients { (client, proxy) = proxyClients.route(request.head, direct: client) }

@@ -24,6 +24,8 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
         case failures
         /// Concurrent use.
         case concurrency
+        /// Connection phases and connection events.
+        case connections
     }
 
     /// A stable identifier, e.g. `"cancel-mid-body"`; used for ``ConformanceSubject/limitations``.

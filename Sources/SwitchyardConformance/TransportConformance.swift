@@ -41,7 +41,7 @@ public enum TransportConformance {
     public static let checks: [ConformanceCheck] =
         methodChecks + statusChecks + headerChecks + requestBodyChecks + responseBodyChecks
         + cancellationChecks + idleTimeoutChecks + failureChecks + hostileServerChecks + concurrencyChecks + queueChecks
-        + streamingAndStateChecks
+        + streamingAndStateChecks + connectionChecks
 
     /// The check with identifier `id`, if there is one.
     /// - Parameter id: A ``ConformanceCheck/id``.

@@ -48,16 +48,25 @@ final class CurlEasyTransfer {
     private var proxyRoute: CurlProxyRoute?
     /// The proxy the current transfer goes through, for its error messages.
     private var activeProxy: ProxyServer?
+    /// The transport's watched connections (shared by every handle of the loop).
+    private let connections: CurlConnectionRegistry
+    /// Whether the current transfer asked for connection events (`RequestOptions.publishesConnectionEvents`).
+    private var watchesConnection = false
+    /// Whether the current transfer's connection events were published (at its head, or at its end without one).
+    private var connectionEventsPublished = false
+    /// The sockets libcurl created for the current, watched transfer.
+    private var createdSockets: [curl_socket_t] = []
 
     /// - Parameter onHeadReady: Called (on the loop thread) when a head is complete; the loop then
     ///   calls ``flushHead()`` after the current `curl_multi_perform` pass.
     init(
         handle: CurlEasyHandle, configuration: CurlTransport.Configuration, tls: CurlTLSSetup,
-        onHeadReady: @escaping (CurlEasyTransfer) -> Void
+        connections: CurlConnectionRegistry, onHeadReady: @escaping (CurlEasyTransfer) -> Void
     ) {
         self.handle = handle
         self.configuration = configuration
         self.tls = tls
+        self.connections = connections
         self.onHeadReady = onHeadReady
     }
 
@@ -110,6 +119,19 @@ final class CurlEasyTransfer {
             needsReset = true  // the next transfer starts from a reset handle
             try configureMethodAndBody(request, transfer: transfer)
         }
+        watchesConnection = request.options.publishesConnectionEvents
+        connectionEventsPublished = false
+        if watchesConnection { watchSockets() }
+    }
+
+    /// Arms `CURLOPT_SOCKOPTFUNCTION`, so the registry learns the sockets libcurl creates for this
+    /// transfer; the handle is reset before its next transfer, which disarms it again.
+    private func watchSockets() {
+        let easy = handle.raw
+        needsReset = true
+        createdSockets.removeAll(keepingCapacity: true)
+        _ = ccurl_easy_setopt_sockopt_callback(easy, curlSockoptCallback)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_SOCKOPTDATA, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Releases the finished transfer; the handle is idle until the next ``begin(_:)``.
@@ -156,6 +178,10 @@ final class CurlEasyTransfer {
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata)
         _ = ccurl_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, userdata)
+        // Every connection reports its closing to the registry (which lives as long as the multi
+        // handle, unlike this handle): a connection keeps the function of the handle that opened it.
+        _ = ccurl_easy_setopt_closesocket_callback(easy, curlCloseSocketCallback)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_CLOSESOCKETDATA, Unmanaged.passUnretained(connections).toOpaque())
     }
 
     /// Points the handle at the proxy `request` goes through (or none), when that changed.
@@ -292,6 +318,7 @@ final class CurlEasyTransfer {
             }
             headDelivered = true
             recordTimings(final: false)
+            if watchesConnection { publishConnectionEvents() }
             readyHead = block
             onHeadReady(self)
         }
@@ -355,7 +382,9 @@ final class CurlEasyTransfer {
 
     // MARK: - Completion
 
-    /// Copies libcurl's phase timings into the exchange context.
+    /// Copies libcurl's phase timings into the exchange context: the current attempt's, replacing
+    /// any an earlier attempt left (a phase libcurl reports as zero, such as `connect` on a reused
+    /// connection, is `nil`).
     func recordTimings(final: Bool) {
         guard let transfer else { return }
         let easy = handle.raw
@@ -367,6 +396,7 @@ final class CurlEasyTransfer {
         let dns = phase(CURLINFO_NAMELOOKUP_TIME_T)
         let connect = phase(CURLINFO_CONNECT_TIME_T)
         let tls = phase(CURLINFO_APPCONNECT_TIME_T)
+        let requestStart = phase(CURLINFO_PRETRANSFER_TIME_T)
         let firstByte = phase(CURLINFO_STARTTRANSFER_TIME_T)
         let total = final ? phase(CURLINFO_TOTAL_TIME_T) : nil
         var version = 0
@@ -379,14 +409,79 @@ final class CurlEasyTransfer {
             case Int(CURL_HTTP_VERSION_3): .http3
             default: nil
             }
+        var connects = 0
+        _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        let (remoteAddress, remotePort) = remoteEndpoint()
         transfer.context.recordTimings { timings in
-            timings.httpVersion = httpVersion ?? timings.httpVersion
-            timings.dns = dns ?? timings.dns
-            timings.connect = connect ?? timings.connect
-            timings.tls = tls ?? timings.tls
-            timings.firstByte = firstByte ?? timings.firstByte
-            if final { timings.total = total ?? timings.firstByte }
+            timings.httpVersion = httpVersion
+            timings.dns = dns
+            timings.connect = connect
+            timings.tls = tls
+            timings.requestStart = requestStart
+            timings.firstByte = firstByte
+            timings.newConnections = connects
+            timings.remoteAddress = remoteAddress
+            timings.remotePort = remotePort
+            if final { timings.total = total ?? firstByte }
         }
+    }
+
+    /// The IP address and port the transfer went to (`CURLINFO_PRIMARY_IP`/`_PORT`), `nil` before
+    /// any connection was made.
+    private func remoteEndpoint() -> (address: String?, port: Int?) {
+        let easy = handle.raw
+        var pointer: UnsafeMutablePointer<CChar>?
+        guard ccurl_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &pointer) == CURLE_OK, let pointer, pointer.pointee != 0
+        else { return (nil, nil) }
+        var port = 0
+        _ = ccurl_easy_getinfo_long(easy, CURLINFO_PRIMARY_PORT, &port)
+        return (String(cString: pointer), port)
+    }
+
+    // MARK: - Connection events
+
+    /// Called (when the transfer is watched) with each socket libcurl creates for it.
+    fileprivate func didCreateSocket(_ socket: curl_socket_t) {
+        createdSockets.append(socket)
+        connections.socketCreated(socket, by: ObjectIdentifier(self))
+    }
+
+    /// Publishes the watched transfer's connection events, once: ``ConnectionOpened`` (and
+    /// ``TLSNegotiated`` after a handshake) or ``ConnectionReused``. Called when the head is complete,
+    /// or when the transfer ends without one, before the caller learns either.
+    private func publishConnectionEvents() {
+        guard let transfer, !connectionEventsPublished else { return }
+        connectionEventsPublished = true
+        let easy = handle.raw
+        let (remoteAddress, remotePort) = remoteEndpoint()
+        guard remoteAddress != nil else { return }  // no connection was made
+        var connects = 0
+        _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        var localPort = 0
+        _ = ccurl_easy_getinfo_long(easy, CURLINFO_LOCAL_PORT, &localPort)
+        let (context, request) = (transfer.context, transfer.request)
+        guard connects > 0 else {
+            let connection = connections.reused(
+                localPort: localPort, remoteAddress: remoteAddress, remotePort: remotePort, context: context, request: request)
+            context.publish(.plugin(ConnectionReused(connection: connection)), request: request)
+            return
+        }
+        let connection = connections.opened(
+            by: ObjectIdentifier(self), created: createdSockets, localPort: localPort, remoteAddress: remoteAddress,
+            remotePort: remotePort, context: context, request: request)
+        context.publish(.plugin(ConnectionOpened(connection: connection)), request: request)
+        var handshake: curl_off_t = 0
+        guard ccurl_easy_getinfo_off_t(easy, CURLINFO_APPCONNECT_TIME_T, &handshake) == CURLE_OK, handshake > 0 else { return }
+        var alpn: UnsafePointer<UInt8>?
+        var alpnLength: UInt32 = 0
+        let version = ccurl_tls_details(easy, &alpn, &alpnLength).map { String(cString: $0) }
+        let applicationProtocol = alpn.flatMap {
+            alpnLength == 0 ? nil : String(decoding: UnsafeBufferPointer(start: $0, count: Int(alpnLength)), as: UTF8.self)
+        }
+        context.publish(
+            .plugin(
+                TLSNegotiated(connection: connection, protocolVersion: version, applicationProtocol: applicationProtocol)),
+            request: request)
     }
 
     /// Hands a completed head to the caller.
@@ -409,6 +504,7 @@ final class CurlEasyTransfer {
         }
         flushHead()
         recordTimings(final: true)
+        if watchesConnection { publishConnectionEvents() }
         if code != CURLE_OK || callbackFailure != nil { needsReset = true }
         if code == CURLE_OK, callbackFailure == nil {
             transfer.finish(.success(()))
@@ -461,4 +557,9 @@ private let curlPrereqCallback: curl_prereq_callback = { userdata, _, _, _, _ in
 
 private let curlSeekCallback: curl_seek_callback = { userdata, offset, origin in
     easyTransfer(userdata).seekUpload(to: offset, origin: origin)
+}
+
+private let curlSockoptCallback: curl_sockopt_callback = { userdata, socket, purpose in
+    if purpose == CURLSOCKTYPE_IPCXN { easyTransfer(userdata).didCreateSocket(socket) }
+    return ccurl_sockopt_ok()
 }

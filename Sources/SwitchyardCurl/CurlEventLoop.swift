@@ -187,6 +187,9 @@ private final class CurlLoopThreadState {
     var nearestDeadline: ContinuousClock.Instant?
     /// Transfers whose head completed during the current loop turn.
     var headsReady: [CurlEasyTransfer] = []
+    /// The connections requests asked events about; every connection's closing callback points here,
+    /// so it lives as long as the multi handle.
+    let connections = CurlConnectionRegistry()
     /// How long the next idle moment busy-polls: ``CurlTransport/Configuration/busyPollDuration``
     /// while polling pays, shorter after polls that came back empty (see ``spinUntilSomethingArrives()``).
     var spinWindow: Duration
@@ -307,7 +310,8 @@ private final class CurlLoopThreadState {
 
     private func makeEasyTransfer() -> CurlEasyTransfer? {
         guard let handle = CurlEasyHandle() else { return nil }
-        return CurlEasyTransfer(handle: handle, configuration: configuration, tls: tls) { [unowned self] ready in
+        return CurlEasyTransfer(handle: handle, configuration: configuration, tls: tls, connections: connections) {
+            [unowned self] ready in
             headsReady.append(ready)
         }
     }

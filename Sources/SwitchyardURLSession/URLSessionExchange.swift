@@ -140,7 +140,12 @@ extension ResponseStream where Driver == URLSessionExchangeDriver {
         }
     }
 
-    /// Platform phase timings, converted to durations since the exchange started.
+    /// Platform phase timings, converted to durations since the exchange started, and (for a
+    /// request that asks for them) the connection events the metrics tell. Apple platforms only:
+    /// FoundationNetworking never calls the delegate with metrics.
+    ///
+    /// URLSession's `connectEndDate` includes the TLS handshake, so ``TransferTimings/connect`` is
+    /// the handshake's start when there is one.
     func record(_ metrics: URLSessionTaskMetrics, taskStartedAt: ContinuousClock.Instant) {
         guard let transaction = metrics.transactionMetrics.last else { return }
         let base = metrics.taskInterval.start
@@ -148,12 +153,43 @@ extension ResponseStream where Driver == URLSessionExchangeDriver {
         func since(_ date: Date?) -> Duration? {
             date.map { offset + .nanoseconds(Int64(($0.timeIntervalSince(base) * 1e9).rounded())) }
         }
+        let reused = transaction.isReusedConnection
+        // `remotePort` is an `Int?` on Apple platforms and a `String?` in FoundationNetworking.
+        let connection = ConnectionInfo(
+            remoteAddress: transaction.remoteAddress, remotePort: transaction.remotePort.flatMap { Int("\($0)") })
         context.recordTimings { timings in
-            if !transaction.isReusedConnection {
+            if !reused {
                 timings.dns = since(transaction.domainLookupEndDate) ?? timings.dns
-                timings.connect = since(transaction.connectEndDate) ?? timings.connect
+                timings.connect = since(transaction.secureConnectionStartDate ?? transaction.connectEndDate) ?? timings.connect
                 timings.tls = since(transaction.secureConnectionEndDate) ?? timings.tls
             }
+            timings.requestStart = since(transaction.requestStartDate) ?? timings.requestStart
+            timings.newConnections = reused ? 0 : 1
+            timings.remoteAddress = connection.remoteAddress ?? timings.remoteAddress
+            timings.remotePort = connection.remotePort ?? timings.remotePort
+        }
+        guard request.options.publishesConnectionEvents else { return }
+        guard !reused else {
+            context.publish(.plugin(ConnectionReused(connection: connection)), request: request)
+            return
+        }
+        context.publish(.plugin(ConnectionOpened(connection: connection)), request: request)
+        if transaction.secureConnectionEndDate != nil {
+            let version: String? =
+                switch transaction.negotiatedTLSProtocolVersion?.rawValue {
+                case 0x0303: "TLS 1.2"
+                case 0x0304: "TLS 1.3"
+                default: nil
+                }
+            let applicationProtocol: String? =
+                switch transaction.networkProtocolName {
+                case "h2": "h2"
+                case "http/1.1": "http/1.1"
+                default: nil
+                }
+            context.publish(
+                .plugin(TLSNegotiated(connection: connection, protocolVersion: version, applicationProtocol: applicationProtocol)),
+                request: request)
         }
     }
 }

@@ -116,9 +116,12 @@ public import Foundation
 ///   a pin that is not checked must never look as if it were. Certificate failures with the defaults
 ///   (untrusted, expired, wrong host) are reported as on the curl transport, from libcurl's message.
 ///   On Apple platforms the same limitation applies for now.
-/// - **Timings:** corelibs reports no `URLSessionTaskMetrics`; only `TransferTimings.firstByte`
-///   and `TransferTimings.total` (measured by the transport) are recorded. On Apple platforms
-///   DNS, connect and TLS come from the task's transaction metrics.
+/// - **Timings and connection events:** corelibs never reports `URLSessionTaskMetrics` (the delegate
+///   is not called); only `TransferTimings.firstByte` and `TransferTimings.total` (measured by the
+///   transport) are recorded, and no connection event is published. On Apple platforms the task's
+///   last transaction metrics give DNS, connect, TLS, `requestStart`, `newConnections` and the remote
+///   address, and a request that asks for connection events gets `connectionOpened` or
+///   `connectionReused` and `tlsNegotiated` when the task ends (never `connectionClosed`).
 public final class URLSessionTransport: Transport {
     /// Settings of a ``URLSessionTransport``.
     public struct Configuration: Sendable {

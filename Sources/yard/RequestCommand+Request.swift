@@ -39,6 +39,9 @@ extension RequestCommand {
         request.options.timeout = timeout.map { .milliseconds(Int64($0 * 1_000)) }
         request.options.maxResponseBytes = maxBodyBytes
         if cache != nil { request.options.cachePolicy = cachePolicy.policy }
+        if let writeOut, (try? WriteOut(argument: writeOut))?.needsConnectionEvents == true {
+            request.options.publishesConnectionEvents = true
+        }
         return (request, uploadProgress)
     }
 

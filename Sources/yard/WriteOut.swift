@@ -10,11 +10,25 @@ import SwitchyardJSON
 struct WriteOut {
     /// The variables `-w` knows, for the help text.
     static let variables =
-        "http_code, response_code, time_total, size_download, url_effective, num_redirects, http_version,"
-        + " content_type, method, exitcode, errormsg, json (the exchange report), stdout, stderr"
+        "http_code, response_code, time_namelookup, time_connect, time_appconnect, time_pretransfer,"
+        + " time_starttransfer, time_total, num_connects, size_download, speed_download, remote_ip, remote_port,"
+        + " url_effective, num_redirects, http_version, content_type, method, exitcode, errormsg,"
+        + " json (the exchange report), stdout, stderr"
 
     /// The format as given (after `@FILE` was read).
     let format: String
+
+    /// The variables AsyncHTTPClient reports only for a request that asks for connection events
+    /// (`RequestOptions.publishesConnectionEvents`).
+    private static let connectionVariables = [
+        "time_connect", "time_appconnect", "time_pretransfer", "num_connects", "remote_ip", "remote_port"
+    ]
+
+    /// Whether the format names a connection variable: the request then asks for connection events,
+    /// so that every transport that can tell reports them.
+    var needsConnectionEvents: Bool {
+        Self.connectionVariables.contains { format.contains("%{\($0)}") }
+    }
 
     /// The format `-w` gives: the argument itself, or the contents of the file `@FILE` names.
     /// - Parameter argument: The `-w` argument.
@@ -75,15 +89,34 @@ struct WriteOut {
     private static let escapes: [Character: String] = ["n": "\n", "r": "\r", "t": "\t", "\\": "\\"]
 
     /// The variable's text, or `nil` for a name `-w` does not know.
+    ///
+    /// The timing variables are curl's, in curl's form (seconds with six decimals, measured from the
+    /// start of the last attempt; `0.000000` for a phase the transport did not report, as curl prints
+    /// `time_connect` on a reused connection), so `curl -w` and `yard -w` output can be put side by side.
     private static func value(of name: String, outcome: ExchangeOutcome, method: String, exitCode: Int32) -> String? {
+        let timings = outcome.context?.timings
+        let total = timings?.total ?? outcome.elapsed
+        let downloaded = outcome.bodyBytes - (outcome.resumedFrom ?? 0)
+        func seconds(_ phase: Duration?) -> String { String(format: "%.6f", (phase ?? .zero).seconds) }
         switch name {
         case "http_code", "response_code":
             // Three digits, 000 when no response arrived, as curl prints it.
             let code = outcome.head?.status.code ?? 0
             return String(repeating: "0", count: max(0, 3 - String(code).count)) + String(code)
-        case "time_total":
-            return String(format: "%.6f", ((outcome.context?.timings.total) ?? outcome.elapsed).seconds)
-        case "size_download": return String(outcome.bodyBytes - (outcome.resumedFrom ?? 0))
+        case "time_namelookup": return seconds(timings?.dns)
+        case "time_connect": return seconds(timings?.connect)
+        case "time_appconnect": return seconds(timings?.tls)
+        case "time_pretransfer": return seconds(timings?.requestStart)
+        case "time_starttransfer": return seconds(timings?.firstByte)
+        case "time_total": return seconds(total)
+        case "num_connects": return String(timings?.newConnections ?? 0)
+        case "size_download": return String(downloaded)
+        case "speed_download":
+            // Bytes per second over the whole exchange, a whole number, as curl prints it.
+            let elapsed = total.seconds
+            return String(elapsed > 0 ? Int64(Double(downloaded) / elapsed) : 0)
+        case "remote_ip": return timings?.remoteAddress ?? ""
+        case "remote_port": return String(timings?.remotePort ?? 0)
         case "url_effective": return outcome.effectiveURL
         case "num_redirects": return String(outcome.redirects)
         case "http_version": return outcome.head == nil ? "0" : outcome.context?.timings.httpVersion?.description ?? "1.1"

@@ -36,6 +36,14 @@ struct URLSessionConformanceTests {
         "latin1-header": ConformanceLimitation(
             "FoundationNetworking's header parser refuses a header value that is not UTF-8 ('Failed writing header')",
             failsWith: .error(.protocolViolation, messageContaining: "Failed writing header")),
+        "connection-phases": ConformanceLimitation(
+            "FoundationNetworking never reports URLSessionTaskMetrics (the delegate is not called): only the first byte and the total, which the transport measures itself",
+            failsWith: .expectation(
+                containing: "connection fields missing: [dns, connect, requestStart, newConnections, remoteAddress]")),
+        "connection-events": ConformanceLimitation(
+            "FoundationNetworking never reports URLSessionTaskMetrics, where the connection's opening or reuse would show: no connection event",
+            failsWith: .expectation(
+                containing: "events of the first request (new connection): expected [\"connectionOpened\"], got []")),
         "empty-location": ConformanceLimitation(
             "FoundationNetworking refuses a 3xx whose Location is empty before the delegate sees the response",
             failsWith: .error(.protocolViolation, messageContaining: "without a response head"))
