@@ -24,9 +24,17 @@ public struct CacheConfiguration: Sendable {
     /// whose scope matches wins. A response to a matching request is stored even without cache
     /// headers (never with `no-store`).
     public var ttlRules: [CacheTTLRule] = []
-    /// How long a ``CachePolicy/staleIfError`` request waits for the network before it serves the
-    /// stored response; `nil`: as long as the request's own timeout allows (a timeout of the
-    /// exchange itself then fails the call, whatever is stored).
+    /// How long a ``CachePolicy/staleIfError`` request that has a stored response waits for the
+    /// network's response head before it serves the stored response (default `nil`: no wait of the
+    /// cache's own).
+    ///
+    /// Without it the network still counts as failed when a transport timeout ends the attempt
+    /// (an attempt's timeout, the idle timeout) or when the exchange's deadline
+    /// (``SwitchyardCore/RequestOptions/timeout``) comes near: the network then gets the time left less a
+    /// reserve for serving the stored response (``CacheInterceptor/maxFallbackReserve``). Set it
+    /// to show stored data sooner than the request's own timeout would, e.g. on a screen that
+    /// should not wait long for a slow origin; requests without a stored response wait as long as
+    /// the request allows.
     public var networkTimeout: Duration?
     /// The wall clock used for ages and freshness (replace it in tests).
     public var now: @Sendable () -> Date = { Date() }

@@ -219,20 +219,86 @@ struct CacheExchange: Sendable {
     }
 
     /// Sends `request` down the chain, failing with a timeout when its head takes longer than `timeout`.
+    ///
+    /// At the timeout it returns at once: the network's task is cancelled, not awaited, so the
+    /// stored response can be served before the exchange's deadline however long the transport
+    /// takes to wind down (a head that still comes has its body discarded). Cancelling the caller
+    /// cancels the network's task.
     private func send(_ request: Request, timeout: Duration?) async throws -> Response {
         guard let timeout else { return try await next(request) }
         let next = self.next
-        return try await withThrowingTaskGroup(of: Response?.self) { group in
-            group.addTask { try await next(request) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
+        let outcome = FirstOutcome()
+        let network = Task {
+            do {
+                let response = try await next(request)
+                if !outcome.resolve(.success(response)) { await response.body?.discard() }
+            } catch {
+                outcome.resolve(.failure(error))
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let response = first else {
-                throw SwitchyardError.timedOut("The cache's network timeout (\(timeout)) passed before the response.")
+        }
+        let end = ContinuousClock.now.advanced(by: timeout)
+        let timer = Task {
+            // Cancelled once the network answered or the caller is cancelled: then it resolves nothing.
+            guard (try? await sleepReleasingTimerOnCancel(until: end)) != nil else { return }
+            outcome.resolve(
+                .failure(SwitchyardError.timedOut("The cache's network timeout (\(timeout)) passed before the response.")))
+        }
+        defer { timer.cancel() }
+        return try await withTaskCancellationHandler {
+            do {
+                return try await outcome.value
+            } catch {
+                network.cancel()
+                throw error
             }
-            return response
+        } onCancel: {
+            network.cancel()
+            timer.cancel()
+        }
+    }
+}
+
+/// The first of the network's outcome and the cache's timeout, whichever comes first; the later
+/// one is dropped (and its response's body discarded by the caller of ``resolve(_:)``).
+private final class FirstOutcome: Sendable {
+    private struct State {
+        var result: Result<Response, any Error>?
+        var waiter: CheckedContinuation<Response, any Error>?
+        var isResolved = false
+    }
+
+    private let state = Lock(State())
+
+    /// Records `result` unless an outcome was recorded before.
+    /// - Parameter result: The outcome.
+    /// - Returns: Whether it was recorded (`false`: it came too late).
+    @discardableResult
+    func resolve(_ result: Result<Response, any Error>) -> Bool {
+        let (recorded, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Response, any Error>?) in
+            guard !state.isResolved else { return (false, nil) }
+            state.isResolved = true
+            guard let waiter = state.waiter else {
+                state.result = result
+                return (true, nil)
+            }
+            state.waiter = nil
+            return (true, waiter)
+        }
+        waiter?.resume(with: result)
+        return recorded
+    }
+
+    /// The first outcome, once there is one.
+    var value: Response {
+        get async throws {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready = state.withLock { state -> Result<Response, any Error>? in
+                    if let result = state.result { return result }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
         }
     }
 }

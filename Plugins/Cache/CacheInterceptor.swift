@@ -36,10 +36,34 @@ public struct CacheInterceptor: Interceptor {
     /// Methods that cannot change the resource (RFC 9110 §9.2.1); others invalidate it.
     public static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
 
-    /// Failures after which ``CachePolicy/staleIfError`` serves the stored response.
+    /// Failures after which ``CachePolicy/staleIfError`` serves the stored response: the connection
+    /// could not be made or broke, TLS failed, the response was malformed, or an attempt, the idle
+    /// timeout, ``CacheConfiguration/networkTimeout`` or the exchange's own deadline passed.
     public static let networkFailureKinds: Set<SwitchyardError.Kind> = [
         .connectionFailed, .timeout, .transport, .tls, .protocolViolation
     ]
+
+    /// The statuses after which ``CachePolicy/staleIfError`` serves the stored response, as RFC 5861
+    /// §4 names them: `500`, `502`, `503` and `504`. They count whether the response reaches the
+    /// cache as it is or as the ``SwitchyardCore/SwitchyardError/Kind/httpStatus`` error of the
+    /// status-validation link below it (`ClientConfiguration.validation`).
+    public static let errorStatuses: Set<Int> = [500, 502, 503, 504]
+
+    /// The longest part of the time left before the exchange's deadline that a
+    /// ``CachePolicy/staleIfError`` request keeps back from the network to serve the stored response:
+    /// the network gets the time left less a tenth of it, less at most this much.
+    public static let maxFallbackReserve: Duration = .milliseconds(500)
+
+    /// Whether `error` is a failure after which ``CachePolicy/staleIfError`` serves the stored
+    /// response: one of ``networkFailureKinds``, or an `httpStatus` error for one of
+    /// ``errorStatuses``.
+    /// - Parameter error: What the rest of the chain threw.
+    /// - Returns: `true` when the stored response should answer instead.
+    public static func isNetworkFailure(_ error: SwitchyardError) -> Bool {
+        if networkFailureKinds.contains(error.kind) { return true }
+        guard error.kind == .httpStatus, let code = error.response?.status.code else { return false }
+        return errorStatuses.contains(code)
+    }
 
     /// Creates the interceptor.
     /// - Parameter cache: The cache.
@@ -53,7 +77,8 @@ public struct CacheInterceptor: Interceptor {
     ///   - context: The exchange; its `ExchangeContext.provenance` is set here.
     ///   - next: The rest of the chain.
     /// - Returns: The response.
-    /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/cacheMiss`` for a cache-only miss, or the network's error.
+    /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/cacheMiss`` for a cache-only miss (unless
+    ///   ``SwitchyardCore/RequestOptions/cacheMissAsksNetwork``), or the network's error.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let head = request.head
         guard head.method == .get || head.method == .head else {
@@ -73,7 +98,9 @@ public struct CacheInterceptor: Interceptor {
         guard let primary = cache.primaryKey(for: head), fields[.ifNoneMatch] == nil, fields[.ifModifiedSince] == nil,
             rangeValue == nil || range != nil
         else {
-            if policy == .cacheOnly { throw SwitchyardError.cacheMiss("\(head.method) \(head.path ?? "/")") }
+            if policy == .cacheOnly, !request.options.cacheMissAsksNetwork {
+                throw SwitchyardError.cacheMiss("\(head.method) \(head.path ?? "/")")
+            }
             if directives.onlyIfCached { return Self.gatewayTimeout(context) }
             return try await next(request)
         }
@@ -105,9 +132,14 @@ public struct CacheInterceptor: Interceptor {
         }
         switch policy {
         case .cacheOnly:
-            guard let stored else { throw SwitchyardError.cacheMiss("\(head.method) \(head.path ?? "/")") }
+            let asksNetwork = request.options.cacheMissAsksNetwork
+            guard let stored else {
+                if asksNetwork { return try await exchange.fetch(stored: nil) }
+                throw SwitchyardError.cacheMiss("\(head.method) \(head.path ?? "/")")
+            }
             let fresh = stored.response.isFresh(now: now, ttl: exchange.ttl, request: directives)
             guard fresh || !stored.response.forbidsStaleUse else {
+                if asksNetwork { return try await exchange.fetch(stored: stored) }
                 throw SwitchyardError.cacheMiss(
                     "\(head.method) \(head.path ?? "/") (stored, but it must be revalidated)")
             }
@@ -131,15 +163,32 @@ public struct CacheInterceptor: Interceptor {
             return try await exchange.fetch(stored: stored)
         case .staleIfError:
             guard let stored, !stored.response.forbidsStaleUse else { return try await exchange.fetch(stored: stored) }
+            let timeout = Self.networkWait(configured: cache.configuration.networkTimeout, remaining: context.remainingTime)
             do {
-                let response = try await exchange.fetch(stored: stored, timeout: cache.configuration.networkTimeout)
-                guard response.head.status.kind == .serverError else { return response }
+                let response = try await exchange.fetch(stored: stored, timeout: timeout)
+                guard Self.errorStatuses.contains(response.head.status.code) else { return response }
                 await response.body?.discard()
                 return exchange.fallBack(to: stored.response)
-            } catch let error as SwitchyardError where Self.networkFailureKinds.contains(error.kind) {
+            } catch let error as SwitchyardError where Self.isNetworkFailure(error) {
                 return exchange.fallBack(to: stored.response)
             }
         }
+    }
+
+    /// How long a ``CachePolicy/staleIfError`` request with a stored response waits for the network:
+    /// `configured` (``CacheConfiguration/networkTimeout``), and with a deadline at most the time left
+    /// less a reserve for serving the stored response (a tenth of the time left, at most
+    /// ``maxFallbackReserve``), so that a network that does not answer in time still ends in the
+    /// stored response rather than in the exchange's timeout.
+    /// - Parameters:
+    ///   - configured: The cache's network timeout, if any.
+    ///   - remaining: The time left before the exchange's deadline, if it has one.
+    /// - Returns: The wait, or `nil` for as long as the network takes.
+    static func networkWait(configured: Duration?, remaining: Duration?) -> Duration? {
+        guard let remaining else { return configured }
+        let reserve = min(remaining / 10, maxFallbackReserve)
+        let wait = max(.zero, remaining - reserve)
+        return configured.map { min($0, wait) } ?? wait
     }
 
     /// The answer to an `only-if-cached` request that nothing stored can satisfy (RFC 9111

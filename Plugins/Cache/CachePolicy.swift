@@ -8,17 +8,32 @@ public import Switchyard
 /// request.options.cachePolicy = .staleIfError   // an offline-capable screen
 /// ```
 public enum CachePolicy: String, Sendable, Hashable, CaseIterable {
-    /// HTTP semantics (RFC 9111): a fresh stored response is served without the network; a stale
-    /// one is revalidated (`If-None-Match` / `If-Modified-Since`); the answer is stored when allowed.
+    /// HTTP semantics (RFC 9111), the cache's default: a fresh stored response is served without
+    /// the network; a stale one is revalidated (`If-None-Match` / `If-Modified-Since`); the answer is
+    /// stored when allowed. A failure of the network is the request's failure: for a fallback to the
+    /// stored response, use ``staleIfError``.
     case standard = "standard"
-    /// Network first (revalidating when a response is stored); when the network fails — a connection
-    /// error, a timeout (``CacheConfiguration/networkTimeout``) or a 5xx — the stored response is
-    /// served however stale, marked `ResponseProvenance.Source.stale` (or `cache` while
-    /// it is still fresh). A response the
-    /// origin marked `must-revalidate` or `no-cache` is never served stale; the failure is then thrown.
+    /// Network first, the stored response when the network fails: every request asks the network
+    /// (conditionally when a response with validators is stored), even while the stored response is
+    /// still fresh, so a screen shows the newest data whenever the origin can give it. When the
+    /// network fails, the stored response is served however stale, marked
+    /// `ResponseProvenance.Source.stale` (or `cache` while it is still fresh).
+    ///
+    /// The network has failed when the rest of the chain throws one of
+    /// ``CacheInterceptor/networkFailureKinds`` (a connection failure, TLS, a malformed response, a
+    /// timeout: an attempt's, the idle timeout, ``CacheConfiguration/networkTimeout``, or the
+    /// exchange's deadline coming near), or answers `500`, `502`, `503` or `504`
+    /// (``CacheInterceptor/errorStatuses``, RFC 5861 §4) — as a response, or as the `httpStatus`
+    /// error of the standard status validation. The cache sits outside retries, so the fallback
+    /// comes after the retry link gave up. With a deadline (``SwitchyardCore/RequestOptions/timeout``)
+    /// the network gets the time left less a reserve for serving the stored response
+    /// (``CacheInterceptor/maxFallbackReserve``); ``CacheConfiguration/networkTimeout`` shortens the
+    /// wait further. A response the origin marked `must-revalidate` or `no-cache` is never served
+    /// stale; the failure is then thrown, and so is any other failure (a `404`, a cancellation).
     case staleIfError = "stale-if-error"
     /// Always asks the network (conditionally when a response with validators is stored) and stores
-    /// the answer: the second half of ``SwitchyardCore/Client/cacheThenNetwork(_:)``.
+    /// the answer; a failure is the request's: the second half of
+    /// ``SwitchyardCore/Client/cacheThenNetwork(_:)``.
     case network = "network"
     /// Offline: the stored response however stale (marked `cache` when fresh, `stale` when not), and
     /// nothing is sent; without one the request fails with ``SwitchyardCore/SwitchyardError/Kind/cacheMiss``.

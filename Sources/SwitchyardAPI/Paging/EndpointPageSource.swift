@@ -52,16 +52,40 @@ public struct EndpointPageSource<Item: Decodable & Sendable>: PageSource {
 
     /// Loads one page, handing the answer of a quicker call with ``interimOptions`` (when set and
     /// it succeeds) to `interim` first; that call's failure (a cache miss) is not the load's.
+    ///
+    /// When the quicker call reached the network (its page's ``Page/source`` is `network` or
+    /// `revalidated`, as a cache-only call that asks the network on a miss does), its page is the
+    /// load's and no second call is made; when it failed on the network (a connection, TLS,
+    /// timeout, transport or protocol failure, or a `500`, `502`, `503` or `504`), that failure is
+    /// the load's.
     public func loadPage(_ request: PageRequest, interim: @Sendable (Page<Item>) async -> Void)
         async throws(SwitchyardError) -> Page<Item>
     {
         let endpoint = endpoint(for: request)
         if let interimOptions {
             let early = await api.call(endpoint.options(interimOptions)).result()
-            if case .cancelled = early { throw .cancelled }
-            if let page = try? Self.page(of: early) { await interim(page) }
+            switch early {
+            case .cancelled: throw .cancelled
+            case .failed(let error) where Self.failedOnTheNetwork(error): throw error
+            default: break
+            }
+            if let page = try? Self.page(of: early) {
+                guard page.source == .cache || page.source == .stale else { return page }
+                await interim(page)
+            }
         }
         return try await Self.page(of: api.call(endpoint).result())
+    }
+
+    /// Whether `error` is a failure only the network gives (a connection, TLS, timeout, transport
+    /// or protocol failure, or a `500`, `502`, `503` or `504`): a quicker call that met one asked the
+    /// network, and asking again is the retry policy's business.
+    static func failedOnTheNetwork(_ error: SwitchyardError) -> Bool {
+        switch error.kind {
+        case .connectionFailed, .timeout, .transport, .tls, .protocolViolation: true
+        case .httpStatus: [500, 502, 503, 504].contains(error.response?.status.code ?? 0)
+        default: false
+        }
     }
 
     /// The page a call's final state stands for.

@@ -31,6 +31,15 @@ func cachedFeed(client: Client, url: String) async throws -> (text: String, offl
     return (response.text, offline)
 }
 
+func cacheWithNetworkTimeout() -> HTTPCache {
+    // doc:cache-network-timeout
+    var configuration = CacheConfiguration()
+    configuration.networkTimeout = .seconds(3)  // a stored copy after 3 s without an answer
+    let cache = HTTPCache(store: MemoryCacheStore(), configuration: configuration)
+    // end
+    return cache
+}
+
 func cacheOnly(client: Client, url: String) async throws -> String? {
     // doc:cache-only
     var request = try Request(url: url)
@@ -76,6 +85,7 @@ func signOut(cache: HTTPCache) {
             #expect(try await cacheOnly(client: client, url: url) == nil)
             _ = try await client.send(try Request(url: server.url("/cache-mode/docs-feed/ok")))
             #expect(try await cacheThenNetwork(client: client, url: url).count >= 1)
+            #expect(cacheWithNetworkTimeout().configuration.networkTimeout == .seconds(3))
         }
     }
 }
