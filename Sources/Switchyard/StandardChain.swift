@@ -91,7 +91,13 @@ extension ClientConfiguration {
         set { self[RetrySetting.self] = newValue }
     }
 
-    /// Limits retries to a fraction of recent requests, shared by every call of the client.
+    /// Limits retries to a fraction of recent requests, shared by every call of the client; `nil`
+    /// lets the retry policy alone decide.
+    ///
+    /// The default ``RetryBudget`` allows 20 % of the requests plus 1 retry a second, over a 10-second
+    /// window. A retry it refuses leaves the attempt's outcome as the call's: its error keeps its
+    /// kind and says so in its message, and ``RetryBudgetRefused`` is published (see
+    /// <doc:RetriesAndTheRetryBudget>).
     public var retryBudget: RetryBudget? {
         get { self[RetryBudgetSetting.self] }
         set { self[RetryBudgetSetting.self] = newValue }

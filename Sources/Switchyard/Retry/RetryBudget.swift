@@ -12,6 +12,9 @@ import SwitchyardCore
 /// every copy of that interceptor); pass the same instance to several interceptors to share it
 /// further. It is thread-safe.
 ///
+/// A retry it refuses is not silent: the call's error says so in its message (keeping its kind),
+/// and ``RetryBudgetRefused`` is published. <doc:RetriesAndTheRetryBudget> shows how to size it.
+///
 /// ```swift
 /// let budget = RetryBudget(ratio: 0.1, minRetriesPerSecond: 0.5, window: .seconds(30))
 /// let retry = RetryInterceptor(policy: RetryPolicy(), budget: budget)

@@ -24,7 +24,7 @@ public import SwitchyardCore
 /// every attempt of the call. For each attempt the interceptor:
 /// - sets `ExchangeContext.attempt` (1-based) before calling the rest of the chain;
 /// - after a retryable outcome, takes a retry from the ``RetryBudget`` (none left: the outcome is
-///   final), throws away the failed response's body (`HTTPBody.discard(drainingUpTo:)`),
+///   final, ``RetryBudgetRefused`` is published and the error says so, see below), throws away the failed response's body (`HTTPBody.discard(drainingUpTo:)`),
 ///   records the wait in `PipelineTimings.backoffs`, publishes
 ///   `ExchangeEvent.Kind.retrying(attempt:delay:reason:)` and waits;
 /// - stops waiting at once when the task is cancelled, throwing `SwitchyardError.Kind.cancelled`;
@@ -33,7 +33,11 @@ public import SwitchyardCore
 ///   instead of the back-off (see ``RetryPolicy``), then retries at once.
 ///
 /// When no retry follows, the caller gets the last outcome unchanged: the last response (e.g. the
-/// final 503, with its body) or the last error, with `SwitchyardError.attempt` set. This also
+/// final 503, with its body) or the last error, with `SwitchyardError.attempt` set. When the budget
+/// refused the retry, the error's message ends with ``RetryBudgetRefused/explanation`` (its kind
+/// stays what it was), and a response carries the refusal in
+/// ``SwitchyardCore/ExchangeContext/retryBudgetRefusal``, which the ``StatusValidationInterceptor``
+/// adds to the message of its `httpStatus` error. This also
 /// holds when the next wait would cross the deadline: the interceptor does not sleep into a
 /// certain timeout but returns what it has right away.
 ///
@@ -88,14 +92,19 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
                     // Waiting for the hold (the network) replaces the back-off: retrying into it would only burn attempts.
                     ActivityReporting.report(.waitingToRetry(attempt: attempt + 1, delay: nil))
                     let waited = try await waitForHold(hold, request, context, deadline: deadline, attempt: attempt)
-                    guard let waited, budget?.consumeRetry() ?? true else { return try outcome.get() }
+                    guard let waited else { return try outcome.get() }
+                    if let budget, !budget.consumeRetry() {
+                        return try refused(outcome, by: budget, reason: why, attempt: attempt, request, context)
+                    }
                     context.recordPipelineTimings { $0.backoffs.append(waited) }
                     context.publish(.retrying(attempt: attempt, delay: .zero, reason: why + "; the hold lifted"), request: request)
                     ActivityReporting.report(.running)
                     attempt += 1
                     continue
                 }
-                guard budget?.consumeRetry() ?? true else { return try outcome.get() }
+                if let budget, !budget.consumeRetry() {
+                    return try refused(outcome, by: budget, reason: why, attempt: attempt, request, context)
+                }
                 if case .success(let response) = outcome { await response.body?.discard() }
                 (delay, reason) = (wait, why)
             }
@@ -105,6 +114,26 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
             try await Self.wait(delay, attempt: attempt)
             ActivityReporting.report(.running)
             attempt += 1
+        }
+    }
+
+    /// The outcome of an attempt whose retry `budget` refused: publishes ``RetryBudgetRefused``,
+    /// and returns the response (leaving the event in ``SwitchyardCore/ExchangeContext/retryBudgetRefusal``
+    /// for the status validation's error) or throws the error with the refusal in its message.
+    private func refused(
+        _ outcome: Result<Response, SwitchyardError>, by budget: RetryBudget, reason: String, attempt: Int,
+        _ request: Request, _ context: ExchangeContext
+    ) throws(SwitchyardError) -> Response {
+        let status = try? outcome.get().head.status.code
+        let refusal = RetryBudgetRefused(attempt: attempt, reason: reason, status: status, budget: budget)
+        context.publish(.plugin(refusal), request: request)
+        switch outcome {
+        case .success(let response):
+            context.retryBudgetRefusal = refusal
+            return response
+        case .failure(var error):
+            error.message += (error.message.isEmpty ? "" : " ") + refusal.explanation
+            throw error
         }
     }
 

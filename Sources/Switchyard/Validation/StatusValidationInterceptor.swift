@@ -5,7 +5,8 @@ public import SwitchyardCore
 /// `SwitchyardError.Kind.httpStatus` error carrying the response head and a short body preview.
 ///
 /// It sits at the call position, after retry and redirects have had their say, so a 503 that the
-/// retry policy retried and still got is reported once, as the call's failure.
+/// retry policy retried and still got is reported once, as the call's failure. When the retry
+/// budget refused to retry it, the message says so (``RetryBudgetRefused/explanation``).
 ///
 /// ```swift
 /// let client = Client(transport: CurlTransport(), interceptors: [StatusValidationInterceptor()])
@@ -29,10 +30,13 @@ public struct StatusValidationInterceptor: Interceptor {
         guard !validation.accepts(response.head.status) else { return response }
         let excerpt = await Self.excerpt(of: response.body, upTo: max(validation.bodyPreviewBytes, validation.keptBodyBytes))
         let preview = excerpt.preview(upTo: validation.bodyPreviewBytes)
-        var error = SwitchyardError(
-            .httpStatus,
+        var message =
             "The server answered \(response.head.status.code)"
-                + " \(response.head.status.reasonPhrase)" + (preview.isEmpty ? "." : ": \(preview)"))
+            + " \(response.head.status.reasonPhrase)" + (preview.isEmpty ? "." : ": \(preview)")
+        if let refusal = context.retryBudgetRefusal, refusal.status == response.head.status.code {
+            message += (message.hasSuffix(".") ? " " : ". ") + refusal.explanation
+        }
+        var error = SwitchyardError(.httpStatus, message)
         error.response = response.head
         error.request = request.head
         error.attempt = context.attempt
