@@ -20,7 +20,7 @@ extension Client {
     /// of another content type, ends it with
     /// ``SwitchyardCore/SwitchyardError/Kind/eventStreamRejected`` naming the status, without
     /// reconnecting (the WHATWG rules), whether or not the chain validates statuses: the stream
-    /// judges the status itself (`options.validation` is ``Switchyard/StatusValidation/everyStatus``
+    /// judges the status itself (`options.validation` is `StatusValidation.everyStatus`
     /// for its connections, so the status-validation link neither throws `httpStatus` nor waits for
     /// an excerpt of an error stream that stays open), and its connections are not retried by the
     /// retry link unless the request sets its own `options.retry`. The rejection is published as a

@@ -50,7 +50,7 @@ public struct WebSocketClient: Sendable {
     /// Opens a connection.
     ///
     /// The handshake judges the status itself (`101` and nothing else): its request's
-    /// `options.validation` is ``Switchyard/StatusValidation/everyStatus``, so a configuration with
+    /// `options.validation` is `StatusValidation.everyStatus`, so a configuration with
     /// status validation neither refuses the `101` nor turns another status into `httpStatus`.
     /// - Parameter request: The handshake request, with an `http://` (for `ws://`) or `https://`
     ///   (for `wss://`) URL.
