@@ -45,7 +45,7 @@ public struct CacheInterceptor: Interceptor {
 
     /// The statuses after which ``CachePolicy/staleIfError`` serves the stored response, as RFC 5861
     /// §4 names them: `500`, `502`, `503` and `504`. They count whether the response reaches the
-    /// cache as it is or as the ``SwitchyardCore/SwitchyardError/Kind/httpStatus`` error of the
+    /// cache as it is or as the `SwitchyardError.Kind.httpStatus` error of the
     /// status-validation link below it (`ClientConfiguration.validation`).
     public static let errorStatuses: Set<Int> = [500, 502, 503, 504]
 

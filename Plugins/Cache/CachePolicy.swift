@@ -25,7 +25,7 @@ public enum CachePolicy: String, Sendable, Hashable, CaseIterable {
     /// exchange's deadline coming near), or answers `500`, `502`, `503` or `504`
     /// (``CacheInterceptor/errorStatuses``, RFC 5861 §4) — as a response, or as the `httpStatus`
     /// error of the standard status validation. The cache sits outside retries, so the fallback
-    /// comes after the retry link gave up. With a deadline (``SwitchyardCore/RequestOptions/timeout``)
+    /// comes after the retry link gave up. With a deadline (`RequestOptions.timeout`)
     /// the network gets the time left less a reserve for serving the stored response
     /// (``CacheInterceptor/maxFallbackReserve``); ``CacheConfiguration/networkTimeout`` shortens the
     /// wait further. A response the origin marked `must-revalidate` or `no-cache` is never served
