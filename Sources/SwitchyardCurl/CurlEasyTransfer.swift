@@ -411,7 +411,9 @@ final class CurlEasyTransfer {
             }
         var connects = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
-        let (remoteAddress, remotePort) = remoteEndpoint()
+        // Read once per transfer: when the head arrives, or at the end of a transfer without one.
+        let readsEndpoint = !final || !headDelivered
+        let (remoteAddress, remotePort) = readsEndpoint ? remoteEndpoint() : (nil, nil)
         transfer.context.recordTimings { timings in
             timings.httpVersion = httpVersion
             timings.dns = dns
@@ -420,8 +422,10 @@ final class CurlEasyTransfer {
             timings.requestStart = requestStart
             timings.firstByte = firstByte
             timings.newConnections = connects
-            timings.remoteAddress = remoteAddress
-            timings.remotePort = remotePort
+            if readsEndpoint {
+                timings.remoteAddress = remoteAddress
+                timings.remotePort = remotePort
+            }
             if final { timings.total = total ?? firstByte }
         }
     }

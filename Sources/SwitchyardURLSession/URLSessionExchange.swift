@@ -6,6 +6,10 @@ import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+#if canImport(Security)
+// `tls_protocol_version_t`, the type of `negotiatedTLSProtocolVersion` on Apple platforms.
+import Security
+#endif
 
 /// The state one request shares between the caller's task and URLSession's delegate queue: the
 /// kit's ``ResponseStream``, fed by the delegate.

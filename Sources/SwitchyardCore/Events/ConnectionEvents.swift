@@ -152,11 +152,15 @@ extension RequestOptions {
     /// its connections for a request that does not ask.
     ///
     /// ```swift
-    /// var request = try Request(url: "https://api.example.com/users")
-    /// request.options.publishesConnectionEvents = true
-    /// for await event in client.eventBus.subscribe() {
+    /// let bus = EventBus()
+    /// bus.addObserver { event in
     ///     if let reused = event.plugin(ConnectionReused.self) { print("reused", reused.connection) }
     /// }
+    /// let client = Client(transport: CurlTransport(), interceptors: [], events: bus)
+    /// var request = try Request(url: "https://api.example.com/users")
+    /// request.options.publishesConnectionEvents = true
+    /// _ = try await client.send(request)   // connectionOpened, tlsNegotiated
+    /// _ = try await client.send(request)   // connectionReused
     /// ```
     ///
     /// A plugin that watches connection reuse sets it on the requests it watches, in its
