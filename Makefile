@@ -1,5 +1,5 @@
 # Entry points; each installs missing system packages first (scripts/install-deps.sh).
-.PHONY: deps build demo test lint format clean
+.PHONY: deps build demo test consumer lint format clean
 
 deps:
 	@scripts/install-deps.sh
@@ -20,9 +20,14 @@ demo: deps
 # cooperative threads busy long enough to starve the loopback tests that wait on queues.
 MEMORY_TESTS = InBoundedMemory|CodecStreamTests|CompressedResponseTests|SentBytesObserverTests
 
-test: deps lint
+test: deps lint consumer
 	swift test $(TRAITS) --skip '$(MEMORY_TESTS)'
 	swift test $(TRAITS) --skip-build --no-parallel --filter '$(MEMORY_TESTS)'
+
+# An app that depends on Switchyard by path builds with a plain `swift build` whichever traits it
+# enables (Tests/ConsumerPackage, once per trait).
+consumer: deps
+	scripts/check-consumer.sh
 
 # swift-format ships with the toolchain; .swift-format holds the rules (documentation on every public
 # declaration among them). Version-like names (http1_1, v1_2) and the generator-shaped test client

@@ -53,7 +53,8 @@ extension LoopbackServer {
             example: "/cookies/set?cookie=a%3D1"),
         .init(pattern: "/cookies/echo[/{path}]", summary: "the request's Cookie fields", example: "/cookies/echo"),
         .init(
-            pattern: "/events/{key}?total=&type=&content_type=", summary: "a server-sent event stream that resumes from Last-Event-ID",
+            pattern: "/events/{key}?total=&type=&content_type=&status=",
+            summary: "a server-sent event stream that resumes from Last-Event-ID",
             example: "/events/help?total=2"),
         .init(pattern: "/ws/{mode}", summary: "a WebSocket peer: echo, fragments, ping, close, oversized, abrupt, flood", example: nil),
         .init(pattern: "/ndjson?count=N&bad_line=K", summary: "N JSON lines, line K broken", example: "/ndjson"),
