@@ -53,8 +53,14 @@ private func callAndAttempts(_ spans: [FinishedInMemorySpan]) throws -> (Finishe
                 #expect(url == "http://127.0.0.1:\(server.port)/echo?page=2&access_token=<redacted>")
             }
             #expect(attempt.attributes.get("http.request.resend_count") == nil)
-            if kind != .urlSession {  // FoundationNetworking does not report the protocol version
-                #expect(attempt.string("network.protocol.version") == "1.1")
+            // Known only as what it is: on URLSession the attribute is absent, not wrong.
+            let version = attempt.string("network.protocol.version")
+            withKnownIssue("FoundationNetworking does not report a response's HTTP version, so the attempt span has none") {
+                #expect(version == "1.1")
+            } when: {
+                kind == .urlSession
+            } matching: { _ in
+                version == nil
             }
 
             // The server received the attempt span's context as W3C trace context.
