@@ -164,7 +164,9 @@ let package = Package(
                 product("NIOPosix", "swift-nio", trait: "AsyncHTTPClient"),
                 product("Crypto", "swift-crypto", trait: "AsyncHTTPClient"),
                 // Recognises HTTP/2 stream resets (`NIOHTTP2Errors.StreamClosed`): refused streams are retryable.
-                product("NIOHTTP2", "swift-nio-http2", trait: "AsyncHTTPClient")
+                product("NIOHTTP2", "swift-nio-http2", trait: "AsyncHTTPClient"),
+                // The header block of a request's HEADERS frame, which the connection observer reads.
+                product("NIOHPACK", "swift-nio-http2", trait: "AsyncHTTPClient")
             ]
         ),
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOHPACK
 import NIOHTTP1
 import NIOHTTP2
 import NIOSSL
@@ -13,13 +14,14 @@ import Synchronization
 ///
 /// AsyncHTTPClient's public API tells which connections it makes (its connection initializers run
 /// once a connection is established, after TLS and ALPN) but not which request a connection serves.
-/// So a watched request carries a probe field naming it, which a handler on the connection
-/// (between AsyncHTTPClient's request handler and NIO's encoder; on HTTP/2, on the request's stream)
-/// takes out of the head before it is encoded: the server never sees it. The handler thereby learns
-/// which request goes over which connection, and whether it is the connection's first.
+/// So a watched request carries a probe field naming it, which a handler on the connection takes out
+/// of the head before it is encoded: the server never sees it. On HTTP/1.1 the handler sits between
+/// AsyncHTTPClient's request handler and NIO's encoder; on HTTP/2, between the connection's frame
+/// codec and its stream multiplexer, where every stream's `HEADERS` frame passes. The handler
+/// thereby learns which request goes over which connection, and whether it is the connection's first.
 ///
-/// Cost when no request asks: one passing handler per HTTP/1.1 connection (none per HTTP/2 stream),
-/// which lets each write through after one atomic load; nothing per request.
+/// Cost when no request asks: one passing handler per connection, which lets each write through
+/// after one atomic load; nothing per request.
 final class AsyncHTTPClientConnectionObserver: Sendable {
     /// The field a watched request carries to the connection handler, which removes it.
     static let probeField = "x-switchyard-connection-probe"
@@ -68,20 +70,17 @@ final class AsyncHTTPClientConnectionObserver: Sendable {
     /// Whether any request was ever watched.
     var hasWatched: Bool { everWatched.load(ordering: .relaxed) }
 
-    /// Adds the observer to AsyncHTTPClient's connection initializers, after any initializer the
-    /// configuration already has (the pin check runs first, so a refused connection is not recorded).
+    /// Adds the observer to AsyncHTTPClient's connection initializers (once per connection; none per
+    /// stream), after any initializer the configuration already has (the pin check runs first, so a
+    /// refused connection is not recorded).
     func install(on configuration: inout HTTPClient.Configuration) {
         let http1 = configuration.http1_1ConnectionDebugInitializer
         let http2 = configuration.http2ConnectionDebugInitializer
-        let stream = configuration.http2StreamChannelDebugInitializer
         configuration.http1_1ConnectionDebugInitializer = { channel in
             Self.after(http1, on: channel) { self.connectionEstablished(channel, http2: false) }
         }
         configuration.http2ConnectionDebugInitializer = { channel in
             Self.after(http2, on: channel) { self.connectionEstablished(channel, http2: true) }
-        }
-        configuration.http2StreamChannelDebugInitializer = { channel in
-            Self.after(stream, on: channel) { self.streamCreated(channel) }
         }
     }
 
@@ -90,8 +89,10 @@ final class AsyncHTTPClientConnectionObserver: Sendable {
         _ earlier: (@Sendable (any Channel) -> EventLoopFuture<Void>)?, on channel: any Channel,
         _ step: @escaping @Sendable () -> Void
     ) -> EventLoopFuture<Void> {
-        guard let earlier else { return channel.eventLoop.submit(step) }
-        return earlier(channel).hop(to: channel.eventLoop).map { step() }
+        if let earlier { return earlier(channel).hop(to: channel.eventLoop).map { step() } }
+        guard channel.eventLoop.inEventLoop else { return channel.eventLoop.submit(step) }
+        step()
+        return channel.eventLoop.makeSucceededVoidFuture()
     }
 
     // MARK: - Request side
@@ -119,12 +120,14 @@ final class AsyncHTTPClientConnectionObserver: Sendable {
 
     // MARK: - Connection side (event loop)
 
-    /// A connection was established (after TLS and ALPN): recorded when some request is watched,
-    /// and given the probe handler when it speaks HTTP/1.1. Never fails the connection.
+    /// A connection was established (after TLS and ALPN): given the probe handler, and recorded when
+    /// some request is watched. Never fails the connection.
     private func connectionEstablished(_ channel: any Channel, http2: Bool) {
         let pipeline = channel.pipeline.syncOperations
-        if !http2, let encoder = try? pipeline.handler(type: HTTPRequestEncoder.self) {
-            try? pipeline.addHandler(ProbeHandler(observer: self, connection: channel), position: .after(encoder))
+        if http2, let codec = try? pipeline.handler(type: NIOHTTP2Handler.self) {
+            try? pipeline.addHandler(HTTP2ProbeHandler(observer: self, connection: channel), position: .after(codec))
+        } else if !http2, let encoder = try? pipeline.handler(type: HTTPRequestEncoder.self) {
+            try? pipeline.addHandler(HTTP1ProbeHandler(observer: self, connection: channel), position: .after(encoder))
         }
         guard isWatching else { return }
         let isTLS = (try? pipeline.handler(type: NIOSSLClientHandler.self)) != nil
@@ -139,14 +142,6 @@ final class AsyncHTTPClientConnectionObserver: Sendable {
             state.nextConnection += 1
         }
         channel.closeFuture.whenComplete { [self] _ in connectionClosed(key) }
-    }
-
-    /// An HTTP/2 stream is about to carry a request: it gets the probe handler while a request is watched.
-    private func streamCreated(_ stream: any Channel) {
-        guard isWatching, let connection = stream.parent else { return }
-        let pipeline = stream.pipeline.syncOperations
-        guard let codec = try? pipeline.handler(type: HTTP2FramePayloadToHTTP1ClientCodec.self) else { return }
-        try? pipeline.addHandler(ProbeHandler(observer: self, connection: connection), position: .after(codec))
     }
 
     /// A request head carrying `probe` goes out on `channel`: records the connection phases and
@@ -215,14 +210,13 @@ final class AsyncHTTPClientConnectionObserver: Sendable {
     }
 }
 
-/// Takes the probe field out of a watched request's head and tells the observer which connection
-/// the request went to; every other write passes through untouched.
-private final class ProbeHandler: ChannelOutboundHandler {
+/// Takes the probe field out of a watched request's head on an HTTP/1.1 connection and tells the
+/// observer which connection the request went to; every other write passes through untouched.
+private final class HTTP1ProbeHandler: ChannelOutboundHandler {
     typealias OutboundIn = HTTPClientRequestPart
     typealias OutboundOut = HTTPClientRequestPart
 
     private let observer: AsyncHTTPClientConnectionObserver
-    /// The connection (an HTTP/2 stream's parent).
     private let connection: any Channel
 
     init(observer: AsyncHTTPClientConnectionObserver, connection: any Channel) {
@@ -240,5 +234,38 @@ private final class ProbeHandler: ChannelOutboundHandler {
         head.headers.remove(name: AsyncHTTPClientConnectionObserver.probeField)
         observer.requestWritten(probe: probe, on: connection)
         context.write(wrapOutboundOut(.head(head)), promise: promise)
+    }
+}
+
+/// The same on an HTTP/2 connection: takes the probe field out of the `HEADERS` frame that opens a
+/// watched request's stream, on its way from the stream multiplexer to the frame codec.
+private final class HTTP2ProbeHandler: ChannelOutboundHandler {
+    typealias OutboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    private let observer: AsyncHTTPClientConnectionObserver
+    private let connection: any Channel
+
+    init(observer: AsyncHTTPClientConnectionObserver, connection: any Channel) {
+        self.observer = observer
+        self.connection = connection
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard observer.hasWatched else {
+            context.write(data, promise: promise)
+            return
+        }
+        var frame = unwrapOutboundIn(data)
+        guard case .headers(var headers) = frame.payload,
+            let probe = headers.headers.first(name: AsyncHTTPClientConnectionObserver.probeField)
+        else {
+            context.write(data, promise: promise)
+            return
+        }
+        headers.headers.remove(name: AsyncHTTPClientConnectionObserver.probeField)
+        frame.payload = .headers(headers)
+        observer.requestWritten(probe: probe, on: connection)
+        context.write(wrapOutboundOut(frame), promise: promise)
     }
 }
