@@ -43,6 +43,16 @@ public import SwitchyardCore
 /// message), mapped to `SwitchyardError.Kind.connectionFailed` without
 /// `SwitchyardError.requestWasNotProcessed`, because the same code follows a reset after a `GOAWAY`
 /// that included the stream. A stream reset (`RST_STREAM`) is `SwitchyardError.Kind.connectionFailed`.
+///
+/// ### Timings and connection events
+///
+/// Every field of `TransferTimings` comes from libcurl, for the current attempt: the phases from
+/// `CURLINFO_*_TIME_T` (curl's `time_namelookup` … `time_total`), `newConnections` from
+/// `CURLINFO_NUM_CONNECTS`, the remote address from `CURLINFO_PRIMARY_IP`/`_PORT`. A request with
+/// `RequestOptions.publishesConnectionEvents` also gets `ConnectionOpened` or `ConnectionReused`,
+/// `TLSNegotiated` (the TLS version and ALPN protocol read from libcurl's OpenSSL session; `nil` with
+/// another TLS backend) before its response head, and `ConnectionClosed` when libcurl closes the
+/// connection (`CURLOPT_CLOSESOCKETFUNCTION`). A request that does not ask costs nothing more.
 public final class CurlTransport: Transport {
     /// Settings of a ``CurlTransport``.
     public struct Configuration: Sendable {
