@@ -60,6 +60,11 @@ import Synchronization
 ///   `RetryInterceptor` may send even a POST again; any other reset, and a stream above the
 ///   last-stream-id of the server's `GOAWAY` (which swift-nio-http2 1.46 reports as `CANCEL`, so it cannot
 ///   be told from a reset after processing), is `SwitchyardError.Kind.connectionFailed` without it.
+/// - **Tracing.** AsyncHTTPClient takes the bootstrapped global tracer when its configuration is made
+///   and adds a span of its own per request, beside the chain's (`SwitchyardTracing`: one span per
+///   call and one per attempt on every transport). With the tracing plugin, set
+///   `configuration.tracing.tracer = nil` on the client you wrap; an owned client
+///   (``Configuration/httpClientConfiguration``) has it off.
 /// - **`HTTPClient.shared`** follows up to 20 redirects, limits decompression to a ratio of 25 and
 ///   keeps 8 connections per host: prefer an owned transport or a client of your own.
 ///
