@@ -143,7 +143,10 @@ public struct Client: Sendable {
         let limit = request.options.maxResponseBytes ?? Self.defaultMaxBufferedResponseBytes
         do {
             let bytes = try await response.body?.collect(upTo: limit) ?? []
-            try context.checkLiveness()
+            // A body read to its end is the exchange's answer even if the deadline passed meanwhile:
+            // the deadline bounds the wait (the transports and links enforce it while they wait), not
+            // a result already in hand, such as a stored response a cache served as the network failed.
+            if Task.isCancelled { throw SwitchyardError.cancelled }
             return BufferedResponse(head: response.head, body: bytes, context: context)
         } catch {
             throw .sealing(error, request: request.head, response: response.head)
