@@ -10,9 +10,8 @@ import FoundationNetworking
 /// FoundationNetworking hands each piece of body libcurl reads (16 KiB at most) to the delegate
 /// with `delegateQueue.addOperation { … }`, called on the session's work queue from inside
 /// libcurl's write callback, and never waits for it. With a plain `OperationQueue` nothing bounds
-/// how far libcurl runs ahead of the delegate: during a 1 GiB loopback download on a busy two-core
-/// machine the queue held up to 9,285 pending pieces (about 145 MiB) and the process peaked at
-/// 221 MiB resident; from run to run the peak followed the longest backlog. Here the write callback
+/// how far libcurl runs ahead of the delegate, and a long download's memory followed the longest
+/// backlog (figures in `Benchmarks/results/2026-11-27-urlsession-long-transfer-memory.md`). Here the write callback
 /// waits instead, so libcurl stops reading the socket and TCP flow control slows the server. The
 /// wait is for the delegate only, never for the app's reader: the transport keeps unread bytes in
 /// a ``ResponseBodyBuffer`` (on disk beyond its memory limit), so no callback blocks on the reader.

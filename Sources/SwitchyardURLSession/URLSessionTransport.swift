@@ -45,31 +45,20 @@ public import Foundation
 ///   reach the server twice (never more; `ConnectionLossResendTests`). curl and AsyncHTTPClient send it once.
 /// - **Back-pressure:** `URLSessionTask.suspend()` on a running task removes libcurl's handle and
 ///   restarts the request from the beginning on `resume()`, so it cannot pause a download. Response
-///   bytes the reader has not taken yet are therefore kept in memory up to
-///   ``Configuration/bufferedBodyBytes`` and beyond that in an unlinked temporary file: the download
-///   runs at network speed and disk holds what the reader has not consumed. Between libcurl and the
-///   transport, the session's delegate queue is the transport's own (`BoundedDelegateQueue`):
-///   FoundationNetworking queues each piece libcurl reads (16 KiB at most) for the delegate without
-///   waiting, and with a plain `OperationQueue` that backlog grew without bound when the delegate
-///   fell behind (up to 145 MiB during one 1 GiB loopback download); now libcurl's write callback
-///   waits while 64 pieces are pending, so libcurl stops reading the socket until the delegate, which
-///   never waits for the reader, catches up. On Apple platforms the task is suspended instead (true
-///   back-pressure).
-/// - **Memory of long transfers:** FoundationNetworking grows by about 20 MiB per GiB while a body
-///   arrives faster than the reader takes it (on loopback, always), and gives it back only when the
-///   socket runs dry. For every piece (16 KiB at most) its write callback replaces the task's timeout
-///   timer with a new `DispatchSource` (`_EasyHandle.resetTimer()`); a cancelled source is freed
-///   only after it has run once on the task's work queue. That queue never runs during the transfer:
-///   libcurl reads a readable socket up to 100 times, then asks to be called again at once, which
-///   corelibs answers with an `async` on its multi-handle queue before the current item returns, and
-///   libdispatch on Linux drains a serial queue until it is empty before its sibling (the task's
-///   queue, under the same session queue) gets a turn. heaptrack of a 1 GiB download: all 65,796
-///   timer sources alive at the peak, with their continuations about 360 bytes each. A timeout far
-///   enough away that the timer is never armed does not change it (tried). Measured with
-///   `yard request -o /dev/null` (whole process, 51 MiB for a 1 KiB body), two runs each: 77–78 MiB
-///   for 1 GiB, 89–99 MiB for 2 GiB, 116–119 MiB for 4 GiB; with a server that pauses 10 ms after
-///   every MiB, 1 GiB peaked at 3.9 MiB of heap instead of 23.8 MiB. The transport can neither
-///   release these timers nor stop their creation; curl and AsyncHTTPClient have no such growth.
+///   bytes the reader has not taken yet are kept in memory up to ``Configuration/bufferedBodyBytes``
+///   and beyond that in an unlinked temporary file: the download runs at network speed and disk holds
+///   what the reader has not consumed. The session's delegate queue is the transport's own
+///   (`BoundedDelegateQueue`): libcurl's write callback waits while 64 pieces are pending for the
+///   delegate, so libcurl stops reading the socket until the delegate catches up. On Apple platforms
+///   the task is suspended instead (true back-pressure).
+/// - **Memory of long transfers:** while a body arrives faster than the reader takes it,
+///   FoundationNetworking's resident memory grows with the transfer's length (about 20 MiB per GiB)
+///   and is given back only when the socket runs dry: for every piece it replaces the task's timeout
+///   timer with a new `DispatchSource`, and a cancelled source is freed only once the task's work
+///   queue runs, which libdispatch on Linux does not do while libcurl keeps the session's queue busy
+///   on a readable socket. The transport can neither release these timers nor stop their creation;
+///   curl and AsyncHTTPClient have no such growth. Figures and the trace:
+///   `Benchmarks/results/2026-11-27-urlsession-long-transfer-memory.md`.
 /// - **Streamed request bodies** cannot be streamed: corelibs reads a body `InputStream` with
 ///   blocking reads on a work queue that every URLSession in the process shares, and ends the body
 ///   as soon as no bytes are available. Blocking there for an asynchronous producer stalls all of
@@ -94,11 +83,10 @@ public import Foundation
 ///   `maxResponseBytes`, and more than three codings are refused; but a compressed stream that
 ///   stops before its end arrives as a complete body (libcurl 7.88 does not report it), and a
 ///   compression bomb is decoded further than the limit: libcurl goes on inflating what it reads
-///   until the cancellation reaches the session's work queue. The decoded pieces no longer pile up
+///   until the cancellation reaches the session's work queue. The decoded pieces do not pile up
 ///   (libcurl waits for the delegate, which drops them), but the timers of "Memory of long
-///   transfers" do: a 1 GiB gzip, br or zstd bomb refused at a 1 MB limit raised `yard request`'s
-///   resident memory to 74–83 MiB (about 1.2 GB before the delegate queue was bounded); curl and
-///   AsyncHTTPClient stay within a few MiB.
+///   transfers" do, so a refused bomb costs tens of MiB of resident memory where curl and
+///   AsyncHTTPClient stay within a few.
 /// - **Proxies:** corelibs never gives libcurl a proxy (it ignores `connectionProxyDictionary`), so
 ///   libcurl follows the proxy environment variables (`http_proxy`, `https_proxy`, `no_proxy`, …) for
 ///   every request, even with ``Configuration/proxy`` `nil`; only a ``Configuration/proxy`` equal to
