@@ -25,6 +25,8 @@ extension Plugin {
     ) -> Plugin {
         Plugin(
             name: name, scope: scope, position: .call, placement: placement,
+            // It judges the final answer: after retries gave up, and a validated status as a failure.
+            relations: [.outside("retry"), .outside("validation")],
             interceptors: [CacheInterceptor(cache: cache)])
     }
 }

@@ -42,7 +42,14 @@ enum ResponseSizeLimitSetting: ClientSettingKey {
 enum RedirectsSetting: ClientSettingKey {
     static let defaultValue: RedirectPolicy? = RedirectPolicy()
     static func plugins(for value: RedirectPolicy?, in configuration: ClientConfiguration) -> [Plugin] {
-        value.map { [Plugin(name: "redirects", layer: Plugin.redirectsLayer, interceptors: [RedirectInterceptor(policy: $0)])] } ?? []
+        value.map {
+            // Each hop is a call of its own to the retry link below it.
+            [
+                Plugin(
+                    name: "redirects", layer: Plugin.redirectsLayer, relations: [.outside("retry")],
+                    interceptors: [RedirectInterceptor(policy: $0)])
+            ]
+        } ?? []
     }
 }
 

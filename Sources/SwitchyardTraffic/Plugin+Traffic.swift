@@ -40,6 +40,8 @@ extension Plugin {
     public static func connectivity(_ source: any ConnectivitySource) -> Plugin {
         Plugin(
             name: "connectivity", position: .call, layer: connectivityLayer,
+            // The retry link waits for the network under it instead of spending attempts offline.
+            relations: [.outside("retry")],
             interceptors: [ConnectivityInterceptor(source: source)])
     }
 

@@ -38,6 +38,7 @@ struct ChainAssembly {
         for interceptor in configuration.attemptInterceptors { append(interceptor, .attempt, .app) }
         for plugin in attemptPlugins where plugin.layer > .department { append(plugin) }
         links.append(ChainLink(name: String(describing: type(of: transport)), position: .attempt, origin: .transport))
+        try links.check(relationsOf: plugins)
         headerConflicts = HeaderConflict.find(
             in: configuration.headers + plugins.filter { !$0.headerRules.isEmpty }.map(\.headerGroup))
     }

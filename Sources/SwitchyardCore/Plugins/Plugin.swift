@@ -83,6 +83,8 @@ public struct Plugin: Sendable {
     public var layer: Layer
     /// Where it goes among the plugins of the same position and layer.
     public var placement: Placement
+    /// Orders it depends on, checked at assembly (``Relation``; default: none).
+    public var relations: [Relation]
     /// Header rules it applies to requests in its scope, before its interceptors; checked against
     /// every other plugin's and the app's rules for conflicts (``Client/headerConflicts``).
     public var headerRules: [HeaderRule]
@@ -121,6 +123,7 @@ public struct Plugin: Sendable {
     ///   - position: Call or attempt position (default: call).
     ///   - layer: How far from the caller among plugins of the same position (default: departments').
     ///   - placement: Where among plugins of the same position and layer (default: registration order).
+    ///   - relations: Orders it depends on, checked at assembly (default: none).
     ///   - headerRules: Header rules, applied before `interceptors`.
     ///   - interceptors: Interceptors, outermost first.
     ///   - observers: Event observers.
@@ -133,6 +136,7 @@ public struct Plugin: Sendable {
         position: ChainPosition = .call,
         layer: Layer = .department,
         placement: Placement = .inOrder,
+        relations: [Relation] = [],
         headerRules: [HeaderRule] = [],
         interceptors: [any Interceptor] = [],
         observers: [Observer] = [],
@@ -144,6 +148,7 @@ public struct Plugin: Sendable {
         self.position = position
         self.layer = layer
         self.placement = placement
+        self.relations = relations
         self.headerRules = headerRules
         self.interceptors = interceptors
         self.observers = observers

@@ -8,6 +8,8 @@ public enum PluginConfigurationError: Error, Hashable, CustomStringConvertible {
     case placementCycle([String])
     /// No registered plugin has this name (``Client/unregister(pluginNamed:)``).
     case unknownPlugin(String)
+    /// The assembled order breaks an order the plugin depends on (``Plugin/relations``).
+    case relationViolated(plugin: String, relation: Plugin.Relation)
 
     /// What went wrong and how to fix it.
     public var description: String {
@@ -22,6 +24,9 @@ public enum PluginConfigurationError: Error, Hashable, CustomStringConvertible {
                 + " remove one of their before/after constraints."
         case .unknownPlugin(let name):
             "No plugin named '\(name)' is registered on this client; check the name (client.chain lists the plugins)."
+        case .relationViolated(let plugin, let relation):
+            "Plugin '\(plugin)' must sit \(relation), but its layer or placement puts it elsewhere;"
+                + " change one of the two plugins' layer or placement (client.chain lists the order)."
         }
     }
 }
