@@ -51,7 +51,8 @@ public struct WebSocketClient: Sendable {
     ///
     /// The handshake judges the status itself (`101` and nothing else): its request's
     /// `options.validation` is `StatusValidation.everyStatus`, so a configuration with
-    /// status validation neither refuses the `101` nor turns another status into `httpStatus`.
+    /// status validation neither refuses the `101` nor turns another status into `httpStatus`, and
+    /// the retry link does not send a refused handshake again unless the request sets `options.retry`.
     /// - Parameter request: The handshake request, with an `http://` (for `ws://`) or `https://`
     ///   (for `wss://`) URL.
     /// - Returns: The open connection.
@@ -60,6 +61,9 @@ public struct WebSocketClient: Sendable {
     public func connect(_ request: Request) async throws -> WebSocket {
         var request = request
         request.options.validation = .everyStatus
+        // A refused handshake is the answer, as for event streams: not sent again unless the
+        // request asks for retries itself.
+        if request.options.retry == nil { request.options.retry = .disabled }
         let response = try await client.send(request)
         guard let socket = response.context[WebSocketConnectionKey.self], response.head.status.code == 101 else {
             let body = String(decoding: response.body.prefix(256), as: UTF8.self)

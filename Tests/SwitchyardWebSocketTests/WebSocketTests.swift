@@ -234,6 +234,7 @@ struct WebSocketTests {
             }
             #expect(refused?.kind == .webSocketHandshake)
             #expect(refused?.message.contains("500") == true, "\(refused?.message ?? "")")
+            #expect(server.requestCount(path: "/status/500") == 1)  // refused once, not retried
         }
     }
 }
