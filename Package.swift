@@ -216,7 +216,7 @@ let package = Package(
         .target(
             name: "SwitchyardSigning",
             dependencies: [
-                "Switchyard",
+                "SwitchyardCore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 product("Crypto", "swift-crypto", trait: "Signing")
             ],
@@ -224,25 +224,25 @@ let package = Package(
         ),
         .target(
             name: "SwitchyardExperiments",
-            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Experiments"
         ),
         // A quota of request units per window: its own request option, error kind and event.
         .target(
             name: "SwitchyardQuota",
-            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Quota"
         ),
         // Bearer credentials with one refresh for many concurrent 401s.
         .target(
             name: "SwitchyardAuth",
-            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Auth"
         ),
         // A cookie jar (RFC 6265bis) in memory or in a file several processes share, with partitions.
         .target(
             name: "SwitchyardCookies",
-            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Cookies"
         ),
         // A cookie store kept in Foundation's HTTPCookieStorage (FoundationNetworking on Linux), for apps
@@ -289,7 +289,7 @@ let package = Package(
         .target(
             name: "SwitchyardCompression",
             dependencies: [
-                "Switchyard",
+                "SwitchyardCore",
                 .target(name: "CBrotli", condition: .when(platforms: [.linux])),
                 .target(name: "CZstd", condition: .when(platforms: [.linux]))
             ],
@@ -313,7 +313,7 @@ let package = Package(
         .target(
             name: "SwitchyardTracing",
             dependencies: ["SwitchyardObservability", 
-                "Switchyard",
+                "SwitchyardCore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 product("Tracing", "swift-distributed-tracing", trait: "Tracing")
             ],

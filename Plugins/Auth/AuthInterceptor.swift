@@ -1,5 +1,5 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// Signs each attempt with the current bearer credential and handles `401 Unauthorized`: replays
 /// with a newer credential, or waits for the one refresh (see ``CredentialGate``).

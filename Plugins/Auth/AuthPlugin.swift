@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension Plugin {
     /// Bearer-token authentication in the chain: the link of `auth`, which the app keeps to read

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// The credential state one ``AuthPlugin`` shares between all its requests: the current credential
 /// and its version, the single refresh in flight, and the requests waiting for it.

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// The version of the credential a request was last sent with, in its `ExchangeContext`.
 ///

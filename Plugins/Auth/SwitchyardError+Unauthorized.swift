@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension SwitchyardError.Kind {
     /// The server refused the request's credential and no usable one could be had: refreshing it

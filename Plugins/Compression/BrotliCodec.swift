@@ -1,6 +1,6 @@
 #if canImport(CBrotli)
 import CBrotli
-public import Switchyard
+public import SwitchyardCore
 
 /// `br` (RFC 7932), decoded and encoded with the system brotli (`libbrotlidec`, `libbrotlienc`).
 ///

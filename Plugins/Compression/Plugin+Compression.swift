@@ -1,5 +1,5 @@
 #if canImport(CBrotli) && canImport(CZstd)
-public import Switchyard
+public import SwitchyardCore
 
 extension Plugin {
     /// A plugin that accepts and decodes `br` and `zstd` responses (besides gzip and deflate) for

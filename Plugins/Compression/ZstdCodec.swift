@@ -1,6 +1,6 @@
 #if canImport(CZstd)
 import CZstd
-public import Switchyard
+public import SwitchyardCore
 
 /// `zstd` (RFC 8878), decoded and encoded with the system zstd (`libzstd`).
 ///

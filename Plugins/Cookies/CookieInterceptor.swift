@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// Adds the jar's cookies to each attempt and keeps the cookies its response sets. An attempt link,
 /// so every redirect hop sends the cookies set by the hop before it.

@@ -1,6 +1,6 @@
 public import Foundation
 public import HTTPTypes
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// Cookies as RFC 6265bis's storage model keeps them (§5.7) and sends them (§5.8.3), over a

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension Plugin {
     /// The cookie jar in the chain: every attempt (each retry and each redirect hop) sends the

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// Published (`ExchangeEvent.Kind.plugin(_:)`) when the cookie plugin could not read
 /// or write its ``CookieStore`` (a disk jar on a full disk, a file that is not a cookie file). The

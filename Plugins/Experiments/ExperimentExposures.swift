@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// What the experiments plugin reports: for each experiment variant, how many calls carried it and
 /// how many of those failed — the exposure and error counts an experiment dashboard needs.

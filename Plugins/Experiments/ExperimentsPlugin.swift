@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 extension Plugin {
     /// A department plugin for experiments and feature flags: adds `X-Experiments` and

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// The per-request option of the quota plugin: how many units a call spends
 /// (``SwitchyardCore/RequestOptions/quotaCost``).

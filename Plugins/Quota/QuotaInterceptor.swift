@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// Spends each call's cost from the quota before the call goes on: once per call (a call link), so
 /// retries and redirects of a call cost nothing more.

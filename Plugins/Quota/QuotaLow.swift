@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// Published (`ExchangeEvent.Kind.plugin(_:)`) by a call that left its department's
 /// quota at or below the plugin's warning level: time to slow down before calls are refused.

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension Plugin {
     /// A department plugin that spends each call's cost (``SwitchyardCore/RequestOptions/quotaCost``,

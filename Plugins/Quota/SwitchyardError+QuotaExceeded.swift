@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension SwitchyardError.Kind {
     /// The department's ``Quota`` has too few units left for this call: it was not sent. Not

@@ -1,6 +1,6 @@
 public import Foundation
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// Signs each attempt of a request with HMAC-SHA256 over its method, path, timestamp and body
 /// hash (see ``RequestSigner``), adding the timestamp, body-hash and signature headers.

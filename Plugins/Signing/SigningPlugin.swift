@@ -1,5 +1,5 @@
 public import Foundation
-public import Switchyard
+public import SwitchyardCore
 
 extension Plugin {
     /// A department plugin that signs its own requests: HMAC-SHA256 over method, path, timestamp

@@ -1,5 +1,5 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 import SwitchyardObservability
 import Synchronization
 import Tracing

@@ -1,5 +1,5 @@
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 public import Tracing
 
 extension Plugin {
