@@ -13,9 +13,6 @@ public struct PipelineTimings: Sendable, Hashable {
     public var backoffs: [Duration]
     /// Time spent decoding the body into a model, when the exchange decoded one.
     public var decoding: Duration?
-    /// The request body's size before and after compression, when the exchange compressed it
-    /// (``RequestCompressionInterceptor``; the last attempt's).
-    public var requestCompression: RequestCompressionReport?
 
     /// Creates stage timings.
     /// - Parameters:

@@ -63,7 +63,6 @@ public struct RequestCompressionInterceptor: Interceptor {
         request.body = body.encoded(with: coding, level: level) { plain, compressed in
             let report = RequestCompressionReport(coding: name, originalBytes: plain, compressedBytes: compressed)
             context[RequestCompressionReport.Key.self] = report
-            context.recordPipelineTimings { $0.requestCompression = report }
         }
         request.head.headerFields[.contentEncoding] = name
         request.head.headerFields[.contentLength] = nil
