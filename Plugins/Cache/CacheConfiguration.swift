@@ -30,8 +30,7 @@ public struct CacheConfiguration: Sendable {
     ///
     /// Without it the network still counts as failed when a transport timeout ends the attempt
     /// (an attempt's timeout, the idle timeout) or when the exchange's deadline
-    /// (`RequestOptions.timeout`) comes near: the network then gets the time left less a
-    /// reserve for serving the stored response (``CacheInterceptor/maxFallbackReserve``). Set it
+    /// (`RequestOptions.timeout`) passes: the stored response is then the exchange's answer. Set it
     /// to show stored data sooner than the request's own timeout would, e.g. on a screen that
     /// should not wait long for a slow origin; requests without a stored response wait as long as
     /// the request allows.

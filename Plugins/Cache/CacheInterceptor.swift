@@ -48,11 +48,6 @@ public struct CacheInterceptor: Interceptor {
     /// status-validation link below it (`ClientConfiguration.validation`).
     public static let errorStatuses: Set<Int> = [500, 502, 503, 504]
 
-    /// The longest part of the time left before the exchange's deadline that a
-    /// ``CachePolicy/staleIfError`` request keeps back from the network to serve the stored response:
-    /// the network gets the time left less a tenth of it, less at most this much.
-    public static let maxFallbackReserve: Duration = .milliseconds(500)
-
     /// Whether `error` is a failure after which ``CachePolicy/staleIfError`` serves the stored
     /// response: one of ``networkFailureKinds``, or an `httpStatus` error for one of
     /// ``errorStatuses``.
@@ -162,7 +157,7 @@ public struct CacheInterceptor: Interceptor {
             return try await exchange.fetch(stored: stored)
         case .staleIfError:
             guard let stored, !stored.response.forbidsStaleUse else { return try await exchange.fetch(stored: stored) }
-            let timeout = Self.networkWait(configured: cache.configuration.networkTimeout, remaining: context.remainingTime)
+            let timeout = cache.configuration.networkTimeout
             do {
                 let response = try await exchange.fetch(stored: stored, timeout: timeout)
                 guard Self.errorStatuses.contains(response.head.status.code) else { return response }
@@ -172,22 +167,6 @@ public struct CacheInterceptor: Interceptor {
                 return exchange.fallBack(to: stored.response)
             }
         }
-    }
-
-    /// How long a ``CachePolicy/staleIfError`` request with a stored response waits for the network:
-    /// `configured` (``CacheConfiguration/networkTimeout``), and with a deadline at most the time left
-    /// less a reserve for serving the stored response (a tenth of the time left, at most
-    /// ``maxFallbackReserve``), so that a network that does not answer in time still ends in the
-    /// stored response rather than in the exchange's timeout.
-    /// - Parameters:
-    ///   - configured: The cache's network timeout, if any.
-    ///   - remaining: The time left before the exchange's deadline, if it has one.
-    /// - Returns: The wait, or `nil` for as long as the network takes.
-    static func networkWait(configured: Duration?, remaining: Duration?) -> Duration? {
-        guard let remaining else { return configured }
-        let reserve = min(remaining / 10, maxFallbackReserve)
-        let wait = max(.zero, remaining - reserve)
-        return configured.map { min($0, wait) } ?? wait
     }
 
     /// The answer to an `only-if-cached` request that nothing stored can satisfy (RFC 9111

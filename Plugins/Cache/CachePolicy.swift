@@ -25,10 +25,9 @@ public enum CachePolicy: String, Sendable, Hashable, CaseIterable {
     /// exchange's deadline coming near), or answers `500`, `502`, `503` or `504`
     /// (``CacheInterceptor/errorStatuses``, RFC 5861 §4) — as a response, or as the `httpStatus`
     /// error of the standard status validation. The cache sits outside retries, so the fallback
-    /// comes after the retry link gave up. With a deadline (`RequestOptions.timeout`)
-    /// the network gets the time left less a reserve for serving the stored response
-    /// (``CacheInterceptor/maxFallbackReserve``); ``CacheConfiguration/networkTimeout`` shortens the
-    /// wait further. A response the origin marked `must-revalidate` or `no-cache` is never served
+    /// comes after the retry link gave up. When the deadline (`RequestOptions.timeout`) ends the
+    /// network's attempt, the stored response is the answer; ``CacheConfiguration/networkTimeout``
+    /// serves it sooner. A response the origin marked `must-revalidate` or `no-cache` is never served
     /// stale; the failure is then thrown, and so is any other failure (a `404`, a cancellation).
     case staleIfError = "stale-if-error"
     /// Always asks the network (conditionally when a response with validators is stored) and stores
