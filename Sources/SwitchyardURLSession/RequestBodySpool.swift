@@ -6,8 +6,8 @@ import SwitchyardCore
 /// corelibs reads a body `InputStream` with blocking reads on a work queue shared by every
 /// URLSession in the process and ends the body as soon as no bytes are available, so it cannot
 /// wait for an asynchronous producer. The body is therefore read completely first: into memory up
-/// to a limit, beyond it into a temporary file that corelibs uploads with non-blocking reads. The
-/// request then carries `Content-Length` (known or not in advance), and memory stays bounded.
+/// to a limit (sent with `Content-Length`), beyond it into a temporary file that the transport
+/// sends from a file stream (chunked). Memory stays bounded.
 enum RequestBodySpool {
     /// Where the collected body is.
     enum Spooled {

@@ -63,11 +63,15 @@ public import Foundation
 ///   blocking reads on a work queue that every URLSession in the process shares, and ends the body
 ///   as soon as no bytes are available. Blocking there for an asynchronous producer stalls all of
 ///   URLSession and deadlocks once the producer needs a thread that is waiting on that queue (seen in
-///   tests). A streamed body is therefore read to its end first — into memory up to
-///   ``Configuration/bufferedBodyBytes``, beyond that into a temporary file uploaded with
-///   non-blocking reads (`RequestBodySpool`) — and sent with `Content-Length`, never chunked.
-///   Memory stays bounded; the upload starts once the producer has finished. (libcurl would also
-///   send a known length as `Content-Length` *and* `Transfer-Encoding: chunked` if given a stream.)
+///   tests). A streamed body is therefore read to its end first (`RequestBodySpool`): into memory
+///   up to ``Configuration/bufferedBodyBytes`` and sent with `Content-Length`; beyond that into a
+///   temporary file, sent from a file stream with `Transfer-Encoding: chunked` and no
+///   `Content-Length`, even when the length is known. corelibs' own file upload
+///   (`uploadTask(fromFile:)`) would send the length, but it traps the process (a `try!` on
+///   `curl_easy_pause`) when a transfer ends while it waits for the file, as a cancelled or
+///   refused upload does; and libcurl sends a stream of known length with both fields. Memory stays
+///   bounded; the upload starts once the producer has finished. A server that requires a length
+///   for large bodies (`411`) needs a larger ``Configuration/bufferedBodyBytes`` or another transport.
 /// - **Header fidelity:** request header names are canonicalised by `URLRequest`
 ///   (`x-mixed-CASE` → `X-Mixed-Case`), repeated request fields are joined with ",", and the order
 ///   is not kept. Response fields come from a dictionary: the server's order is lost (fields are
@@ -250,7 +254,6 @@ public final class URLSessionTransport: Transport {
             request: request, context: context,
             memoryLimit: max(configuration.bufferedBodyBytes, 64 * 1024),
             pausesTask: Self.canPauseTasks)
-        var uploadFile: URL?
         var upload: (body: HTTPBody, pipe: RequestBodyPipe)?
         if let body = request.body, let bytes = body.bufferedBytes {
             if request.head.method == .get, !bytes.isEmpty { throw Self.getWithBody }
@@ -262,8 +265,15 @@ public final class URLSessionTransport: Transport {
             case .bytes(let data):
                 urlRequest.httpBody = data
             case .file(let url):
-                uploadFile = url
+                // A stream, not `uploadTask(fromFile:)`: corelibs' file source traps the process
+                // (`try!` on `curl_easy_pause`) when its read completes after the transfer ended.
                 exchange.onEnd { try? FileManager.default.removeItem(at: url) }
+                guard let stream = InputStream(url: url) else {
+                    let error = SwitchyardError.transportFailed("Could not reopen the spooled request body at \(url.path).")
+                    exchange.fail(error)
+                    throw error
+                }
+                urlRequest.httpBodyStream = stream
             }
             #else
             let pipe = RequestBodyPipe()
@@ -276,10 +286,10 @@ public final class URLSessionTransport: Transport {
         }
         let task = try isShutDown.withLock { shutDown -> URLSessionTask in
             if shutDown {
-                if let uploadFile { try? FileManager.default.removeItem(at: uploadFile) }
-                throw TransportFailure.shutDown("The URLSession transport")
+                let error = TransportFailure.shutDown("The URLSession transport")
+                exchange.fail(error)  // runs the cleanups: a spooled body's file goes
+                throw error
             }
-            if let uploadFile { return session.uploadTask(with: urlRequest, fromFile: uploadFile) }
             return session.dataTask(with: urlRequest)
         }
         router.register(exchange, for: task)

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Switchyard
+import SwitchyardConformance
 import SwitchyardTestServer
 import SwitchyardURLSession
 import Testing
@@ -12,6 +13,27 @@ import Testing
                 #expect(response.head.status == .ok)
             }
             // Whatever had arrived is thrown away; the transport stays usable.
+            let next = try await client.send(try Request(url: server.url("/small")))
+            #expect(next.text == "hello, world\n")
+        }
+    }
+
+    /// Large streamed bodies are spooled to a file on Linux. corelibs' own file upload trapped the
+    /// whole process (`try!` on `curl_easy_pause`, EasyHandle.swift) when a transfer ended while
+    /// it waited for the file; uploads cancelled at spread moments must simply end.
+    @Test func uploadsCancelledAtAnyMomentEndWithoutTrappingTheProcess() async throws {
+        try await withURLSessionClient { client, server in
+            for round in 0..<30 {
+                let body = PatternBody.stream(count: 4 << 20, declaresLength: round.isMultiple(of: 2))
+                let request = try Request(method: .post, url: server.url("/echo"), body: body)
+                let upload = Task { try await client.send(request) }
+                try await Task.sleep(for: .milliseconds(round))
+                upload.cancel()
+                switch await upload.result {
+                case .success(let response): #expect(response.head.status == .ok)
+                case .failure(let error): #expect((error as? SwitchyardError)?.kind == .cancelled)
+                }
+            }
             let next = try await client.send(try Request(url: server.url("/small")))
             #expect(next.text == "hello, world\n")
         }
