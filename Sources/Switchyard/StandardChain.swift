@@ -5,13 +5,14 @@ public import SwitchyardCore
 /// size limit, redirects, retry.
 extension Plugin {
     /// The layer of the status-validation link.
-    public static let statusValidationLayer = Layer(rank: 2_000)
-    /// The layer of the response-size-limit link.
-    public static let responseSizeLimitLayer = Layer(rank: 2_100)
+    public static let statusValidationLayer: Layer = .checking
+    /// The layer of the response-size-limit link: status validation's, inside it.
+    public static let responseSizeLimitLayer: Layer = .checking
     /// The layer of the redirect link.
-    public static let redirectsLayer = Layer(rank: 2_200)
-    /// The layer of the retry link: the last call link, so each retry runs every attempt link again.
-    public static let retryLayer = Layer(rank: 2_300)
+    public static let redirectsLayer: Layer = .resending
+    /// The layer of the retry link: the redirect link's, inside it (the last call link), so each retry
+    /// runs every attempt link again.
+    public static let retryLayer: Layer = .resending
 }
 
 /// ``ClientConfiguration/validation``.
@@ -31,7 +32,7 @@ enum ResponseSizeLimitSetting: ClientSettingKey {
         value.map {
             [
                 Plugin(
-                    name: "sizeLimit", layer: Plugin.responseSizeLimitLayer,
+                    name: "sizeLimit", layer: Plugin.responseSizeLimitLayer, relations: [.inside("validation")],
                     interceptors: [ResponseSizeLimitInterceptor(maxResponseBytes: $0)])
             ]
         } ?? []

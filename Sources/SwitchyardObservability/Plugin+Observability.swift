@@ -3,12 +3,12 @@ public import Switchyard
 extension Plugin {
     /// The layer of ``timingStats(_:exporter:)``: the first call link after events, so a call's
     /// time includes every other link.
-    public static let timingStatsLayer = Layer(rank: -10_000)
+    public static let timingStatsLayer: Layer = .measuring
     /// The layer of ``logging(_:)``: below every attempt plugin of a department or the app, so each
     /// line shows the request as it goes on the wire.
-    public static let loggingLayer = Layer(rank: 1_000)
-    /// The layer of ``httpMetrics(_:)``: right after logging.
-    public static let httpMetricsLayer = Layer(rank: 1_100)
+    public static let loggingLayer: Layer = .recording
+    /// The layer of ``httpMetrics(_:)``: the same as logging's, inside it.
+    public static let httpMetricsLayer: Layer = .recording
 
     /// A plugin that records every call into `stats` (and optionally swift-metrics): per-endpoint
     /// percentiles of each phase (see ``TimingStatsInterceptor``).
@@ -54,7 +54,7 @@ extension Plugin {
     /// - Returns: The plugin.
     public static func httpMetrics(_ metrics: HTTPClientMetrics) -> Plugin {
         Plugin(
-            name: "httpMetrics", position: .attempt, layer: httpMetricsLayer,
+            name: "httpMetrics", position: .attempt, layer: httpMetricsLayer, relations: [.inside("logging")],
             interceptors: [HTTPClientMetricsInterceptor(metrics: metrics)])
     }
 }

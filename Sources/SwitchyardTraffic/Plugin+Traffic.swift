@@ -3,15 +3,15 @@ public import SwitchyardCore
 extension Plugin {
     /// The layer of ``tracking(_:)``: the first call link after events, outside timing statistics,
     /// so the tracker sees the whole call.
-    public static let trackingLayer = Layer(rank: -20_000)
+    public static let trackingLayer: Layer = .outermost
     /// The layer of ``connectivity(_:)``: among the inner call plugins, above the retry link.
-    public static let connectivityLayer = Layer(rank: 900)
+    public static let connectivityLayer: Layer = .holding
     /// The layer of ``concurrencyLimit(_:)``: the last attempt link, so a slot is held only while
     /// the exchange is on the wire.
-    public static let concurrencyLimitLayer = Layer(rank: 10_000)
-    /// The layer of ``rateLimit(_:name:)``: an attempt link just above the concurrency limit, so a
+    public static let concurrencyLimitLayer: Layer = .nextToTransport
+    /// The layer of ``rateLimit(_:name:)``: the concurrency limit's, outside it (a relation), so a
     /// request waiting for a token holds no slot.
-    public static let rateLimitLayer = Layer(rank: 9_900)
+    public static let rateLimitLayer: Layer = .nextToTransport
 
     /// A plugin that follows every call through `tracker`: activity for a spinner, and group
     /// cancellation by tag (see ``ExchangeTracker``).
@@ -72,7 +72,7 @@ extension Plugin {
     /// - Returns: The plugin.
     public static func rateLimit(_ limiter: RateLimiter, name: String = "rateLimit") -> Plugin {
         Plugin(
-            name: name, position: .attempt, layer: rateLimitLayer,
+            name: name, position: .attempt, layer: rateLimitLayer, relations: [.outside("concurrencyLimit")],
             interceptors: [RateLimitInterceptor(limiter: limiter)])
     }
 }

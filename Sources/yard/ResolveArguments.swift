@@ -59,7 +59,7 @@ struct ResolveArguments: ParsableArguments {
             return try await next(mapped)
         }
         // The innermost attempt link: every other link, the cookie jar's included, sees the name.
-        return Plugin(name: "resolve", position: .attempt, layer: Plugin.Layer(rank: 10_000), interceptors: [interceptor])
+        return Plugin(name: "resolve", position: .attempt, layer: .nextToTransport, interceptors: [interceptor])
     }
 
     /// `authority` with its scheme's default port when it names none.

@@ -18,7 +18,7 @@ extension Plugin {
     /// - Returns: The plugin.
     public static func loopbackNames(_ names: Set<String>) -> Plugin {
         Plugin(
-            name: "loopbackNames", position: .attempt, layer: Layer(rank: 10_000),
+            name: "loopbackNames", position: .attempt, layer: .nextToTransport,
             interceptors: [
                 ClosureInterceptor(name: "loopbackNames") { request, _, next in
                     var request = request

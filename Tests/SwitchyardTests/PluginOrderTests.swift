@@ -27,15 +27,45 @@ import Testing
 
     @Test func layersOrderPluginsOuterFirstAndKeepRegistrationOrderWithinALayer() throws {
         let plugins = [
-            Plugin(name: "limiter", layer: Plugin.Layer(rank: 900)),
+            Plugin(name: "limiter", layer: .holding),
             Plugin(name: "payments"),
             Plugin(name: "retry", layer: .inner),
-            Plugin(name: "breaker", layer: Plugin.Layer(rank: -1000)),
+            Plugin(name: "breaker", layer: .admission),
             Plugin(name: "search"),
             Plugin(name: "stats", layer: .outer),
             Plugin(name: "signing", placement: .after("payments"))
         ]
         #expect(try Self.order(plugins) == ["breaker", "stats", "payments", "signing", "search", "retry", "limiter"])
+    }
+
+    @Test func relationsMoveAPluginWithinItsLayerAndLeaveOtherLayersAlone() throws {
+        let plugins = [
+            Plugin(name: "judge", layer: .checking),
+            Plugin(name: "measure", layer: .checking, relations: [.inside("judge")]),
+            Plugin(name: "resend", layer: .checking),
+            Plugin(name: "gate", layer: .checking, relations: [.outside("judge")]),
+            Plugin(name: "last", layer: .checking, relations: [.inside("resend")]),
+            Plugin(name: "outer", layer: .outer, relations: [.inside("judge")])  // another layer: not moved
+        ]
+        #expect(try Self.order(plugins) == ["outer", "gate", "judge", "measure", "resend", "last"])
+    }
+
+    @Test func contradictingRelationsAreRefused() throws {
+        let plugins = [
+            Plugin(name: "a", relations: [.outside("b")]),
+            Plugin(name: "b", relations: [.outside("a")])
+        ]
+        #expect(throws: PluginConfigurationError.self) { try Self.order(plugins) }
+    }
+
+    @Test func stagesAreNamedAndOrdered() {
+        let stages: [Plugin.Layer] = [
+            .outermost, .measuring, .admission, .appHeaders, .outer, .department, .inner, .holding, .recording,
+            .checking, .resending, .nextToTransport
+        ]
+        #expect(stages == stages.sorted())
+        #expect(Set(stages).count == stages.count)
+        #expect(stages.map(\.description).contains("department"))
     }
 
     @Test func appInterceptorsSitBeforeCallPluginsOfTheirLayerAndAfterAttemptPluginsOfIt() throws {

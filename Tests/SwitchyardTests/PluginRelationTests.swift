@@ -19,7 +19,7 @@ import Testing
 
     @Test func aPluginInsideTheRetryLinkThatMustBeOutsideItIsRefused() throws {
         let misplaced = Plugin(
-            name: "gate", layer: Plugin.Layer(rank: 5_000), relations: [.outside("retry")], interceptors: Self.link("gate"))
+            name: "gate", layer: .nextToTransport, relations: [.outside("retry")], interceptors: Self.link("gate"))
         #expect(throws: PluginConfigurationError.relationViolated(plugin: "gate", relation: .outside("retry"))) {
             _ = try Self.assemble([misplaced])
         }
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func aRelationToAPluginTheClientDoesNotHaveHolds() throws {
-        let gate = Plugin(name: "gate", layer: Plugin.Layer(rank: 5_000), relations: [.outside("retry")], interceptors: Self.link("gate"))
+        let gate = Plugin(name: "gate", layer: .nextToTransport, relations: [.outside("retry")], interceptors: Self.link("gate"))
         let client = try Self.assemble([gate], retry: false)
         #expect(client.chain.contains { $0.origin == .plugin("gate") })
     }
@@ -53,11 +53,21 @@ import Testing
         let client = try Self.assemble([])
         let before = client.chain.map(\.description)
         let misplaced = Plugin(
-            name: "gate", layer: Plugin.Layer(rank: 5_000), relations: [.outside("retry")], interceptors: Self.link("gate"))
+            name: "gate", layer: .nextToTransport, relations: [.outside("retry")], interceptors: Self.link("gate"))
         #expect(throws: PluginConfigurationError.relationViolated(plugin: "gate", relation: .outside("retry"))) {
             try client.register(misplaced)
         }
         #expect(client.chain.map(\.description) == before)
+    }
+
+    @Test func theStandardLinksKeepTheirOrderWithinTheirStages() throws {
+        let configuration = ClientConfiguration(
+            validation: StatusValidation(), maxResponseBytes: 1 << 20, redirects: RedirectPolicy(), retry: RetryPolicy())
+        let client = try Client(transport: Self.transport, configuration: configuration)
+        let names = client.chain.compactMap { link -> String? in
+            if case .plugin(let name) = link.origin { name } else { nil }
+        }
+        #expect(names == ["validation", "sizeLimit", "redirects", "retry"])
     }
 
     @Test func theShippedPluginsStateTheirRelationsAndAssembleInTheStandardChain() throws {

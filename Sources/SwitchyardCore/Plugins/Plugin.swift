@@ -30,43 +30,6 @@ public struct Plugin: Sendable {
     /// Receives the events of requests in the plugin's scope.
     public typealias Observer = @Sendable (ExchangeEvent) -> Void
 
-    /// How far from the caller a plugin's links sit among the links of its ``ChainPosition``:
-    /// plugins are ordered by layer, outer first, then by registration order and ``Placement``.
-    ///
-    /// Department plugins and the app's interceptors sit in ``department`` (the default). Features
-    /// that must see every department's work sit outside it (a negative rank: the circuit breaker
-    /// counts every attempt before any plugin runs); features that shape the exchange itself sit
-    /// inside it (a positive rank: coalescing, redirects, retry, the concurrency limiter next to
-    /// the transport). Each shipped plugin documents its rank; a plugin of your own picks a rank
-    /// between theirs to sit between them.
-    ///
-    /// In the call position the app's call interceptors come before the department plugins; in the
-    /// attempt position the app's attempt interceptors come after them.
-    public struct Layer: Sendable, Hashable, Comparable, CustomStringConvertible {
-        /// The rank: lower is outer (sees the request first and the response last).
-        public var rank: Int
-
-        /// A layer of this rank.
-        /// - Parameter rank: Lower is outer; ``department`` is 0.
-        public init(rank: Int) { self.rank = rank }
-
-        /// Links that see every other plugin's work, e.g. rank -100.
-        public static let outer = Layer(rank: -100)
-        /// Where the app's own header rules (``ClientConfiguration/headers``) sit among call
-        /// plugins: plugins ranked below it (timing statistics) see the request before them.
-        public static let appHeaders = Layer(rank: -500)
-        /// Department plugins and the app's interceptors: rank 0.
-        public static let department = Layer(rank: 0)
-        /// Links that shape the exchange below the departments, e.g. rank 100.
-        public static let inner = Layer(rank: 100)
-
-        /// Compares ranks.
-        public static func < (lhs: Layer, rhs: Layer) -> Bool { lhs.rank < rhs.rank }
-
-        /// `rank N`.
-        public var description: String { "rank \(rank)" }
-    }
-
     /// The plugin's name, unique within a client; used by placements, chain listings and conflicts.
     public let name: String
     /// The requests this plugin applies to.

@@ -31,8 +31,8 @@ public enum PluginConfigurationError: Error, Hashable, CustomStringConvertible {
     }
 }
 
-/// Orders plugins of one position: registration order, with each placed plugin moved right
-/// before or after its target.
+/// Orders plugins of one position: by layer, then registration order, with each placed plugin
+/// moved right before or after its target and each plugin moved to honour its relations.
 enum PluginOrder {
     /// The plugins in chain order (outermost first).
     ///
@@ -74,6 +74,41 @@ enum PluginOrder {
                 }
             }
             if pending.count == before { throw .placementCycle(pending.map(\.name)) }
+        }
+        return try honouringRelations(ordered)
+    }
+
+    /// Moves each plugin that must sit outside (inside) another of its layer right before (after)
+    /// it; relations across layers are left to ``Plugin/Layer`` and checked after assembly.
+    /// - Throws: ``PluginConfigurationError/relationViolated(plugin:relation:)`` when relations
+    ///   contradict each other.
+    private static func honouringRelations(_ plugins: [Plugin]) throws(PluginConfigurationError) -> [Plugin] {
+        guard plugins.contains(where: { !$0.relations.isEmpty }) else { return plugins }
+        var ordered = plugins
+        // Each move settles one relation; more moves than pairs of plugins means a contradiction.
+        var movesLeft = ordered.count * ordered.count + 1
+        var moved = true
+        while moved {
+            moved = false
+            for plugin in ordered where !plugin.relations.isEmpty {
+                for relation in plugin.relations {
+                    guard let own = ordered.firstIndex(where: { $0.name == plugin.name }),
+                        let other = ordered.firstIndex(where: { $0.name == relation.other }),
+                        ordered[own].layer == ordered[other].layer
+                    else { continue }
+                    let misplaced =
+                        switch relation {
+                        case .outside: own > other
+                        case .inside: own < other
+                        }
+                    guard misplaced else { continue }
+                    if movesLeft == 0 { throw .relationViolated(plugin: plugin.name, relation: relation) }
+                    movesLeft -= 1
+                    let mover = ordered.remove(at: own)
+                    ordered.insert(mover, at: other)  // before it when outside; after it when inside
+                    moved = true
+                }
+            }
         }
         return ordered
     }

@@ -4,7 +4,7 @@ extension Plugin {
     /// The layer of ``circuitBreaker(_:)``: the first attempt link, outside every attempt plugin, so
     /// every attempt (each retry, each redirect hop) is counted and an attempt it fails fast reaches
     /// no plugin and no transport.
-    public static let circuitBreakerLayer = Layer(rank: -1000)
+    public static let circuitBreakerLayer: Layer = .admission
 
     /// A plugin that runs `breaker`: requests to a failing host fail fast with
     /// ``SwitchyardError/Kind/circuitOpen``, and ``CircuitOpened`` / ``CircuitClosed`` events tell

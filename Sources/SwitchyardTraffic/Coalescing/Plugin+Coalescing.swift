@@ -4,7 +4,7 @@ extension Plugin {
     /// The layer of ``coalescing(_:)``: the first call link inside the department plugins, so every
     /// caller passes the links above it (events, statistics, headers, the app's and departments'
     /// call interceptors) and the links below it run once per shared exchange.
-    public static let coalescingLayer = Layer(rank: 100)
+    public static let coalescingLayer: Layer = .inner
 
     /// A plugin that lets identical requests in flight share one exchange (see ``CoalescingPolicy``
     /// for which requests, slow readers and cancellation).
