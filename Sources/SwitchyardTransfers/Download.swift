@@ -27,12 +27,11 @@ public import SwitchyardCore
 /// - **Progress.** ``progress`` reports completed bytes (including those already on disk),
 ///   expected bytes and the rate, throttled to about 20 updates a second, ending with a final update.
 public final class Download: Sendable {
-    /// The runs; every state change is decided under this store's lock, then published (the
-    /// broadcast's lock is taken inside it, never the other way round).
+    /// The runs; every state change is decided by the lifecycle under this store's lock, then
+    /// published (the broadcast's lock is taken inside it, never the other way round).
     private struct Store {
+        var lifecycle = TransferLifecycle<DownloadResult>()
         var task: Task<Void, Never>?
-        /// Bumped by pause and cancel, so that the outcome of a stopped run is not taken as final.
-        var generation = 0
         var lastResponse: (head: HTTPResponse, context: ExchangeContext)?
     }
 
@@ -85,40 +84,24 @@ public final class Download: Sendable {
 
     /// Starts the download; does nothing once started.
     public func start() {
-        store.withLock { store in
-            guard case .notStarted = broadcast.current else { return }
-            launch(&store, resuming: configuration.resumesPartialFile)
-        }
+        store.withLock { store in _ = apply(store.lifecycle.start(), &store, resuming: configuration.resumesPartialFile) }
     }
 
     /// Stops the running exchange and keeps the partial file; the state becomes
     /// ``TransferState/paused(completedBytes:)`` at once. Does nothing unless running.
     public func pause() {
-        let task: Task<Void, Never>? = store.withLock { store in
-            guard broadcast.current.phase.isActive else { return nil }
-            store.generation += 1
-            broadcast.publish(.paused(completedBytes: reporter.completedBytes))
-            return store.task
-        }
+        let task = store.withLock { store in apply(store.lifecycle.pause(completedBytes: reporter.completedBytes), &store) }
         task?.cancel()
     }
 
     /// Continues a paused download from its partial file. Does nothing unless paused.
     public func resume() {
-        store.withLock { store in
-            guard case .paused = broadcast.current else { return }
-            launch(&store, resuming: true)
-        }
+        store.withLock { store in _ = apply(store.lifecycle.resume(), &store, resuming: true) }
     }
 
     /// Cancels the download, keeping the partial file. Does nothing once it has ended.
     public func cancel() {
-        let task: Task<Void, Never>? = store.withLock { store in
-            guard !broadcast.current.isFinal else { return nil }
-            store.generation += 1
-            end(with: .cancelled)
-            return store.task
-        }
+        let task = store.withLock { store in apply(store.lifecycle.cancel(), &store) }
         task?.cancel()
     }
 
@@ -142,12 +125,24 @@ public final class Download: Sendable {
 
     // MARK: - Running
 
-    /// Starts a run after the previous one (if any) has stopped, so two never write the file.
-    private func launch(_ store: inout Store, resuming: Bool) {
-        store.generation += 1
-        let generation = store.generation
+    /// Does what the lifecycle decided, under the store's lock.
+    /// - Returns: The task to cancel once the lock is released.
+    private func apply(
+        _ action: TransferLifecycle<DownloadResult>.Action, _ store: inout Store, resuming: Bool = true
+    ) -> Task<Void, Never>? {
+        action.publish(to: broadcast, ending: reporter)
+        switch action {
+        case .startRun(let generation, _):
+            launch(&store, generation: generation, resuming: resuming)
+            return nil
+        case .cancelRun, .finish(_, cancellingRun: true): return store.task
+        case .publish, .finish, .ignore: return nil
+        }
+    }
+
+    /// Starts the run `generation` after the previous one (if any) has stopped, so two never write the file.
+    private func launch(_ store: inout Store, generation: Int, resuming: Bool) {
         let previous = store.task
-        broadcast.publish(.running)
         // The chain reports queueing and retry waits of this run's exchanges to the observer.
         let observer = ActivityObserver { [weak self] phase in self?.report(phase, generation: generation) }
         store.task = Task {
@@ -183,27 +178,10 @@ public final class Download: Sendable {
 
     /// Publishes a phase the chain reported for the run `generation`, while it is the current run.
     private func report(_ phase: ActivityPhase, generation: Int) {
-        guard let state = DownloadState(reportedBy: phase) else { return }  // pauses and endings are the download's own
-        store.withLock { store in
-            guard store.generation == generation, broadcast.current.phase.isActive else { return }
-            broadcast.publish(state)
-        }
+        store.withLock { store in _ = apply(store.lifecycle.report(phase, generation: generation), &store) }
     }
 
     private func finish(_ outcome: Result<DownloadResult, SwitchyardError>, generation: Int) {
-        store.withLock { store in
-            // A run that completed while a pause was being requested still completed; a failure
-            // counts only for the current run.
-            let succeeded = (try? outcome.get()) != nil
-            guard !broadcast.current.isFinal, succeeded || store.generation == generation else { return }
-            end(with: DownloadState(endingWith: outcome))
-        }
-    }
-
-    /// Ends the progress stream, then publishes the final state: whoever is told the download
-    /// ended finds its progress complete. Called under the store's lock.
-    private func end(with final: DownloadState) {
-        reporter.finish()
-        broadcast.finish(with: final)
+        store.withLock { store in _ = apply(store.lifecycle.finish(outcome, generation: generation), &store) }
     }
 }

@@ -64,27 +64,6 @@ public enum TransferState<Success: Sendable>: Sendable {
     }
 }
 
-extension TransferState {
-    /// The state for a phase the chain reports while a run is in flight (queued behind a limit,
-    /// running, waiting to retry); `nil` for the phases a transfer decides itself (pauses, endings).
-    init?(reportedBy phase: ActivityPhase) {
-        switch phase {
-        case .queued: self = .queued
-        case .running: self = .running
-        case .waitingToRetry(let attempt, let delay): self = .waitingToRetry(attempt: attempt, delay: delay)
-        default: return nil
-        }
-    }
-
-    /// The final state a run's outcome gives: `succeeded`, `cancelled` or `failed`.
-    init(endingWith outcome: Result<Success, SwitchyardError>) {
-        switch outcome {
-        case .success(let result): self = .succeeded(result)
-        case .failure(let error): self = error.kind == .cancelled ? .cancelled : .failed(error)
-        }
-    }
-}
-
 /// Where a ``Download`` is in its life.
 public typealias DownloadState = TransferState<DownloadResult>
 

@@ -44,12 +44,11 @@ public final class Upload: Sendable {
         case resumable(resource: String?)
     }
 
-    /// The runs; every state change is decided under this store's lock, then published (the
-    /// broadcast's lock is taken inside it, never the other way round).
+    /// The runs; every state change is decided by the lifecycle under this store's lock, then
+    /// published (the broadcast's lock is taken inside it, never the other way round).
     private struct Store {
+        var lifecycle = TransferLifecycle<UploadResult>()
         var task: Task<Void, Never>?
-        /// Bumped by pause and cancel, so that the outcome of a stopped run is not taken as final.
-        var generation = 0
         var mode = Mode.undecided
         /// Whether the upload resource was just created (its offset is 0 without asking).
         var freshResource = false
@@ -114,42 +113,30 @@ public final class Upload: Sendable {
 
     /// Starts the upload; does nothing once started.
     public func start() {
-        store.withLock { store in
-            guard case .notStarted = broadcast.current else { return }
-            launch(&store)
-        }
+        store.withLock { store in _ = apply(store.lifecycle.start(), &store) }
     }
 
     /// Stops the running exchange; the state becomes ``TransferState/paused(completedBytes:)`` at
     /// once, with the bytes sent so far. Does nothing unless running.
     public func pause() {
-        let task: Task<Void, Never>? = store.withLock { store in
-            guard broadcast.current.phase.isActive else { return nil }
-            store.generation += 1
-            broadcast.publish(.paused(completedBytes: reporter.completedBytes))
-            return store.task
-        }
+        let task = store.withLock { store in apply(store.lifecycle.pause(completedBytes: reporter.completedBytes), &store) }
         task?.cancel()
     }
 
     /// Continues a paused upload: from the server's offset when it is resumable, from zero
     /// otherwise. Does nothing unless paused.
     public func resume() {
-        store.withLock { store in
-            guard case .paused = broadcast.current else { return }
-            launch(&store)
-        }
+        store.withLock { store in _ = apply(store.lifecycle.resume(), &store) }
     }
 
     /// Cancels the upload and, when ``Configuration/deletesUploadOnCancel``, deletes its upload
     /// resource on the server. Does nothing once it has ended.
     public func cancel() {
         let (task, resource): (Task<Void, Never>?, String?) = store.withLock { store in
-            guard !broadcast.current.isFinal else { return (nil, nil) }
-            store.generation += 1
-            end(with: .cancelled)
-            guard case .resumable(let resource) = store.mode else { return (store.task, nil) }
-            return (store.task, resource)
+            let action = store.lifecycle.cancel()
+            let task = apply(action, &store)
+            guard case .finish = action, case .resumable(let resource) = store.mode else { return (task, nil) }
+            return (task, resource)
         }
         task?.cancel()
         if let resource, configuration.deletesUploadOnCancel {
@@ -181,12 +168,22 @@ public final class Upload: Sendable {
 
     // MARK: - Running
 
-    /// Starts a run after the previous one (if any) has stopped, so two never send at once.
-    private func launch(_ store: inout Store) {
-        store.generation += 1
-        let generation = store.generation
+    /// Does what the lifecycle decided, under the store's lock.
+    /// - Returns: The task to cancel once the lock is released.
+    private func apply(_ action: TransferLifecycle<UploadResult>.Action, _ store: inout Store) -> Task<Void, Never>? {
+        action.publish(to: broadcast, ending: reporter)
+        switch action {
+        case .startRun(let generation, _):
+            launch(&store, generation: generation)
+            return nil
+        case .cancelRun, .finish(_, cancellingRun: true): return store.task
+        case .publish, .finish, .ignore: return nil
+        }
+    }
+
+    /// Starts the run `generation` after the previous one (if any) has stopped, so two never send at once.
+    private func launch(_ store: inout Store, generation: Int) {
         let previous = store.task
-        broadcast.publish(.running)
         // The chain reports queueing and retry waits of this run's exchanges to the observer.
         let observer = ActivityObserver { [weak self] phase in self?.report(phase, generation: generation) }
         store.task = Task {
@@ -315,7 +312,7 @@ public final class Upload: Sendable {
     /// exchange continues from).
     private func sentBytesObserver(base: Int64, generation: Int) -> SentBytesObserver {
         SentBytesObserver { [weak self] sent in
-            guard let self, store.withLock({ $0.generation == generation }) else { return }
+            guard let self, store.withLock({ $0.lifecycle.isCurrent(generation) }) else { return }
             reporter.record(completed: base + sent)
         }
     }
@@ -327,26 +324,10 @@ public final class Upload: Sendable {
 
     /// Publishes a phase the chain reported for the run `generation`, while it is the current run.
     private func report(_ phase: ActivityPhase, generation: Int) {
-        guard let state = UploadState(reportedBy: phase) else { return }  // pauses and endings are the upload's own
-        store.withLock { store in
-            guard store.generation == generation, broadcast.current.phase.isActive else { return }
-            broadcast.publish(state)
-        }
+        store.withLock { store in _ = apply(store.lifecycle.report(phase, generation: generation), &store) }
     }
 
     private func finish(_ outcome: Result<UploadResult, SwitchyardError>, generation: Int) {
-        store.withLock { store in
-            // A run that completed while a pause was being requested still completed; a failure
-            // counts only for the current run.
-            let succeeded = (try? outcome.get()) != nil
-            guard !broadcast.current.isFinal, succeeded || store.generation == generation else { return }
-            end(with: UploadState(endingWith: outcome))
-        }
-    }
-
-    /// Ends the progress stream, then publishes the final state. Called under the store's lock.
-    private func end(with final: UploadState) {
-        reporter.finish()
-        broadcast.finish(with: final)
+        store.withLock { store in _ = apply(store.lifecycle.finish(outcome, generation: generation), &store) }
     }
 }
