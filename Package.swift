@@ -188,7 +188,7 @@ let package = Package(
         .target(
             name: "SwitchyardObservability",
             dependencies: [
-                "Switchyard",
+                "SwitchyardCore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -1,24 +1,23 @@
 public import Logging
-public import Switchyard
+public import SwitchyardCore
 
 extension ClientConfiguration {
-    /// The built-in chain as an app typically runs it: what `init(events:popUps:validation:maxResponseBytes:redirects:retry:retryBudget:plugins:callInterceptors:attemptInterceptors:)`
-    /// switches on (events, redirects, retry with its budget) plus timing statistics, a header rule,
-    /// and logging at debug level (one line per attempt) into a ``DiscardingLogHandler`` (the cost of formatting the lines
-    /// without the cost of I/O). Status validation and a size limit stay off, as by default.
+    /// This configuration plus what the benchmarked built-in chain adds to the standard one
+    /// (`ClientConfiguration()` of the `Switchyard` module: events, redirects, retry with its
+    /// budget): timing statistics, a header rule, and logging at debug level (one line per attempt)
+    /// into a ``DiscardingLogHandler`` (the cost of formatting the lines without the cost of I/O).
     ///
     /// The one definition of "the built-in chain" that `yard bench --chain default` and the chain
     /// micro-benchmarks measure, so their figures describe the same chain.
     ///
     /// ```swift
-    /// let client = try Client(transport: transport, configuration: .benchmarkingBuiltIns())
+    /// let client = try Client(transport: transport, configuration: ClientConfiguration().benchmarkingBuiltIns())
     /// ```
-    /// - Parameter callInterceptors: The app's call interceptors (e.g. pass-through hops to measure).
-    /// - Returns: The configuration.
-    public static func benchmarkingBuiltIns(callInterceptors: [any Interceptor] = []) -> ClientConfiguration {
-        var configuration = ClientConfiguration(callInterceptors: callInterceptors)
-        configuration.headers = [HeaderRules(owner: "bench", rules: [.set("X-Client", "switchyard-bench")])]
-        configuration.plugins = [
+    /// - Returns: The configuration with those plugins and the header rule added.
+    public func benchmarkingBuiltIns() -> ClientConfiguration {
+        var configuration = self
+        configuration.headers += [HeaderRules(owner: "bench", rules: [.set("X-Client", "switchyard-bench")])]
+        configuration.plugins += [
             .timingStats(TimingStats()),
             .logging(
                 LoggingConfiguration(logger: Logger(label: "switchyard.bench") { _ in DiscardingLogHandler(logLevel: .debug) }))

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension Plugin {
     /// The layer of ``timingStats(_:exporter:)``: the first call link after events, so a call's

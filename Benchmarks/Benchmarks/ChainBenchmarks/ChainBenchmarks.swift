@@ -40,7 +40,7 @@ let benchmarks: @Sendable () -> Void = {
     variant("events") { $0.events = EventBus() }
     variant("timing") { $0.plugins.append(.timingStats(TimingStats())) }
     variant("headers") { $0.headers = [HeaderRules(owner: "app", rules: [.set("X-Client", "bench/1.0")])] }
-    variant("logging") { $0.plugins += ClientConfiguration.benchmarkingBuiltIns().plugins.filter { $0.name == "logging" } }
+    variant("logging") { $0.plugins += ClientConfiguration().benchmarkingBuiltIns().plugins.filter { $0.name == "logging" } }
     variant("validation") { $0.validation = StatusValidation(); $0.maxResponseBytes = 1 << 20 }
     variant("redirects") { $0.redirects = RedirectPolicy() }
     variant("retry") { $0.retry = RetryPolicy(); $0.retryBudget = RetryBudget() }
@@ -50,7 +50,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     variant("connectivity") { $0.plugins.append(.connectivity(ManualConnectivitySource())) }
     // The built-in chain `yard bench --chain default` runs, over the same in-memory transport.
-    let builtIns = try! Client(transport: InMemoryTransport(), configuration: .benchmarkingBuiltIns())
+    let builtIns = try! Client(transport: InMemoryTransport(), configuration: ClientConfiguration().benchmarkingBuiltIns())
     Benchmark("Client.send-builtins=all") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try await builtIns.send(request))

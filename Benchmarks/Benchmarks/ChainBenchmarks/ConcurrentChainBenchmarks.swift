@@ -13,7 +13,7 @@ let concurrentSenders = 64
 func registerConcurrentChainBenchmarks(request: Request) {
     let clients: [(String, Client)] = [
         ("bare", Client(transport: InMemoryTransport())),
-        ("builtins=all", try! Client(transport: InMemoryTransport(), configuration: .benchmarkingBuiltIns())),
+        ("builtins=all", try! Client(transport: InMemoryTransport(), configuration: ClientConfiguration().benchmarkingBuiltIns())),
     ]
     for (name, client) in clients {
         Benchmark("Client.send-tasks=\(concurrentSenders)-\(name)") { benchmark in

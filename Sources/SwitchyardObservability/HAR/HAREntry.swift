@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// One HAR entry: an attempt's request, response and timings.
 struct HAREntry: Sendable {

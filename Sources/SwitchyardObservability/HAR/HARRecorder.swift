@@ -1,6 +1,6 @@
 public import Foundation
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// Records exchanges as an HTTP Archive (HAR 1.2), which any browser's network panel or HAR viewer
 /// opens: one entry per attempt (each retry and redirect hop), with its phase timings.

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// Keeps the first bytes of a body as they pass (a ``BodyTap``), and reports once when it ends,
 /// fails, or is abandoned.

@@ -1,5 +1,5 @@
 public import Logging
-import Switchyard
+import SwitchyardCore
 
 /// What ``LoggingInterceptor`` logs, where, and what it never reveals.
 ///

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Logging
-public import Switchyard
+public import SwitchyardCore
 
 /// Logs each attempt through swift-log at the levels a library logs at, never revealing secrets.
 ///

@@ -1,6 +1,6 @@
 public import CoreMetrics
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// swift-metrics under OpenTelemetry's HTTP client names, one measurement per attempt (each retry
 /// and each redirect hop is an HTTP request of its own, as the convention counts them):

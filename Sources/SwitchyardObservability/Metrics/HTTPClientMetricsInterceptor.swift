@@ -1,6 +1,6 @@
 import CoreMetrics
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 import Synchronization
 
 /// Records each attempt into ``HTTPClientMetrics`` (OpenTelemetry's HTTP client metrics) when its

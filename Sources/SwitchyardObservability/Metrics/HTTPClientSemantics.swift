@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// The OpenTelemetry HTTP client semantic-convention values of a request, shared by the metrics
 /// link (``HTTPClientMetrics``) and tracing plugins: method, scheme, server address and port, the

@@ -1,5 +1,5 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// Maps request paths to endpoint templates, so `/users/42` and `/users/7` count as `/users/{id}`.
 struct EndpointTemplates: Sendable {

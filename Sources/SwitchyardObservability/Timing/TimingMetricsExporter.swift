@@ -1,5 +1,5 @@
 public import CoreMetrics
-import Switchyard
+import SwitchyardCore
 
 /// Sends each call's timings to swift-metrics: a `Timer` per phase with the dimensions `method`,
 /// `host`, `path` (the template) and `phase`, and a `Counter` of errors per endpoint.

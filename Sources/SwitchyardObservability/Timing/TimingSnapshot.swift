@@ -1,5 +1,5 @@
 import Foundation
-import Switchyard
+import SwitchyardCore
 
 /// Aggregated timings of every endpoint at one moment: a value to inspect, print or export.
 ///

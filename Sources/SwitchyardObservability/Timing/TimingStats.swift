@@ -1,6 +1,6 @@
 import HTTPTypes
 import Histogram
-import Switchyard
+import SwitchyardCore
 
 /// Collects the timings of every call per endpoint — method, host and path template — into
 /// histograms: count, errors and p50/p90/p99/max of each transport phase and pipeline stage.

@@ -1,5 +1,5 @@
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 import Synchronization
 
 /// Records each call into a ``TimingStats`` (and optionally swift-metrics) once it is over: when its

@@ -9,7 +9,7 @@ enum BenchChain: String, CaseIterable, ExpressibleByArgument {
     /// What `Client(transport:)` runs (``ClientConfiguration/standard``): events, redirects, retry
     /// within its budget, and status validation.
     case standard
-    /// The built-in chain as an app runs it (``ClientConfiguration/benchmarkingBuiltIns(callInterceptors:)``):
+    /// The built-in chain as an app runs it (``ClientConfiguration/benchmarkingBuiltIns()``):
     /// events, timing statistics, a header rule, redirects, retry with its budget, and logging at
     /// info level into a handler that discards the lines.
     case `default`
@@ -26,7 +26,7 @@ enum BenchChain: String, CaseIterable, ExpressibleByArgument {
         case .default:
             return try Client(
                 transport: transport,
-                configuration: .benchmarkingBuiltIns(callInterceptors: extraInterceptors))
+                configuration: ClientConfiguration(callInterceptors: extraInterceptors).benchmarkingBuiltIns())
         }
     }
 }
