@@ -165,8 +165,11 @@ struct TransferLifecycle<Success: Sendable>: Sendable {
         // A run that completed while a pause was being requested still completed; a failure
         // counts only for the current run.
         if case .failure = outcome, !isCurrent(generation) { return .ignore }
+        // An earlier run's success after a resume ends the transfer: the newer run stops.
+        let newerRunActive: Bool
+        if case .active = state { newerRunActive = !isCurrent(generation) } else { newerRunActive = false }
         state = .ended(Ending(outcome))
-        return .finish(transferState, cancellingRun: false)
+        return .finish(transferState, cancellingRun: newerRunActive)
     }
 
     private mutating func launch() -> Action {
