@@ -1,12 +1,24 @@
 /// A day of the proleptic Gregorian calendar, with plain integer arithmetic to and from a count of
 /// days since 1970-01-01 (no `Calendar`, no formatter, no time zone: HTTP-dates are always UTC).
-package struct CivilDate: Equatable {
+///
+/// For a plugin that reads a date format of its own (the cookie plugin's `Expires` dates, say)
+/// and needs the instant it names without Foundation's calendar machinery:
+///
+/// ```swift
+/// let day = CivilDate(year: 1994, month: 11, day: 6)
+/// guard day.isValid else { return nil }
+/// let seconds = Int64(day.daysSince1970) * 86_400 + Int64(secondsIntoTheDay)
+/// ```
+///
+/// The parts are not checked when the date is made: ``isValid`` says whether they name a day that
+/// exists, and ``daysSince1970`` is only meaningful when it does.
+public struct CivilDate: Sendable, Equatable {
     /// The year (0 is 1 BC; HTTP-dates use 0...9999).
-    package var year: Int
+    public var year: Int
     /// The month, 1 (January) ... 12 (December).
-    package var month: Int
+    public var month: Int
     /// The day of the month, from 1.
-    package var day: Int
+    public var day: Int
 
     /// Days from 0000-01-01 to 1970-01-01.
     private static let daysFromYearZeroTo1970 = 719_528
@@ -27,13 +39,14 @@ package struct CivilDate: Equatable {
         }
     }
 
-    /// Whether the date exists: a month of 1...12 and a day within that month.
-    package var isValid: Bool {
+    /// Whether the date exists: a month of 1...12 and a day within that month (29 February only in
+    /// a leap year). Any year is accepted.
+    public var isValid: Bool {
         (1...12).contains(month) && day >= 1 && day <= Self.days(inMonth: month, of: year)
     }
 
     /// Days from 1970-01-01 to this date (negative before it). Only meaningful when ``isValid``.
-    package var daysSince1970: Int {
+    public var daysSince1970: Int {
         let leapDay = month > 2 && Self.isLeapYear(year) ? 1 : 0
         let dayOfYear = Self.daysBeforeMonth[month - 1] + leapDay + day - 1
         return Self.daysFromYearZero(toStartOf: year) - Self.daysFromYearZeroTo1970 + dayOfYear
@@ -61,7 +74,7 @@ package struct CivilDate: Equatable {
     ///   - year: The year.
     ///   - month: The month, 1...12.
     ///   - day: The day of the month.
-    package init(year: Int, month: Int, day: Int) {
+    public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
         self.day = day

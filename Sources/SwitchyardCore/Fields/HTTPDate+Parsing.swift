@@ -43,7 +43,7 @@ extension HTTPDate {
     ///   - ignoringCaseOfNames: Whether names match in any case (`false`: exactly as written).
     /// - Returns: `nil` when `text` is none of the three forms, or names no instant between
     ///   ``earliest`` and ``latest``.
-    package init?(_ text: some StringProtocol, now: Date = Date(), ignoringCaseOfNames: Bool) {
+    public init?(_ text: some StringProtocol, now: Date = Date(), ignoringCaseOfNames: Bool) {
         let value = String(text).trimmingSpaces()
         let ignoringCase = ignoringCaseOfNames
         guard

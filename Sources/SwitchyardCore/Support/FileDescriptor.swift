@@ -6,12 +6,27 @@ import Musl
 import Darwin
 #endif
 
-/// An open file, read or written with plain POSIX calls: transfers stream through a fixed-size
-/// buffer, so a file of any size costs the same memory. Not shared between tasks; closed by
-/// ``close()`` or on deinit.
-package final class FileDescriptor {
-    /// Size of the pieces files are read in.
-    package static let readSize = 64 * 1024
+/// An open file, read or written with plain POSIX calls (`open`, `read`, `write`, `fsync`, `flock`),
+/// without Foundation: what the built-in plugins stream bodies, downloads and caches through, for
+/// any plugin to use the same way.
+///
+/// Reading goes in pieces of ``readSize`` bytes, so a file of any size costs the same memory.
+/// Interrupted system calls (`EINTR`) are retried; every other failure is thrown as
+/// ``SwitchyardError/invalidRequest(_:)`` with the path and the system's error text.
+///
+/// ```swift
+/// let file = try FileDescriptor.writing(path, truncating: true)
+/// defer { file.close() }
+/// try file.write(Array("hello".utf8)[...])
+/// try file.synchronize()
+/// ```
+///
+/// The object owns the descriptor: ``close()`` closes it (later calls do nothing), and so does
+/// deinit. It is not `Sendable`: use it from one task at a time. Files are opened with
+/// `O_CLOEXEC`, so a child process does not inherit them.
+public final class FileDescriptor {
+    /// The most bytes one ``read()`` returns: 64 KiB.
+    public static let readSize = 64 * 1024
 
     private var descriptor: Int32
     /// The path it was opened with, for messages.
@@ -24,30 +39,42 @@ package final class FileDescriptor {
 
     deinit { close() }
 
-    /// Opens `path` for reading.
-    package static func reading(_ path: String) throws(SwitchyardError) -> FileDescriptor {
+    /// Opens a file for reading.
+    /// - Parameter path: The file's path.
+    /// - Returns: The open file, positioned at its start.
+    /// - Throws: ``SwitchyardError/invalidRequest(_:)`` when the file cannot be opened.
+    public static func reading(_ path: String) throws(SwitchyardError) -> FileDescriptor {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .invalidRequest("Cannot open '\(path)' for reading: \(errorText()).") }
         return FileDescriptor(descriptor: descriptor, path: path)
     }
 
-    /// Opens (creating if needed) `path` for writing at its end, or empty when `truncating`.
-    package static func writing(_ path: String, truncating: Bool) throws(SwitchyardError) -> FileDescriptor {
+    /// Opens a file for writing, creating it (mode `0644`) if there is none.
+    /// - Parameters:
+    ///   - path: The file's path.
+    ///   - truncating: `true` to empty the file first; `false` to append every write at its end.
+    /// - Returns: The open file.
+    /// - Throws: ``SwitchyardError/invalidRequest(_:)`` when the file cannot be opened.
+    public static func writing(_ path: String, truncating: Bool) throws(SwitchyardError) -> FileDescriptor {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (truncating ? O_TRUNC : O_APPEND)
         let descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else { throw .invalidRequest("Cannot open '\(path)' for writing: \(errorText()).") }
         return FileDescriptor(descriptor: descriptor, path: path)
     }
 
-    /// The size of the file at `path`, or `nil` if there is no such file.
-    package static func size(of path: String) -> Int64? {
+    /// The size of a file, as `stat` reports it.
+    /// - Parameter path: The file's path.
+    /// - Returns: The size in bytes, or `nil` if there is no such file (or it cannot be examined).
+    public static func size(of path: String) -> Int64? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int64(info.st_size)
     }
 
-    /// Reads up to ``readSize`` bytes; an empty result is the end of the file.
-    package func read() throws(SwitchyardError) -> [UInt8] {
+    /// Reads the next piece of the file.
+    /// - Returns: Up to ``readSize`` bytes; an empty array at the end of the file.
+    /// - Throws: ``SwitchyardError/invalidRequest(_:)`` when reading fails.
+    public func read() throws(SwitchyardError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: Self.readSize)
         while true {
             let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
@@ -59,8 +86,11 @@ package final class FileDescriptor {
         }
     }
 
-    /// Writes all of `bytes`.
-    package func write(_ bytes: ArraySlice<UInt8>) throws(SwitchyardError) {
+    /// Writes bytes, all of them: a short write is continued until every byte is written.
+    /// - Parameter bytes: The bytes to write.
+    /// - Throws: ``SwitchyardError/invalidRequest(_:)`` when writing fails; part of `bytes` may
+    ///   have been written.
+    public func write(_ bytes: ArraySlice<UInt8>) throws(SwitchyardError) {
         var failure: SwitchyardError?
         bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
@@ -80,14 +110,19 @@ package final class FileDescriptor {
         if let failure { throw failure }
     }
 
-    /// Flushes the file's data to the storage device.
-    package func synchronize() throws(SwitchyardError) {
+    /// Flushes the file's data to the storage device (`fsync`), so that it survives a crash.
+    /// - Throws: ``SwitchyardError/invalidRequest(_:)`` when flushing fails.
+    public func synchronize() throws(SwitchyardError) {
         guard fsync(descriptor) == 0 else { throw .invalidRequest("Cannot flush '\(path)' to disk: \(Self.errorText()).") }
     }
 
     /// Waits for an exclusive advisory lock on the file (`flock`), shared with every process that
     /// locks the same file; released by ``close()``.
-    package func lockExclusively() throws(SwitchyardError) {
+    ///
+    /// The lock is advisory: it keeps out only those who also lock the file. It blocks the calling
+    /// thread while another holder has it.
+    /// - Throws: ``SwitchyardError/invalidRequest(_:)`` when the file cannot be locked.
+    public func lockExclusively() throws(SwitchyardError) {
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else { throw .invalidRequest("Cannot lock '\(path)': \(Self.errorText()).") }
         }
@@ -95,7 +130,11 @@ package final class FileDescriptor {
 
     /// What identifies the file's current content for a reader that caches it: device, inode, size
     /// and modification time of `path` (a rename or a write changes it), or `nil` if there is no file.
-    package static func version(of path: String) -> [Int64]? {
+    ///
+    /// Compare two versions for equality only; the parts have no other meaning.
+    /// - Parameter path: The file's path.
+    /// - Returns: The version, or `nil` if there is no such file (or it cannot be examined).
+    public static func version(of path: String) -> [Int64]? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
@@ -106,22 +145,27 @@ package final class FileDescriptor {
         return [Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(modified.tv_sec), Int64(modified.tv_nsec)]
     }
 
-    /// Closes the file; later calls do nothing.
-    package func close() {
+    /// Closes the file, releasing a lock taken with ``lockExclusively()``; later calls do nothing.
+    public func close() {
         guard descriptor >= 0 else { return }
         _ = systemClose(descriptor)
         descriptor = -1
     }
 
-    /// Renames `from` to `to` atomically (same file system), replacing `to`.
-    package static func rename(_ from: String, to: String) throws(SwitchyardError) {
+    /// Renames a file atomically, replacing any file at the new path (`rename`).
+    /// - Parameters:
+    ///   - from: The file's current path.
+    ///   - to: Its new path, on the same file system.
+    /// - Throws: ``SwitchyardError/invalidRequest(_:)`` when the file cannot be renamed.
+    public static func rename(_ from: String, to: String) throws(SwitchyardError) {
         guard systemRename(from, to) == 0 else {
             throw .invalidRequest("Cannot rename '\(from)' to '\(to)': \(errorText()).")
         }
     }
 
-    /// Removes `path` if it exists.
-    package static func remove(_ path: String) {
+    /// Removes a file if it exists (`unlink`); a missing file or a failure is ignored.
+    /// - Parameter path: The file's path.
+    public static func remove(_ path: String) {
         _ = unlink(path)
     }
 
