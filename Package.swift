@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "Switchyard", targets: ["Switchyard"]),
         .library(name: "SwitchyardCore", targets: ["SwitchyardCore"]),
+        .library(name: "SwitchyardStandardLinks", targets: ["SwitchyardStandardLinks"]),
         .library(name: "SwitchyardCurl", targets: ["SwitchyardCurl"]),
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
         .library(name: "SwitchyardAsyncHTTPClient", targets: ["SwitchyardAsyncHTTPClient"]),
@@ -101,10 +102,17 @@ let package = Package(
             ]
         ),
 
-        // The kernel re-exported, plus the standard links (redirects, retry, status validation, size
-        // limit) as settings of ClientConfiguration, and Client(transport:) with the standard chain.
+        // The umbrella: the kernel and the standard links re-exported, so that `import Switchyard`
+        // and a transport make a first program.
         .target(
             name: "Switchyard",
+            dependencies: ["SwitchyardCore", "SwitchyardStandardLinks", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        // The standard links: status validation, the response size limit, redirects and retry, as
+        // settings of ClientConfiguration; a feature module that reads their options depends on this
+        // module, not on the umbrella.
+        .target(
+            name: "SwitchyardStandardLinks",
             dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
 
@@ -205,7 +213,7 @@ let package = Package(
         .target(
             name: "SwitchyardAPI",
             dependencies: [
-                "SwitchyardTraffic", "SwitchyardTransfers", "Switchyard", "SwitchyardJSON",
+                "SwitchyardTraffic", "SwitchyardTransfers", "SwitchyardCore", "SwitchyardStandardLinks", "SwitchyardJSON",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .target(name: "SwitchyardCache", condition: .when(traits: ["Cache"]))
             ]
@@ -255,14 +263,14 @@ let package = Package(
         // Server-sent events with reconnection, and JSON-lines bodies.
         .target(
             name: "SwitchyardStreams",
-            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["SwitchyardCore", "SwitchyardStandardLinks", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Streams"
         ),
         // WebSocket connections (RFC 6455) on SwiftNIO, their handshakes through a client chain. Trait WebSocket.
         .target(
             name: "SwitchyardWebSocket",
             dependencies: [
-                "Switchyard",
+                "SwitchyardCore", "SwitchyardStandardLinks",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 product("NIOCore", "swift-nio", trait: "WebSocket"),
                 product("NIOPosix", "swift-nio", trait: "WebSocket"),
@@ -278,7 +286,7 @@ let package = Package(
         .target(
             name: "SwitchyardCache",
             dependencies: [
-                "Switchyard",
+                "SwitchyardCore", "SwitchyardStandardLinks",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 product("Crypto", "swift-crypto", trait: "Cache")
             ],
@@ -302,7 +310,7 @@ let package = Package(
         .target(
             name: "SwitchyardOpenAPI",
             dependencies: [
-                "Switchyard",
+                "SwitchyardCore", "SwitchyardStandardLinks",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 product("OpenAPIRuntime", "swift-openapi-runtime", trait: "OpenAPI")
             ]

@@ -10,7 +10,7 @@ let package = Package(
         .executableTarget(
             name: "SwitchyardFuzz",
             dependencies: [
-                .product(name: "Switchyard", package: "Switchyard"),
+                .product(name: "SwitchyardStandardLinks", package: "Switchyard"),
                 .product(name: "SwitchyardCurl", package: "Switchyard"),
                 .product(name: "SwitchyardCache", package: "Switchyard"),
                 .product(name: "SwitchyardTesting", package: "Switchyard"),

@@ -1,6 +1,6 @@
 public import Foundation
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// How an ``HTTPCache`` behaves: the default policy, the largest entry, the app's freshness
 /// lifetimes for endpoints whose responses carry no cache headers, the network timeout of

@@ -1,5 +1,5 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// One `GET` or `HEAD` on its way through the ``CacheInterceptor``: serving a stored response,
 /// asking the network (conditionally when the stored one has validators), and storing the answer.

@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// The link of `Plugin.cache(_:name:scope:placement:)`: answers `GET` and `HEAD` from an ``HTTPCache`` under each request's
 /// ``CachePolicy``, revalidates stale entries, stores what RFC 9111 allows as it streams to the

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension Plugin {
     /// The HTTP cache as a plugin: answers `GET` and `HEAD` from `cache` and stores what the network

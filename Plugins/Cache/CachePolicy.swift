@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// How one request uses the cache. Set it per request (``SwitchyardCore/RequestOptions/cachePolicy``)
 /// or for every request (``CacheConfiguration/defaultPolicy``).

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// The per-request option that keeps a response out of the cache
 /// (``SwitchyardCore/RequestOptions/cacheStoresResponse``).

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// Feeds a response body into a ``CacheEntryWriter`` as the caller reads it, so the body is

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Switchyard
 import SwitchyardCore
 
 /// Freshness and age of a stored response (RFC 9111 §4.2), as a private cache computes them.

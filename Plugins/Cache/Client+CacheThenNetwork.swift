@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension Client {
     /// The cached response at once (if any), then the network's: an asynchronous sequence of one or

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension SwitchyardError.Kind {
     /// A ``CachePolicy/cacheOnly`` request found nothing usable in the cache; nothing was sent.

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// The event-stream interpretation of the WHATWG HTML standard (§9.2.6), fed bytes as they arrive.
 ///

@@ -1,5 +1,6 @@
 public import Foundation
-public import Switchyard
+import HTTPTypes
+public import SwitchyardCore
 
 extension HTTPBody {
     /// The body read as JSON lines (NDJSON): one `Value` decoded from each line, as the lines arrive.

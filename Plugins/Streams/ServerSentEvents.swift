@@ -1,6 +1,7 @@
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 package import SwitchyardCore
+public import SwitchyardStandardLinks
 
 extension Client {
     /// The events of a `text/event-stream` at `request`'s URL, reconnecting as a browser's

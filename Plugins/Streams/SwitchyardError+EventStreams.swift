@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension SwitchyardError.Kind {
     /// An event stream's response was not a `200` with `Content-Type: text/event-stream` (or a `204`,

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension SwitchyardError.Kind {
     /// The server did not accept the WebSocket opening handshake: a status other than 101 (a

@@ -1,7 +1,7 @@
 public import HTTPTypes
 import NIOCore
 import NIOWebSocket
-import Switchyard
+import SwitchyardCore
 
 /// An open WebSocket connection (RFC 6455): its messages as an `AsyncSequence`, and ``send(_:)``,
 /// ``ping(_:timeout:)`` and ``close(code:reason:)``.

@@ -1,5 +1,6 @@
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
+public import SwitchyardStandardLinks
 
 /// Opens WebSocket connections whose handshakes go through a client chain.
 ///

@@ -1,6 +1,6 @@
 import NIOCore
 import NIOWebSocket
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// The end of an upgraded connection's pipeline: whole messages go to the ``WebSocket``'s readers,

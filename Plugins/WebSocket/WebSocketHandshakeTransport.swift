@@ -6,7 +6,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
-import Switchyard
+import SwitchyardCore
 
 /// The terminal of a ``WebSocketClient``'s chain: sends the opening handshake on a new connection
 /// and, on `101`, turns the connection into a ``WebSocket`` (left in the exchange context). Any other

@@ -1,5 +1,5 @@
 import NIOCore
-import Switchyard
+import SwitchyardCore
 import Synchronization
 
 /// What a connection's handler (on its event loop) and its ``WebSocket``'s callers share.

@@ -1,5 +1,5 @@
 public import OpenAPIRuntime
-public import Switchyard
+public import SwitchyardCore
 
 extension ClientError {
     /// The Switchyard error behind this OpenAPI client error, when the transport, an interceptor or

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

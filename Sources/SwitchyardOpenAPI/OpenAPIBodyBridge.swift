@@ -1,27 +1,27 @@
 import OpenAPIRuntime
-import Switchyard
+import SwitchyardCore
 
 /// Converts bodies between swift-openapi-runtime and Switchyard without buffering: each side
 /// pulls the other's chunks one at a time, and the known length and the iteration behaviour
 /// (`.multiple` ⇔ `.replayable`, `.single` ⇔ `.singleUse`) carry over.
 enum OpenAPIBodyBridge {
     /// A Switchyard body that streams `body`'s chunks.
-    static func switchyard(_ body: OpenAPIRuntime.HTTPBody) -> Switchyard.HTTPBody {
-        let length: Switchyard.HTTPBody.Length =
+    static func switchyard(_ body: OpenAPIRuntime.HTTPBody) -> SwitchyardCore.HTTPBody {
+        let length: SwitchyardCore.HTTPBody.Length =
             switch body.length {
             case .known(let count): .known(count)
             case .unknown: .unknown
             }
-        let replayability: Switchyard.HTTPBody.Replayability =
+        let replayability: SwitchyardCore.HTTPBody.Replayability =
             switch body.iterationBehavior {
             case .multiple: .replayable
             case .single: .singleUse
             }
-        return Switchyard.HTTPBody(body, length: length, replayability: replayability)
+        return SwitchyardCore.HTTPBody(body, length: length, replayability: replayability)
     }
 
     /// An OpenAPI body that streams `body`'s chunks; an in-memory body stays in memory.
-    static func openAPI(_ body: Switchyard.HTTPBody) -> OpenAPIRuntime.HTTPBody {
+    static func openAPI(_ body: SwitchyardCore.HTTPBody) -> OpenAPIRuntime.HTTPBody {
         if let bytes = body.bufferedBytes { return OpenAPIRuntime.HTTPBody(bytes) }
         let length: OpenAPIRuntime.HTTPBody.Length =
             switch body.length {

@@ -1,5 +1,5 @@
 public import OpenAPIRuntime
-public import Switchyard
+public import SwitchyardCore
 
 /// Any swift-openapi-runtime `ClientMiddleware` as a Switchyard `Interceptor`: middleware
 /// written for generated clients (authentication, logging, header injection) runs in a Switchyard
@@ -66,10 +66,10 @@ public struct OpenAPIMiddlewareInterceptor: Interceptor {
 /// Remembers the last response body handed to the middleware, so a body it returns unchanged
 /// goes back up the chain as the original Switchyard body instead of being wrapped twice.
 private final class ResponseBodies: Sendable {
-    private let last = Lock<(bridged: OpenAPIRuntime.HTTPBody, original: Switchyard.HTTPBody)?>(nil)
+    private let last = Lock<(bridged: OpenAPIRuntime.HTTPBody, original: SwitchyardCore.HTTPBody)?>(nil)
 
     /// `body` as an OpenAPI body, remembered.
-    func bridge(_ body: Switchyard.HTTPBody?) -> OpenAPIRuntime.HTTPBody? {
+    func bridge(_ body: SwitchyardCore.HTTPBody?) -> OpenAPIRuntime.HTTPBody? {
         guard let body else { return nil }
         let bridged = OpenAPIBodyBridge.openAPI(body)
         last.withLock { $0 = (bridged, body) }
@@ -77,7 +77,7 @@ private final class ResponseBodies: Sendable {
     }
 
     /// The Switchyard body for what the middleware returned.
-    func original(of body: OpenAPIRuntime.HTTPBody?) -> Switchyard.HTTPBody? {
+    func original(of body: OpenAPIRuntime.HTTPBody?) -> SwitchyardCore.HTTPBody? {
         guard let body else { return nil }
         if let known = last.withLock({ $0 }), known.bridged === body { return known.original }
         return OpenAPIBodyBridge.switchyard(body)

@@ -1,5 +1,5 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension RequestOptions {
     /// The `RequestOptions.userInfo` key under which the OpenAPI bridge records the operation ID.

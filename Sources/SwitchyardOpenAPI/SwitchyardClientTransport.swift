@@ -1,13 +1,13 @@
 public import HTTPTypes
 public import OpenAPIRuntime
-public import Switchyard
+public import SwitchyardCore
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-/// A Switchyard `Switchyard.Client` as a swift-openapi-runtime `ClientTransport`: a generated
+/// A Switchyard `SwitchyardCore.Client` as a swift-openapi-runtime `ClientTransport`: a generated
 /// OpenAPI client gets the client's whole chain (retry, redirects, events, timing, plugins) and
 /// whichever Switchyard transport it runs on.
 ///
@@ -17,7 +17,7 @@ public import Foundation
 /// import SwitchyardCurl
 /// import SwitchyardOpenAPI
 ///
-/// let switchyard = try Switchyard.Client(transport: CurlTransport(), configuration: ClientConfiguration())
+/// let switchyard = try SwitchyardCore.Client(transport: CurlTransport(), configuration: ClientConfiguration())
 /// let api = Client(                                  // the generated client
 ///     serverURL: URL(string: "https://api.example.com/v1")!,
 ///     transport: SwitchyardClientTransport(client: switchyard)
@@ -39,8 +39,8 @@ public import Foundation
 ///   the transport sends it; the response body is handed back as soon as the head arrives and
 ///   streams as the caller reads it. The known length carries over (so `Content-Length` is sent
 ///   when the OpenAPI body knows its size), and so does the iteration behaviour: an OpenAPI
-///   `.multiple` body is `Switchyard.HTTPBody.Replayability.replayable` (retries and redirects
-///   may send it again), a `.single` one is `Switchyard.HTTPBody.Replayability.singleUse`.
+///   `.multiple` body is `SwitchyardCore.HTTPBody.Replayability.replayable` (retries and redirects
+///   may send it again), a `.single` one is `SwitchyardCore.HTTPBody.Replayability.singleUse`.
 /// - **The operation ID becomes a tag.** Each request carries the `operationID` in
 ///   `RequestOptions.tags` and in `RequestOptions.openAPIOperationID`, so
 ///   `RequestScope(tags: ["getGreeting"])` puts one operation in a department plugin's scope, and
@@ -51,7 +51,7 @@ public import Foundation
 ///   `ClientConfiguration.validation` turns statuses into errors.
 /// - **Errors keep their kind.** The generated client wraps what the transport throws in a
 ///   `ClientError`; its `OpenAPIRuntime.ClientError.switchyardError` (or
-///   `Switchyard.SwitchyardError.init(openAPIError:)`) gives the `SwitchyardError` back, to
+///   `SwitchyardCore.SwitchyardError.init(openAPIError:)`) gives the `SwitchyardError` back, to
 ///   switch over `SwitchyardError.Kind`. Failures while reading the response body surface the
 ///   same way.
 /// - **Cancellation propagates.** Cancelling the task that calls the generated method stops the
@@ -64,12 +64,12 @@ public import Foundation
 /// ### Names both modules declare
 ///
 /// `HTTPBody` exists in `Switchyard` and in `OpenAPIRuntime`, and a generated client is named
-/// `Client` like `Switchyard.Client`. In a file that imports both modules:
+/// `Client` like `SwitchyardCore.Client`. In a file that imports both modules:
 ///
 /// - `Client` means the generated client (declarations of your own module win over imported
-///   ones); write `Switchyard.Client` for Switchyard's.
+///   ones); write `SwitchyardCore.Client` for Switchyard's.
 /// - `HTTPBody` is ambiguous ("'HTTPBody' is ambiguous for type lookup"). Write
-///   `OpenAPIRuntime.HTTPBody` or `Switchyard.HTTPBody`; or use the aliases ``OpenAPIHTTPBody`` and
+///   `OpenAPIRuntime.HTTPBody` or `SwitchyardCore.HTTPBody`; or use the aliases ``OpenAPIHTTPBody`` and
 ///   ``SwitchyardHTTPBody`` this module declares; or pick what plain `HTTPBody` means in one file
 ///   with a scoped import, which wins over the module imports:
 ///
@@ -86,7 +86,7 @@ public import Foundation
 /// question for the code that calls it.
 public struct SwitchyardClientTransport: ClientTransport {
     /// The client whose chain and transport every request goes through.
-    public let client: Switchyard.Client
+    public let client: SwitchyardCore.Client
     /// The options every request starts with (timeout, retry override, silence, …); the
     /// operation's tag is added to them. Per call, ``withRequestOptions(_:operation:)`` changes them.
     public var options: RequestOptions
@@ -101,7 +101,7 @@ public struct SwitchyardClientTransport: ClientTransport {
     /// - Parameters:
     ///   - client: The Switchyard client (its chain and transport).
     ///   - options: The options every request starts with.
-    public init(client: Switchyard.Client, options: RequestOptions = RequestOptions()) {
+    public init(client: SwitchyardCore.Client, options: RequestOptions = RequestOptions()) {
         self.client = client
         self.options = options
     }

@@ -1,5 +1,5 @@
 import OpenAPIRuntime
-public import Switchyard
+public import SwitchyardCore
 
 extension SwitchyardError {
     /// Finds the Switchyard error in an error thrown by a generated OpenAPI client: the error

@@ -1,6 +1,6 @@
 import Foundation
-@_spi(Fuzzing) import Switchyard
 @_spi(Fuzzing) import SwitchyardCurl
+@_spi(Fuzzing) import SwitchyardStandardLinks
 @_spi(Fuzzing) import SwitchyardTesting
 import Testing
 
@@ -19,8 +19,8 @@ import Testing
 
     @Test func everySeedRunsThroughItsParserWithoutATrap() throws {
         for input in try Self.inputs("curl-head") { CurlFuzzEntryPoints.responseHead(input) }
-        for input in try Self.inputs("retry-after") { CoreFuzzEntryPoints.retryAfter(String(decoding: input, as: UTF8.self)) }
-        for input in try Self.inputs("location") { CoreFuzzEntryPoints.redirectLocation(String(decoding: input, as: UTF8.self)) }
+        for input in try Self.inputs("retry-after") { StandardLinksFuzzEntryPoints.retryAfter(String(decoding: input, as: UTF8.self)) }
+        for input in try Self.inputs("location") { StandardLinksFuzzEntryPoints.redirectLocation(String(decoding: input, as: UTF8.self)) }
         for input in try Self.inputs("recording") { RecordingFuzzEntryPoints.recording(input) }
         #expect(try Self.inputs("curl-head").count >= 4)
     }

@@ -1,6 +1,6 @@
-@_spi(Fuzzing) import Switchyard
 @_spi(Fuzzing) import SwitchyardCache
 @_spi(Fuzzing) import SwitchyardCurl
+@_spi(Fuzzing) import SwitchyardStandardLinks
 @_spi(Fuzzing) import SwitchyardTesting
 
 #if canImport(Glibc)
@@ -19,9 +19,9 @@ enum FuzzTarget: String, CaseIterable {
     func run(_ bytes: [UInt8]) {
         switch self {
         case .curlHead: CurlFuzzEntryPoints.responseHead(bytes)
-        case .retryAfter: CoreFuzzEntryPoints.retryAfter(String(decoding: bytes, as: UTF8.self))
+        case .retryAfter: StandardLinksFuzzEntryPoints.retryAfter(String(decoding: bytes, as: UTF8.self))
         case .cacheControl: CacheFuzzEntryPoints.cacheControl(String(decoding: bytes, as: UTF8.self))
-        case .location: CoreFuzzEntryPoints.redirectLocation(String(decoding: bytes, as: UTF8.self))
+        case .location: StandardLinksFuzzEntryPoints.redirectLocation(String(decoding: bytes, as: UTF8.self))
         case .recording: RecordingFuzzEntryPoints.recording(bytes)
         }
     }

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Switchyard
 import SwitchyardCore
 
 /// Entry points for the fuzzers in `Fuzz/`: the cache's header parsing, with arbitrary input. Not

@@ -1,4 +1,3 @@
-import Switchyard
 import SwitchyardCore
 
 /// What a handshake agreed about permessage-deflate (RFC 7692 §7.1): the offer a client sends and

@@ -1,5 +1,5 @@
 #if Cache
-import Switchyard
+import SwitchyardCore
 import SwitchyardCache
 
 extension APIClient {

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 public import SwitchyardTraffic
 
 extension APIClient {

@@ -1,5 +1,5 @@
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// Sends ``Endpoint``s through a `Client` relative to a base URL, with the department defaults
 /// (``ParameterRule``s, envelopes) for each scope.

@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// Where a response came from (the exchange's `ResponseProvenance.Source`, set by a cache plugin).
 public enum ResponseSource: String, Sendable, Hashable {

@@ -1,5 +1,5 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// One call of an endpoint: start it, cancel it from anywhere, await its value, or follow its
 /// ``CallState`` (queued behind a limit, running, waiting to retry, and how it ended).

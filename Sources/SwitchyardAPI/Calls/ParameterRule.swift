@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// Query parameters (and JSON body members) a department adds to every endpoint in its scope:
 /// app version, locale, a signature input — static, or computed for each call.

@@ -1,6 +1,7 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 import SwitchyardJSON
+import SwitchyardStandardLinks
 
 /// Builds the ``Request`` for one call: base URL + path with encoded parameters, query (the
 /// endpoint's, then the scope rules'), header fields, encoded body, and options.

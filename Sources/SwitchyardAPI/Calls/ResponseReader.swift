@@ -1,5 +1,5 @@
 import HTTPTypes
-import Switchyard
+import SwitchyardCore
 
 /// Turns a buffered response into a call's final state, in this order: status, empty body
 /// (no data), content type, envelope and decoding (timed into the exchange's `decoding` phase).

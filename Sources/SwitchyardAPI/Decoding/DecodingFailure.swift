@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 import SwitchyardJSON
 
 #if canImport(FoundationEssentials)

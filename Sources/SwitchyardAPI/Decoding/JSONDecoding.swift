@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials

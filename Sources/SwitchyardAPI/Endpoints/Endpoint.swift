@@ -1,5 +1,6 @@
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
+public import SwitchyardStandardLinks
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 public import SwitchyardJSON
 
 /// The wrapper many APIs put around every payload, e.g. `{"code": 0, "msg": "ok", "data": …}`:

@@ -1,5 +1,5 @@
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 import SwitchyardJSON
 
 /// How an endpoint turns a response body into its value, and which bodies mean "no data".

@@ -1,5 +1,5 @@
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// How the body of a failed response becomes an app's own error model, declared on an
 /// ``Endpoint`` (``Endpoint/errorModel(_:)``) or for every call of an ``APIClient``

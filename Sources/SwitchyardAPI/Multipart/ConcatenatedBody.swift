@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// Bodies sent one after another as one body: how a multipart form streams its files between
 /// part headers held in memory.

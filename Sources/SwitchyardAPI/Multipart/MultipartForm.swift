@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 import SwitchyardTransfers
 
 #if canImport(FoundationEssentials)

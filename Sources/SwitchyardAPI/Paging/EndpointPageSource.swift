@@ -1,5 +1,5 @@
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 /// Pages of typed items from an ``Endpoint`` sent through an ``APIClient``: the department's
 /// parameters and envelope, content-type checks, samples and cancellation all apply, and each page

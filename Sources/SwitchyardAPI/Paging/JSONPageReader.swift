@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 import SwitchyardJSON
 
 /// Reads one page out of a decoded JSON document at a ``JSONPageLayout``'s paths.

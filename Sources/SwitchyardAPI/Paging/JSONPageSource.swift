@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 public import SwitchyardJSON
 
 #if canImport(FoundationEssentials)

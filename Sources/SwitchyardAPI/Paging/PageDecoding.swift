@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 extension ResponseDecoding {
     /// A page of `Item`s read by `layout` in one pass over the JSON: the items (`null` is an empty

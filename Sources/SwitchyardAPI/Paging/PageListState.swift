@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// What a list screen shows: the state of a ``PageLoader``'s list, with the items to show in it,
 /// in the vocabulary calls, transfers and paged lists share (`ActivityPhase`).

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// Which kind of load a ``PageLoader`` is running; a list screen shows a different spinner for each.
 public enum PageLoadKind: Sendable, Hashable {

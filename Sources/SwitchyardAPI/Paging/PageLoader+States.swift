@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 extension PageLoader {
     /// The list's states from now on, starting with the current one, for a UI to render.

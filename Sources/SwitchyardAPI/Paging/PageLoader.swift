@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardCore
 
 /// Loads a paged list page by page: first page, next page, refresh, a jump to a page, the page
 /// before; de-duplicates items across pages and publishes the list's ``PageListState``.

@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// Fetches one page of a paged list: the one thing a ``PageLoader`` needs from an API.
 ///

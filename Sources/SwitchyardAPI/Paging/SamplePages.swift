@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// One generated item of ``SamplePages``.
 public struct SampleItem: Sendable, Hashable, Identifiable {

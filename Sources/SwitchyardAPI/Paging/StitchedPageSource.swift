@@ -1,4 +1,4 @@
-public import Switchyard
+public import SwitchyardCore
 
 /// One list from two sources: a fixed one (pinned items, a featured section) in front of a paged
 /// one. Use it as a ``PageLoader``'s source and the loader de-duplicates across both: an item that

@@ -5,7 +5,7 @@ import SwitchyardCore
 /// Entry points for the fuzzers in `Fuzz/`: the code of this module that turns bytes from the
 /// network into values, each callable with arbitrary input. Not API: `@_spi(Fuzzing)` only.
 @_spi(Fuzzing)
-public enum CoreFuzzEntryPoints {
+public enum StandardLinksFuzzEntryPoints {
     /// Parses a `Retry-After` value.
     public static func retryAfter(_ text: String) {
         _ = RetryAfter.delay(from: text, now: Date(timeIntervalSince1970: 1_800_000_000))
