@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Switchyard
 import SwitchyardAsyncHTTPClient
+import SwitchyardCompression
 import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardTestServer

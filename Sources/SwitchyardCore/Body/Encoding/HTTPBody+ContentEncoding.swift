@@ -10,7 +10,10 @@ extension HTTPBody {
     ///   - level: The codec's compression level, or `nil` for its default.
     ///   - finished: Called at the end of each complete iteration with the plain and compressed sizes.
     /// - Returns: The compressed body.
-    func encoded(
+    ///
+    /// A plugin that compresses bodies on their way out builds on it (`SwitchyardCompression`'s
+    /// request compression does): `request.body = body.encoded(with: GzipCodec(), level: 6) { _, _ in }`.
+    public func encoded(
         with codec: any ContentCodec, level: Int?,
         finished: @escaping @Sendable (_ plain: Int64, _ compressed: Int64) -> Void
     ) -> HTTPBody {
@@ -19,17 +22,6 @@ extension HTTPBody {
                 let encoder = BodyEncoder(source: makeAsyncIterator(), codec: codec, level: level, finished: finished)
                 return { try await encoder.next() }
             }, length: .unknown, replayability: replayability)
-    }
-}
-
-extension HTTPBody {
-    /// This body gzip-compressed as it is read (``encoded(with:level:finished:)`` with ``GzipCodec``).
-    /// - Parameters:
-    ///   - level: zlib's compression level, 1 … 9.
-    ///   - finished: Called at the end of each complete iteration with the plain and compressed sizes.
-    /// - Returns: The compressed body.
-    func gzipped(level: Int32, finished: @escaping @Sendable (_ plain: Int64, _ compressed: Int64) -> Void) -> HTTPBody {
-        encoded(with: GzipCodec(), level: Int(level), finished: finished)
     }
 }
 

@@ -1,3 +1,5 @@
+public import SwitchyardCore
+
 /// What request compression did to one exchange's body: read it from the exchange's context.
 ///
 /// ```swift

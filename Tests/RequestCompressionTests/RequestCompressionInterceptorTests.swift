@@ -1,7 +1,8 @@
 import HTTPTypes
+import Switchyard
+import SwitchyardCompression
 import Testing
 
-@testable import Switchyard
 @testable import SwitchyardCore
 
 /// The gzip request-body encoder and its interceptor, in memory: the core's own decoder gets the
@@ -34,7 +35,7 @@ import Testing
     @Test(arguments: [1, 1000, 64 * 1024, 1 << 20])
     func aStreamInAnyChunkingRoundTrips(chunkSize: Int) async throws {
         let sizes = Lock<(Int64, Int64)?>(nil)
-        let gzipped = Self.streamed(Self.bytes, chunkSize: chunkSize).gzipped(level: 6) { plain, compressed in
+        let gzipped = Self.streamed(Self.bytes, chunkSize: chunkSize).encoded(with: GzipCodec(), level: 6) { plain, compressed in
             sizes.withLock { $0 = (plain, compressed) }
         }
         #expect(gzipped.length == .unknown)
@@ -49,14 +50,14 @@ import Testing
     @Test func everyPieceIsBoundedWhateverTheInput() async throws {
         // Each piece is what zlib released for one source chunk: bounded by that chunk plus one
         // output piece of zlib's buffered slack, never by the body's size.
-        let gzipped = Self.streamed(Self.bytes, chunkSize: 16 * 1024).gzipped(level: 1) { _, _ in }
+        let gzipped = Self.streamed(Self.bytes, chunkSize: 16 * 1024).encoded(with: GzipCodec(), level: 1) { _, _ in }
         var largest = 0
         for try await chunk in gzipped { largest = max(largest, chunk.count) }
         #expect(largest <= 16 * 1024 + Deflater.pieceSize)
     }
 
     @Test func aReplayableBodyStaysReplayableAndEachIterationIsComplete() async throws {
-        let gzipped = HTTPBody(Self.bytes).gzipped(level: 6) { _, _ in }
+        let gzipped = HTTPBody(Self.bytes).encoded(with: GzipCodec(), level: 6) { _, _ in }
         #expect(gzipped.replayability == .replayable)
         let first = try await Self.collect(gzipped)
         let second = try await Self.collect(gzipped)
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func anEmptyBodyIsAValidEmptyGzipStream() async throws {
-        let compressed = try await Self.collect(HTTPBody([UInt8]()).gzipped(level: 6) { _, _ in })
+        let compressed = try await Self.collect(HTTPBody([UInt8]()).encoded(with: GzipCodec(), level: 6) { _, _ in })
         #expect(!compressed.isEmpty)
         #expect(try await Self.gunzip(compressed) == [])
     }

@@ -1,14 +1,14 @@
 import HTTPTypes
+public import SwitchyardCore
 
-/// Compresses large request bodies on their way out (gzip by default, or any ``ContentCodec`` that
-/// encodes, e.g. `SwitchyardCompression`'s zstd), streamed chunk by chunk in constant memory.
+/// Compresses large request bodies on their way out (gzip by default, or any `ContentCodec` that
+/// encodes, e.g. ``ZstdCodec``), streamed chunk by chunk in constant memory.
 ///
 /// A request is compressed when it has a body, carries no `Content-Encoding` yet, and its body is
 /// either of unknown length or at least ``minimumBytes`` long; smaller bodies go as they are. A
 /// compressed request gets `Content-Encoding: <coding>` (e.g. `gzip`) and loses any `Content-Length` (the compressed
 /// size is only known once it has been sent; transports then send it chunked). The sizes before and
-/// after are recorded as a ``RequestCompressionReport`` in the exchange's context and its
-/// ``PipelineTimings/requestCompression``.
+/// after are recorded as a ``RequestCompressionReport`` in the exchange's context.
 ///
 /// Only use it for servers known to accept compressed request bodies (there is no negotiation in
 /// HTTP for requests): register it for their scope with ``Plugin/requestCompression(scope:minimumBytes:level:name:)``.
@@ -31,7 +31,7 @@ public struct RequestCompressionInterceptor: Interceptor {
     /// The gzip level, 1 (fastest) … 9 (smallest); for another ``coding``, the level it is given
     /// (clamped by the codec).
     public let level: Int
-    /// The content coding applied (default ``GzipCodec``).
+    /// The content coding applied (default `GzipCodec`).
     public let coding: any ContentCodec
 
     /// Creates a gzip-compressing interceptor.
@@ -46,7 +46,7 @@ public struct RequestCompressionInterceptor: Interceptor {
 
     /// Creates an interceptor compressing with `coding`.
     /// - Parameters:
-    ///   - coding: A codec that encodes (its ``ContentCodec/makeEncoder(level:)``).
+    ///   - coding: A codec that encodes (its `ContentCodec.makeEncoder(level:)`).
     ///   - minimumBytes: The smallest known-length body that is compressed.
     ///   - level: The codec's level (clamped to its range).
     public init(coding: any ContentCodec, minimumBytes: Int64 = defaultMinimumBytes, level: Int) {
