@@ -1,11 +1,12 @@
-/// What is hidden when a request is shown off the wire, e.g. as a `curl` command
-/// (``Request/curlCommand(redacting:bodyPreviewBytes:)``): the values of credential header fields and
-/// of credential query parameters, and those same values wherever else they appear (a body).
+/// What is hidden when a request is shown off the wire (a log line, a `curl` command of
+/// `SwitchyardObservability`): the values of credential header fields and of credential query
+/// parameters, and those same values wherever else they appear (a body).
 ///
 /// ```swift
 /// var redaction = Redaction.standard
 /// redaction.headers.insert("x-api-key")
-/// print(request.curlCommand(redacting: redaction))
+/// let redactor = Redactor(redaction: redaction, request: request.head)
+/// print(redactor.url(of: request.head))
 /// ```
 public struct Redaction: Sendable, Hashable {
     /// The defaults of the logging interceptor: `Authorization`, `Cookie`, `Set-Cookie`,
@@ -47,21 +48,5 @@ public struct Redaction: Sendable, Hashable {
     ) {
         self.headers = Set(headers.map { $0.lowercased() })
         self.queryParameters = QueryRedaction(parameterNames: queryParameters)
-    }
-}
-
-extension Request {
-    /// A copy-pasteable `curl` command for this request, with `redaction`'s secrets masked: e.g.
-    /// `curl -X 'POST' 'https://api.example.com/orders' -H 'Authorization: <redacted>' --data-binary '{"id":1}'`.
-    ///
-    /// A body in memory of at most `bodyPreviewBytes` UTF-8 bytes is included; a streamed, binary or
-    /// larger one is referred to as `@body.bin` with a comment. A URL's user information is never
-    /// shown (it is sent as `Authorization`).
-    /// - Parameters:
-    ///   - redaction: What to hide (default ``Redaction/standard``).
-    ///   - bodyPreviewBytes: The largest body shown inline (default 64 KiB).
-    public func curlCommand(redacting redaction: Redaction = .standard, bodyPreviewBytes: Int = 64 * 1024) -> String {
-        let redactor = Redactor(redactedHeaders: redaction.headers, queryRedaction: redaction.queryParameters, request: head)
-        return CurlCommand.render(self, redactor: redactor, bodyPreviewBytes: bodyPreviewBytes)
     }
 }

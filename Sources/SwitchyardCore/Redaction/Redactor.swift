@@ -85,16 +85,6 @@ public struct Redactor: Sendable {
     }
 }
 
-extension Redactor {
-    /// A copy-pasteable `curl` command for `request` with this exchange's secrets masked.
-    /// - Parameters:
-    ///   - request: The request.
-    ///   - bodyPreviewBytes: The largest in-memory UTF-8 body shown inline.
-    public func curlCommand(for request: Request, bodyPreviewBytes: Int) -> String {
-        CurlCommand.render(request, redactor: self, bodyPreviewBytes: bodyPreviewBytes)
-    }
-}
-
 extension String {
     /// Every occurrence of `target` replaced with `replacement` (no Foundation needed).
     func replacingAll(_ target: String, with replacement: String) -> String {
