@@ -11,7 +11,7 @@
 ///
 /// The kernel's options are what every request has; features add theirs as typed keys
 /// (``RequestOptionKey``), read and written through ``subscript(_:)`` or the property the feature
-/// declares (`retry`, `priority`, `coalescing`, `waitsForConnectivity`, `recordsDecoding`).
+/// declares.
 public struct RequestOptions: Sendable, Hashable {
     /// How long the whole exchange may take, measured from when the client starts it.
     /// `nil` means no timeout beyond ``deadline``.

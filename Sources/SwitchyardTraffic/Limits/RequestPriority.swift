@@ -1,3 +1,5 @@
+public import SwitchyardCore
+
 /// How urgent a request is when a concurrency-limit queue (`SwitchyardTraffic`) holds it: `userInitiated` requests
 /// leave the queue before `utility` ones, which leave before `background` ones; requests of one
 /// priority leave in the order they arrived.

@@ -1,4 +1,5 @@
 public import Logging
+public import SwitchyardCore
 
 /// ``RequestOptions/logger``: a request's own logger, as AsyncHTTPClient takes one per call.
 public enum RequestLoggerKey: RequestOptionKey {
