@@ -21,9 +21,8 @@ final class DemoEventPrinter: Sendable {
     private func handle(_ event: ExchangeEvent) {
         if let popUp = event.popUp { popUps.withLock { $0.append(popUp) } }
         guard isPrinting else { return }
-        switch event.kind {
-        case .retrying, .redirected: print("   ↻ \(event.kind.name): \(event.kind.detail)")
-        default: break
+        if event.plugin(Retrying.self) != nil || event.plugin(Redirected.self) != nil {
+            print("   ↻ \(event.kind.name): \(event.kind.detail)")
         }
     }
 }

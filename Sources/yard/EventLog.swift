@@ -18,9 +18,6 @@ extension ExchangeEvent.Kind {
     var detail: String {
         switch self {
         case .started, .cancelled: ""
-        case .retrying(let attempt, let delay, let reason):
-            "attempt \(attempt) failed (\(reason)); next in \(Int(delay.milliseconds)) ms"
-        case .redirected(let status, let location): "\(status) → \(location)"
         case .succeeded(let status): "status \(status)"
         case .failed(let error): "\(error.kind.rawValue): \(error.message)"
         case .plugin(let event): event.detail

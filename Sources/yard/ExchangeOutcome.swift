@@ -32,12 +32,12 @@ struct ExchangeOutcome {
 
     /// Requests put on the wire: the first, one per retry and one per redirect followed.
     var attempts: Int {
-        1 + events.count { if case .retrying = $0.kind { true } else { false } } + redirects
+        1 + events.count { $0.plugin(Retrying.self) != nil } + redirects
     }
 
     /// Redirects the chain followed.
     var redirects: Int {
-        events.count { if case .redirected = $0.kind { true } else { false } }
+        events.count { $0.plugin(Redirected.self) != nil }
     }
 
     /// The stable `%{json}` object (`-w '%{json}'`): keys and their order are a contract.

@@ -116,7 +116,7 @@ private func redirectingStub(to location: String) -> StubTransport {
         let texts =
             seen.map(\.description)
             + seen.compactMap { event in
-                if case .redirected(_, let location) = event.kind { location } else { nil }
+                event.plugin(Redirected.self)?.location
             }
         #expect(texts.count == 4)
         for text in texts { #expect(!text.contains("T-SECRET-3") && !text.contains("S-SECRET-4"), "\(text)") }

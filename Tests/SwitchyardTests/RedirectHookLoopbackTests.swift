@@ -95,7 +95,7 @@ private func hooked(_ hooks: [RedirectPolicy.Hook]) -> (ClientConfiguration, Col
             #expect(echo.uri == "/echo/signed")
             #expect(echo.values(of: "X-Signature") == ["hop-1"])
             #expect(server.requestCount(path: "/small") == 0)
-            let location = events.all.compactMap { if case .redirected(_, let location) = $0.kind { location } else { nil } }
+            let location = events.all.compactMap { $0.plugin(Redirected.self)?.location }
             #expect(location.first?.hasSuffix("/echo/signed") == true)
         }
     }

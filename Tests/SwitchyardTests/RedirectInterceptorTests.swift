@@ -182,7 +182,8 @@ private func send(_ stub: StubTransport, _ request: Request, policy: RedirectPol
         _ = try await client.send(try Request(url: "http://a.test/0"))
         var seen: [String] = []
         for await event in events {
-            guard case .redirected(let status, let location) = event.kind else { continue }
+            guard let hop = event.plugin(Redirected.self) else { continue }
+            let (status, location) = (hop.status, hop.location)
             seen.append("\(status) \(location)")
             if seen.count == 2 { break }
         }

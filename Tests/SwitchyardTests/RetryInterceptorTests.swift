@@ -43,7 +43,8 @@ private func quickPolicy(maxAttempts: Int = 3) -> RetryPolicy {
         #expect(response.context.pipelineTimings.backoffs == [.milliseconds(2), .milliseconds(4)])
         var retrying: [String] = []
         for await event in events {
-            guard case .retrying(let attempt, let delay, let reason) = event.kind else { continue }
+            guard let hop = event.plugin(Retrying.self) else { continue }
+            let (attempt, delay, reason) = (hop.attempt, hop.delay, hop.reason)
             retrying.append("\(attempt) \(delay) \(reason)")
             if retrying.count == 2 { break }
         }

@@ -41,7 +41,7 @@ private let retryInMilliseconds = HTTPField.Name("X-Retry-In-Ms")!
         // Asked after each attempt while attempts are left, the 200 included (left to the built-in rules).
         #expect(seen.withLock { $0 } == ["1 409 /orders", "2 200 /orders"])
         for await event in events {
-            guard case .retrying(_, _, let reason) = event.kind else { continue }
+            guard let reason = event.plugin(Retrying.self)?.reason else { continue }
             #expect(reason == "retry rule: HTTP 409")
             break
         }

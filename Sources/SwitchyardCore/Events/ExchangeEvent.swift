@@ -3,17 +3,14 @@ public import HTTPTypes
 /// Something that happened to an exchange, published on an ``EventBus``.
 ///
 /// The network layer never shows UI: it publishes events, and the app decides what to show.
-/// Lifecycle moments (`started`, `retrying`, `redirected`, `succeeded`, `failed`, `cancelled`)
-/// are separate kinds, so observers can follow an exchange without parsing messages.
+/// Lifecycle moments (`started`, `succeeded`, `failed`, `cancelled`) are separate kinds, and each
+/// plugin publishes its own typed events (``PluginEvent``), so observers follow an exchange without
+/// parsing messages.
 public struct ExchangeEvent: Sendable, CustomStringConvertible {
     /// What happened.
     public enum Kind: Sendable {
         /// The call entered the chain.
         case started
-        /// Attempt `attempt` failed and attempt `attempt + 1` follows after `delay`.
-        case retrying(attempt: Int, delay: Duration, reason: String)
-        /// The chain follows a redirect with this status to `location`.
-        case redirected(status: Int, location: String)
         /// The call ended with a response of this status.
         case succeeded(status: Int)
         /// The call failed with this error.
@@ -24,13 +21,11 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
         /// ``ExchangeEvent/plugin(_:)``.
         case plugin(any PluginEvent)
 
-        /// A short name: `started`, `retrying`, `redirected`, `succeeded`, `failed`, `cancelled`, or
-        /// a plugin event's ``PluginEvent/name``.
+        /// A short name: `started`, `succeeded`, `failed`, `cancelled`, or a plugin event's
+        /// ``PluginEvent/name``.
         public var name: String {
             switch self {
             case .started: "started"
-            case .retrying: "retrying"
-            case .redirected: "redirected"
             case .succeeded: "succeeded"
             case .failed: "failed"
             case .cancelled: "cancelled"

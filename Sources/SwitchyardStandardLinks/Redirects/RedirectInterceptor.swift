@@ -31,7 +31,7 @@ public import SwitchyardCore
 /// - More than ``RedirectPolicy/maxRedirects`` redirects fail with
 ///   `SwitchyardError.Kind.tooManyRedirects`, naming the locations visited.
 /// - The body of each followed redirect response is discarded; each hop publishes
-///   `ExchangeEvent.Kind.redirected(status:location:)` with the target URL (user information
+///   a ``Redirected`` event with the target URL (user information
 ///   removed, query shown as `?…`).
 /// - The exchange's deadline covers all hops together.
 /// - ``RedirectPolicy/hooks`` decide each hop last (after the limit and the `https` → `http`
@@ -101,7 +101,7 @@ public struct RedirectInterceptor: Interceptor, RepeatsTheRestOfTheChain {
             }
             await response.body?.discard()
             let target = following.head.redactedLocation
-            context.publish(.redirected(status: step.status, location: target), request: current)
+            context.publish(.plugin(Redirected(status: step.status, location: target)), request: current)
             visited.append(target)
             current = following
         }

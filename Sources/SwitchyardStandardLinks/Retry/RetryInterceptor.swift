@@ -26,7 +26,7 @@ public import SwitchyardCore
 /// - after a retryable outcome, takes a retry from the ``RetryBudget`` (none left: the outcome is
 ///   final, ``RetryBudgetRefused`` is published and the error says so, see below), throws away the failed response's body (`HTTPBody.discard(drainingUpTo:)`),
 ///   records the wait in `PipelineTimings.backoffs`, publishes
-///   `ExchangeEvent.Kind.retrying(attempt:delay:reason:)` and waits;
+///   a ``Retrying`` event and waits;
 /// - stops waiting at once when the task is cancelled, throwing `SwitchyardError.Kind.cancelled`;
 /// - with a `RetryHold` in the context (`RetryHoldKey`) that holds after a failed attempt
 ///   (the connectivity plugin's while offline), publishes its event and waits for it to lift
@@ -97,7 +97,7 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
                         return try refused(outcome, by: budget, reason: why, attempt: attempt, request, context)
                     }
                     context.recordPipelineTimings { $0.backoffs.append(waited) }
-                    context.publish(.retrying(attempt: attempt, delay: .zero, reason: why + "; the hold lifted"), request: request)
+                    context.publish(.plugin(Retrying(attempt: attempt, delay: .zero, reason: why + "; the hold lifted")), request: request)
                     ActivityReporting.report(.running)
                     attempt += 1
                     continue
@@ -109,7 +109,7 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
                 (delay, reason) = (wait, why)
             }
             context.recordPipelineTimings { $0.backoffs.append(delay) }
-            context.publish(.retrying(attempt: attempt, delay: delay, reason: reason), request: request)
+            context.publish(.plugin(Retrying(attempt: attempt, delay: delay, reason: reason)), request: request)
             ActivityReporting.report(.waitingToRetry(attempt: attempt + 1, delay: delay))
             try await Self.wait(delay, attempt: attempt)
             ActivityReporting.report(.running)
