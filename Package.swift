@@ -439,6 +439,26 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "SwitchyardStandardLinksTests",
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+                "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport", "SwitchyardCurl",
+                "SwitchyardTestServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics")
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardTrafficTests",
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+                "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport", "SwitchyardCurl",
+                "SwitchyardTestServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics")
+            ]
+        ),
+        .testTarget(
             name: "SwitchyardCurlTests",
             dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardConformance", "SwitchyardTestSupport",
@@ -562,7 +582,8 @@ let package = Package(
         // Tracing, OpenTelemetry-named metrics and service lifecycle against the loopback server.
         .testTarget(
             name: "SwitchyardObservabilityTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+                .product(name: "Logging", package: "swift-log"), .product(name: "MetricsTestKit", package: "swift-metrics"),
                 "Switchyard", "SwitchyardTracing", "SwitchyardServiceLifecycle", "SwitchyardTestServer",
                 "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",

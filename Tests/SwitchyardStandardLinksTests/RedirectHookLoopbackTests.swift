@@ -30,7 +30,7 @@ private func hooked(_ hooks: [RedirectPolicy.Hook]) -> (ClientConfiguration, Col
                 return .follow
             }
         ])
-        try await withTrafficTestClient(kind, configuration: configuration) { client, server in
+        try await withLoopbackClient(kind, configuration: configuration) { client, server in
             let response = try await client.send(try Request(url: redirect(server, to: "/redirect/1")))
             #expect(response.text == "redirected\n")
             let seen = hops.withLock { $0 }
@@ -49,7 +49,7 @@ private func hooked(_ hooks: [RedirectPolicy.Hook]) -> (ClientConfiguration, Col
     @Test(arguments: TransportKind.allCases)
     func stopReturnsTheRedirectToTheCaller(_ kind: TransportKind) async throws {
         let (configuration, events) = hooked([.init(name: "stop") { _ in .stop }])
-        try await withTrafficTestClient(kind, configuration: configuration) { client, server in
+        try await withLoopbackClient(kind, configuration: configuration) { client, server in
             let response = try await client.send(try Request(url: redirect(server, to: "/small", status: 307)))
             #expect(response.head.status.code == 307)
             #expect(response.head.headerFields[.location] == "/small")
@@ -69,7 +69,7 @@ private func hooked(_ hooks: [RedirectPolicy.Hook]) -> (ClientConfiguration, Col
                     ? .follow : .fail(.invalidRequest("Refused a redirect off our host."))
             }
         ])
-        try await withTrafficTestClient(kind, configuration: configuration) { client, server in
+        try await withLoopbackClient(kind, configuration: configuration) { client, server in
             let error = await failure(of: client, try Request(url: redirect(server, to: other.url("/small"))))
             #expect(error?.kind == .invalidRequest)
             #expect(error?.message == "Refused a redirect off our host.")
@@ -90,7 +90,7 @@ private func hooked(_ hooks: [RedirectPolicy.Hook]) -> (ClientConfiguration, Col
                 return .followModified(signed)
             }
         ])
-        try await withTrafficTestClient(kind, configuration: configuration) { client, server in
+        try await withLoopbackClient(kind, configuration: configuration) { client, server in
             let echo = try EchoReport(try await client.send(try Request(url: redirect(server, to: "/small"))))
             #expect(echo.uri == "/echo/signed")
             #expect(echo.values(of: "X-Signature") == ["hop-1"])
@@ -103,7 +103,7 @@ private func hooked(_ hooks: [RedirectPolicy.Hook]) -> (ClientConfiguration, Col
     @Test(arguments: TransportKind.allCases)
     func hooksDecideOnlyForTheirScope(_ kind: TransportKind) async throws {
         let (configuration, _) = hooked([.init(name: "payments", scope: RequestScope(tags: ["payments"])) { _ in .stop }])
-        try await withTrafficTestClient(kind, configuration: configuration) { client, server in
+        try await withLoopbackClient(kind, configuration: configuration) { client, server in
             var tagged = try Request(url: redirect(server, to: "/small"))
             tagged.options.tags = ["payments"]
             #expect(try await client.send(tagged).head.status == .found)
