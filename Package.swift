@@ -505,15 +505,29 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
+        // The example department plugins, one test target each.
         .testTarget(
-            name: "PluginTests",
-            dependencies: ["SwitchyardCore", "SwitchyardQuota", "SwitchyardTraffic", "SwitchyardObservability", 
-                "Switchyard", "SwitchyardSigning", "SwitchyardExperiments", "SwitchyardCurl", "SwitchyardTestServer",
-                "SwitchyardConformance",
+            name: "SwitchyardQuotaTests",
+            dependencies: ["SwitchyardCore", "SwitchyardQuota", "SwitchyardTraffic", "SwitchyardObservability",
+                "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardConformance",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
-        // The auth plugin and request compression against the loopback server, on every transport.
+        .testTarget(
+            name: "SwitchyardSigningTests",
+            dependencies: ["SwitchyardCore", "SwitchyardSigning", "SwitchyardTraffic", "SwitchyardObservability",
+                "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardConformance",
+                .product(name: "HTTPTypes", package: "swift-http-types")
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardExperimentsTests",
+            dependencies: ["SwitchyardCore", "SwitchyardExperiments", "SwitchyardTraffic", "SwitchyardObservability",
+                "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardConformance",
+                .product(name: "HTTPTypes", package: "swift-http-types")
+            ]
+        ),
+        // The auth plugin against the loopback server, on every transport.
         .testTarget(
             name: "SwitchyardAuthTests",
             dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
@@ -544,25 +558,17 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
-        // Request body compression on the wire, on every transport.
-        .testTarget(
-            name: "RequestCompressionTests",
-            dependencies: ["SwitchyardCore", "SwitchyardCompression", 
-                "Switchyard", "SwitchyardTestServer", "SwitchyardConformance", "SwitchyardTestSupport",
-                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
-                .product(name: "HTTPTypes", package: "swift-http-types")
-            ]
-        ),
-        // br and zstd response decoding (SwitchyardCompression) on every transport, and its codecs.
+        // br and zstd response decoding and request compression (SwitchyardCompression) on every
+        // transport, and its codecs.
         .testTarget(
             name: "SwitchyardCompressionTests",
-            dependencies: ["Switchyard", "SwitchyardCompression", "SwitchyardCurl", "SwitchyardURLSession",
+            dependencies: ["SwitchyardCore", "SwitchyardConformance", "Switchyard", "SwitchyardCompression", "SwitchyardCurl", "SwitchyardURLSession",
                 "SwitchyardAsyncHTTPClient", "SwitchyardTestServer", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
-            name: "CachePluginTests",
+            name: "SwitchyardCacheTests",
             dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardCache", "SwitchyardAPI", "SwitchyardTestServer", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",

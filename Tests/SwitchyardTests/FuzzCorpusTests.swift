@@ -6,7 +6,7 @@ import Testing
 
 /// Replays the fuzzers' seed corpus (`Fuzz/Corpus`) through the same entry points on every test
 /// run: every crash a fuzzer ever found is kept there as a seed, so it stays fixed. The cache's
-/// entry point is replayed by `CachePluginTests`.
+/// entry point is replayed by `SwitchyardCacheTests`.
 @Suite struct FuzzCorpusTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Fuzz/Corpus").standardized
