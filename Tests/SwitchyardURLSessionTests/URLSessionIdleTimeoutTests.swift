@@ -3,8 +3,9 @@ import SwitchyardConformance
 import SwitchyardURLSession
 import Testing
 
-/// With no deadline, an exchange in which the server sends nothing for the idle timeout ends with
-/// `timeout`, before the head and mid-body.
+/// The transport's idle timeout is on by default. What it does (a silent server ends the exchange
+/// with `timeout`, before the head and mid-body) is the conformance checks `idle-timeout-*`, run on
+/// every transport.
 @Suite(.timeLimit(.minutes(2))) struct URLSessionIdleTimeoutTests {
     @Test func theIdleTimeoutIsOnByDefault() {
         #expect(URLSessionTransport.Configuration().idleTimeout == IdleTimeout.default)
