@@ -37,10 +37,10 @@ consumer: deps
 # declaration among them). Version-like names (http1_1, v1_2) and the generator-shaped test client
 # keep their spelling, hence AlwaysUseLowerCamelCase and TypeNamesShouldBeCapitalized are off.
 lint:
-	swift format lint --strict -r Sources Tests Plugins
+	swift format lint --strict -r Sources Transports Plugins Layers Tests
 
 format:
-	swift format format -i -r --parallel Sources Tests Plugins
+	swift format format -i -r --parallel Sources Transports Plugins Layers Tests
 
 clean:
 	rm -rf .build

@@ -113,7 +113,8 @@ let package = Package(
         // module, not on the umbrella.
         .target(
             name: "SwitchyardStandardLinks",
-            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Plugins/StandardLinks"
         ),
 
         // zlib, for decoding gzip/deflate response bodies identically on every transport.
@@ -151,12 +152,14 @@ let package = Package(
         ),
         .target(
             name: "SwitchyardCurl",
-            dependencies: ["CCurl", "SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["CCurl", "SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Transports/Curl"
         ),
 
         .target(
             name: "SwitchyardURLSession",
-            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Transports/URLSession"
         ),
         // Trait AsyncHTTPClient.
         .target(
@@ -175,21 +178,24 @@ let package = Package(
                 product("NIOHTTP2", "swift-nio-http2", trait: "AsyncHTTPClient"),
                 // The header block of a request's HEADERS frame, which the connection observer reads.
                 product("NIOHPACK", "swift-nio-http2", trait: "AsyncHTTPClient")
-            ]
+            ],
+            path: "Transports/AsyncHTTPClient"
         ),
 
         // MARK: - Features
         // Resumable downloads to a file, uploads from a file, transfer progress: on the kernel only.
         .target(
             name: "SwitchyardTransfers",
-            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Layers/Transfers"
         ),
 
         // Traffic control as plugins: coalescing, concurrency limits and priorities, circuit breaker,
         // tracking, connectivity, batches.
         .target(
             name: "SwitchyardTraffic",
-            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Plugins/Traffic"
         ),
         // Timing statistics (HdrHistogram), OpenTelemetry-named metrics (swift-metrics), HAR files and
         // logging, as plugins.
@@ -201,7 +207,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Histogram", package: "hdrhistogram-swift")
-            ]
+            ],
+            path: "Plugins/Observability"
         ),
 
         // MARK: - Application layer
@@ -216,7 +223,8 @@ let package = Package(
                 "SwitchyardTraffic", "SwitchyardTransfers", "SwitchyardCore", "SwitchyardStandardLinks", "SwitchyardJSON",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .target(name: "SwitchyardCache", condition: .when(traits: ["Cache"]))
-            ]
+            ],
+            path: "Layers/API"
         ),
 
         // MARK: - Example department plugins
@@ -313,7 +321,8 @@ let package = Package(
                 "SwitchyardCore", "SwitchyardStandardLinks",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 product("OpenAPIRuntime", "swift-openapi-runtime", trait: "OpenAPI")
-            ]
+            ],
+            path: "Layers/OpenAPI"
         ),
 
         // Spans per call and per attempt (OpenTelemetry HTTP client conventions) through
@@ -333,7 +342,8 @@ let package = Package(
             dependencies: [
                 "SwitchyardCore",
                 product("ServiceLifecycle", "swift-service-lifecycle", trait: "ServiceLifecycle")
-            ]
+            ],
+            path: "Layers/ServiceLifecycle"
         ),
 
         // MARK: - Test support

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// Every ```swift block of README.md and of the DocC articles (`Sources/*/*.docc`, `Plugins/*/*.docc`)
+/// Every ```swift block of README.md and of the DocC articles (`*.docc` under `Sources`, `Transports`,
+/// `Plugins` and `Layers`)
 /// must be compiled: its code appears in a `.swift` file under `Tests/`, compared without whitespace,
 /// semicolons and trailing commas (so that `make format` may re-wrap the test file, never the
 /// tokens). A block's `import` lines are matched against that file's
@@ -61,7 +62,7 @@ import Testing
     /// The documentation files: README.md and every article of every catalog.
     static func documentationFiles() throws -> [String] {
         var files = ["README.md"]
-        for folder in ["Sources", "Plugins"] {
+        for folder in ["Sources", "Transports", "Plugins", "Layers"] {
             let base = root.appendingPathComponent(folder)
             guard let walker = FileManager.default.enumerator(atPath: base.path) else { continue }
             while let relative = walker.nextObject() as? String {

@@ -6,7 +6,7 @@ import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
 
-// The cache-then-network example of Sources/SwitchyardAPI/SwitchyardAPI.docc/APIObjectsAndPagedLists.md,
+// The cache-then-network example of Layers/API/SwitchyardAPI.docc/APIObjectsAndPagedLists.md,
 // with the HTTP cache in the chain.
 
 func apiCacheThenNetwork(api: APIClient) async -> [String] {

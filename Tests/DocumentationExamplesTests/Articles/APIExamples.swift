@@ -6,7 +6,7 @@ import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
 
-// Sources/SwitchyardAPI/SwitchyardAPI.docc/APIObjectsAndPagedLists.md, run against the loopback
+// Layers/API/SwitchyardAPI.docc/APIObjectsAndPagedLists.md, run against the loopback
 // server (/echo for calls, /pages/{key} for lists).
 
 // doc:api-endpoint

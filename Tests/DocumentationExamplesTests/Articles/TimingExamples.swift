@@ -6,7 +6,7 @@ import SwitchyardTestServer
 import SwitchyardTestSupport
 import Testing
 
-// Sources/SwitchyardObservability/SwitchyardObservability.docc/MeasureWithTheTimingHarness.md, run against the loopback server.
+// Plugins/Observability/SwitchyardObservability.docc/MeasureWithTheTimingHarness.md, run against the loopback server.
 
 func timingClient() throws -> (Client, TimingStats) {
     // doc:timing-setup
