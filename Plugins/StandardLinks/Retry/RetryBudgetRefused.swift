@@ -5,7 +5,7 @@ public import SwitchyardCore
 ///
 /// The caller learns it from the error too: a refused failure keeps its kind (`connectionFailed`,
 /// `timeout`, …) and says so in its message, and so does the `httpStatus` error the status
-/// validation makes of a refused `503` (``SwitchyardCore/ExchangeContext/retryBudgetRefusal`` carries the event to
+/// validation makes of a refused `503` (`ExchangeContext.retryBudgetRefusal` carries the event to
 /// it). A client that sees many of these either meets a long outage (the budget works as meant) or
 /// retries more of its traffic than the budget allows: see ``RetryBudget`` and
 /// `ClientConfiguration.retryBudget`.

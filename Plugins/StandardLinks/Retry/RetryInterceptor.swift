@@ -36,7 +36,7 @@ public import SwitchyardCore
 /// final 503, with its body) or the last error, with `SwitchyardError.attempt` set. When the budget
 /// refused the retry, the error's message ends with ``RetryBudgetRefused/explanation`` (its kind
 /// stays what it was), and a response carries the refusal in
-/// ``SwitchyardCore/ExchangeContext/retryBudgetRefusal``, which the ``StatusValidationInterceptor``
+/// `ExchangeContext.retryBudgetRefusal`, which the ``StatusValidationInterceptor``
 /// adds to the message of its `httpStatus` error. This also
 /// holds when the next wait would cross the deadline: the interceptor does not sleep into a
 /// certain timeout but returns what it has right away.
@@ -118,7 +118,7 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
     }
 
     /// The outcome of an attempt whose retry `budget` refused: publishes ``RetryBudgetRefused``,
-    /// and returns the response (leaving the event in ``SwitchyardCore/ExchangeContext/retryBudgetRefusal``
+    /// and returns the response (leaving the event in `ExchangeContext.retryBudgetRefusal`
     /// for the status validation's error) or throws the error with the refusal in its message.
     private func refused(
         _ outcome: Result<Response, SwitchyardError>, by budget: RetryBudget, reason: String, attempt: Int,
