@@ -111,16 +111,7 @@ public final class Download: Sendable {
     ///   awaiting task cancels the download.
     public func result() async throws(SwitchyardError) -> DownloadResult {
         start()
-        let final = await withTaskCancellationHandler {
-            await broadcast.finalState()
-        } onCancel: {
-            cancel()
-        }
-        switch final {
-        case .succeeded(let result): return result
-        case .failed(let error): throw error
-        default: throw .cancelled
-        }
+        return try await broadcast.transferResult { [self] in cancel() }
     }
 
     // MARK: - Running

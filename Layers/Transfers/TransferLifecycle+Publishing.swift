@@ -17,3 +17,24 @@ extension TransferLifecycle.Action {
         }
     }
 }
+
+extension StateBroadcast {
+    /// The transfer's result once this broadcast of its states finishes; cancelling the awaiting
+    /// task runs `cancel` (which ends the transfer, and so the wait).
+    /// - Parameter cancel: Cancels the transfer.
+    /// - Returns: The success value of a transfer that succeeded.
+    /// - Throws: The transfer's error, or `SwitchyardError.Kind.cancelled`.
+    func transferResult<Success>(cancel: @escaping @Sendable () -> Void) async throws(SwitchyardError) -> Success
+    where State == TransferState<Success> {
+        let final = await withTaskCancellationHandler {
+            await finalState()
+        } onCancel: {
+            cancel()
+        }
+        switch final {
+        case .succeeded(let result): return result
+        case .failed(let error): throw error
+        default: throw .cancelled
+        }
+    }
+}

@@ -154,16 +154,7 @@ public final class Upload: Sendable {
     ///   awaiting task cancels the upload.
     public func result() async throws(SwitchyardError) -> UploadResult {
         start()
-        let final = await withTaskCancellationHandler {
-            await broadcast.finalState()
-        } onCancel: {
-            cancel()
-        }
-        switch final {
-        case .succeeded(let result): return result
-        case .failed(let error): throw error
-        default: throw .cancelled
-        }
+        return try await broadcast.transferResult { [self] in cancel() }
     }
 
     // MARK: - Running
