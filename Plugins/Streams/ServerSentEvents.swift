@@ -1,7 +1,6 @@
 import HTTPTypes
 public import SwitchyardCore
-package import SwitchyardCore
-public import SwitchyardStandardLinks
+import SwitchyardStandardLinks
 
 extension Client {
     /// The events of a `text/event-stream` at `request`'s URL, reconnecting as a browser's
