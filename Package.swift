@@ -194,7 +194,7 @@ let package = Package(
         // tracking, connectivity, batches.
         .target(
             name: "SwitchyardTraffic",
-            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["SwitchyardCore", "SwitchyardStandardLinks", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Traffic"
         ),
         // Timing statistics (HdrHistogram), OpenTelemetry-named metrics (swift-metrics), HAR files and

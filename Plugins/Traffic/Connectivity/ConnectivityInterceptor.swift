@@ -1,4 +1,5 @@
 public import SwitchyardCore
+import SwitchyardStandardLinks
 
 /// Holds requests that ask for it (``SwitchyardCore/RequestOptions/waitsForConnectivity``) while the
 /// ``ConnectivitySource`` reports ``ConnectivityStatus/offline``, until the network is back, the

@@ -1,7 +1,9 @@
+public import SwitchyardCore
+
 /// Something a retry waits for instead of spending attempts: a link above the retry link puts one
 /// in the exchange's context (``RetryHoldKey``), and after a failed attempt, while the hold is
 /// ``isHolding``, the retry link waits for it to lift (bounded by
-/// `RetryPolicy.maxConnectivityWait` (in `Switchyard`) and the deadline) rather than backing off into it.
+/// ``RetryPolicy/maxConnectivityWait`` and the deadline) rather than backing off into it.
 ///
 /// The connectivity plugin (`SwitchyardTraffic`) holds retries while the network is offline; a
 /// plugin of your own can hold them while, say, a quota is exhausted.
