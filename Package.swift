@@ -10,6 +10,16 @@ func product(_ name: String, _ package: String, trait: String) -> Target.Depende
     .product(name: name, package: package, condition: .when(traits: [trait]))
 }
 
+/// What the kernel's tests and the tests of the chain's own plugins (standard links, traffic) use.
+let chainTestDependencies: [Target.Dependency] = [
+    "SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+    "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport", "SwitchyardCurl",
+    "SwitchyardTestServer",
+    .product(name: "HTTPTypes", package: "swift-http-types"),
+    .product(name: "Logging", package: "swift-log"),
+    .product(name: "MetricsTestKit", package: "swift-metrics")
+]
+
 let package = Package(
     name: "Switchyard",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
@@ -440,33 +450,15 @@ let package = Package(
         // loopback server where the wire matters.
         .testTarget(
             name: "SwitchyardTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
-                "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport", "SwitchyardCurl",
-                "SwitchyardTestServer",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "MetricsTestKit", package: "swift-metrics")
-            ]
+            dependencies: chainTestDependencies
         ),
         .testTarget(
             name: "SwitchyardStandardLinksTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
-                "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport", "SwitchyardCurl",
-                "SwitchyardTestServer",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "MetricsTestKit", package: "swift-metrics")
-            ]
+            dependencies: chainTestDependencies
         ),
         .testTarget(
             name: "SwitchyardTrafficTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
-                "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport", "SwitchyardCurl",
-                "SwitchyardTestServer",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "MetricsTestKit", package: "swift-metrics")
-            ]
+            dependencies: chainTestDependencies
         ),
         .testTarget(
             name: "SwitchyardCurlTests",

@@ -31,7 +31,6 @@ public struct Retrying: PluginEvent, Hashable {
 
     /// E.g. `attempt 1 failed (HTTP 503); next in 87 ms`.
     public var detail: String {
-        let milliseconds = delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000
-        return "attempt \(attempt) failed (\(reason)); next in \(milliseconds) ms"
+        "attempt \(attempt) failed (\(reason)); next in \(Int(delay.milliseconds)) ms"
     }
 }
