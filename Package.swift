@@ -12,7 +12,7 @@ func product(_ name: String, _ package: String, trait: String) -> Target.Depende
 
 /// What the kernel's tests and the tests of the chain's own plugins (standard links, traffic) use.
 let chainTestDependencies: [Target.Dependency] = [
-    "SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+    "SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
     "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport", "SwitchyardCurl",
     "SwitchyardTestServer",
     .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "Switchyard", targets: ["Switchyard"]),
         .library(name: "SwitchyardCore", targets: ["SwitchyardCore"]),
         .library(name: "SwitchyardStandardLinks", targets: ["SwitchyardStandardLinks"]),
+        .library(name: "SwitchyardTransportKit", targets: ["SwitchyardTransportKit"]),
         .library(name: "SwitchyardCurl", targets: ["SwitchyardCurl"]),
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
         .library(name: "SwitchyardAsyncHTTPClient", targets: ["SwitchyardAsyncHTTPClient"]),
@@ -102,11 +103,11 @@ let package = Package(
     ],
     targets: [
         // MARK: - Kernel and standard links
-        // The kernel: client, chain, plugins and their extension points, transport kit, bodies, errors, events.
+        // The kernel: client, chain, plugins and their extension points, the transport contract, bodies,
+        // errors, events.
         .target(
             name: "SwitchyardCore",
             dependencies: [
-                "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -116,7 +117,10 @@ let package = Package(
         // and a transport make a first program.
         .target(
             name: "Switchyard",
-            dependencies: ["SwitchyardCore", "SwitchyardStandardLinks", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: [
+                "SwitchyardCore", "SwitchyardStandardLinks", "SwitchyardTransportKit",
+                .product(name: "HTTPTypes", package: "swift-http-types")
+            ]
         ),
         // The standard links: status validation, the response size limit, redirects and retry, as
         // settings of ClientConfiguration; a feature module that reads their options depends on this
@@ -150,6 +154,13 @@ let package = Package(
         ),
 
         // MARK: - Transports
+        // What transports are built from: response streams, upload pumps, failure mapping, TLS and proxy
+        // options, connection events, gzip/deflate content coding (zlib, identical on every transport).
+        .target(
+            name: "SwitchyardTransportKit",
+            dependencies: ["SwitchyardCore", "CZlib", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Transports/Kit"
+        ),
         .systemLibrary(
             name: "CCurl",
             path: "Sources/CCurl",
@@ -162,20 +173,20 @@ let package = Package(
         ),
         .target(
             name: "SwitchyardCurl",
-            dependencies: ["CCurl", "SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["CCurl", "SwitchyardCore", "SwitchyardTransportKit", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Transports/Curl"
         ),
 
         .target(
             name: "SwitchyardURLSession",
-            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Transports/URLSession"
         ),
         // Trait AsyncHTTPClient.
         .target(
             name: "SwitchyardAsyncHTTPClient",
             dependencies: [
-                "SwitchyardCore",
+                "SwitchyardCore", "SwitchyardTransportKit",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 product("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
                 product("NIOCore", "swift-nio", trait: "AsyncHTTPClient"),
@@ -231,6 +242,7 @@ let package = Package(
             name: "SwitchyardAPI",
             dependencies: [
                 "SwitchyardTraffic", "SwitchyardTransfers", "SwitchyardCore", "SwitchyardStandardLinks", "SwitchyardJSON",
+                "SwitchyardTransportKit",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .target(name: "SwitchyardCache", condition: .when(traits: ["Cache"]))
             ],
@@ -315,7 +327,7 @@ let package = Package(
         .target(
             name: "SwitchyardCompression",
             dependencies: [
-                "SwitchyardCore",
+                "SwitchyardCore", "SwitchyardTransportKit",
                 .target(name: "CBrotli", condition: .when(platforms: [.linux])),
                 .target(name: "CZstd", condition: .when(platforms: [.linux]))
             ],
@@ -438,7 +450,7 @@ let package = Package(
         // and events, process figures); a regular target because test targets cannot depend on each other.
         .target(
             name: "SwitchyardTestSupport",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 "SwitchyardTestServer", "SwitchyardConformance",
                 .product(name: "Logging", package: "swift-log"),
@@ -462,14 +474,14 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardCurlTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardConformance", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
             name: "SwitchyardURLSessionTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardURLSession", "SwitchyardTestServer", "SwitchyardConformance",
                 "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -477,7 +489,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardAsyncHTTPClientTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardTestServer", "SwitchyardConformance",
                 "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -486,7 +498,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardAPITests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
                 "Switchyard", "SwitchyardAPI", "SwitchyardTesting", "SwitchyardTestSupport", "SwitchyardTestServer",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient", "SwitchyardCache",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -494,14 +506,14 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardTestingTests",
-            dependencies: ["SwitchyardCore", 
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", 
                 "Switchyard", "SwitchyardTesting", "SwitchyardTestServer", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
             name: "TransportConformanceTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestServer",
                 "SwitchyardTestSupport", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -510,21 +522,21 @@ let package = Package(
         // The example department plugins, one test target each.
         .testTarget(
             name: "SwitchyardQuotaTests",
-            dependencies: ["SwitchyardCore", "SwitchyardQuota", "SwitchyardTraffic", "SwitchyardObservability",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardQuota", "SwitchyardTraffic", "SwitchyardObservability",
                 "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardConformance",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
             name: "SwitchyardSigningTests",
-            dependencies: ["SwitchyardCore", "SwitchyardSigning", "SwitchyardTraffic", "SwitchyardObservability",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardSigning", "SwitchyardTraffic", "SwitchyardObservability",
                 "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardConformance",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
             name: "SwitchyardExperimentsTests",
-            dependencies: ["SwitchyardCore", "SwitchyardExperiments", "SwitchyardTraffic", "SwitchyardObservability",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardExperiments", "SwitchyardTraffic", "SwitchyardObservability",
                 "Switchyard", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardConformance",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
@@ -532,7 +544,7 @@ let package = Package(
         // The auth plugin against the loopback server, on every transport.
         .testTarget(
             name: "SwitchyardAuthTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardAuth", "SwitchyardTestServer", "SwitchyardConformance", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -564,14 +576,14 @@ let package = Package(
         // transport, and its codecs.
         .testTarget(
             name: "SwitchyardCompressionTests",
-            dependencies: ["SwitchyardCore", "SwitchyardConformance", "Switchyard", "SwitchyardCompression", "SwitchyardCurl", "SwitchyardURLSession",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardConformance", "Switchyard", "SwitchyardCompression", "SwitchyardCurl", "SwitchyardURLSession",
                 "SwitchyardAsyncHTTPClient", "SwitchyardTestServer", "SwitchyardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .testTarget(
             name: "SwitchyardCacheTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardCache", "SwitchyardAPI", "SwitchyardTestServer", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -580,7 +592,7 @@ let package = Package(
         // The OpenAPI bridge: a generated-style client over the full chain, on curl and AsyncHTTPClient.
         .testTarget(
             name: "SwitchyardOpenAPITests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", 
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", 
                 "Switchyard", "SwitchyardOpenAPI", "SwitchyardTestServer", "SwitchyardConformance",
                 "SwitchyardTestSupport", "SwitchyardCurl", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -590,7 +602,7 @@ let package = Package(
         // Tracing, OpenTelemetry-named metrics and service lifecycle against the loopback server.
         .testTarget(
             name: "SwitchyardObservabilityTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
                 "Switchyard", "SwitchyardTracing", "SwitchyardServiceLifecycle", "SwitchyardTestServer",
                 "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
@@ -619,7 +631,7 @@ let package = Package(
         // a test that finds each documented ```swift block verbatim in a test file.
         .testTarget(
             name: "DocumentationExamplesTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 "SwitchyardAPI", "SwitchyardCache", "SwitchyardAuth", "SwitchyardSigning", "SwitchyardExperiments",
                 "SwitchyardCookies", "SwitchyardStreams",

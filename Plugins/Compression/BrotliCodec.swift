@@ -1,6 +1,7 @@
 #if canImport(CBrotli)
 import CBrotli
 public import SwitchyardCore
+public import SwitchyardTransportKit
 
 /// `br` (RFC 7932), decoded and encoded with the system brotli (`libbrotlidec`, `libbrotlienc`).
 ///

@@ -1,5 +1,6 @@
 import HTTPTypes
 public import SwitchyardCore
+public import SwitchyardTransportKit
 
 /// Compresses large request bodies on their way out (gzip by default, or any `ContentCodec` that
 /// encodes, e.g. ``ZstdCodec``), streamed chunk by chunk in constant memory.

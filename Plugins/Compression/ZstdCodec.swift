@@ -1,6 +1,7 @@
 #if canImport(CZstd)
 import CZstd
 public import SwitchyardCore
+public import SwitchyardTransportKit
 
 /// `zstd` (RFC 8878), decoded and encoded with the system zstd (`libzstd`).
 ///

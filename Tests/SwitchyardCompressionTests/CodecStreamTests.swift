@@ -3,6 +3,7 @@ import SwitchyardCompression
 import Testing
 
 @testable import SwitchyardCore
+@testable import SwitchyardTransportKit
 
 /// The br and zstd codecs through the kernel's decoder (`Response.decodingContent`), on bodies
 /// encoded by the codecs' own encoders and fed in chunks of every size, one byte at a time included.

@@ -4,6 +4,7 @@ import SwitchyardCompression
 import Testing
 
 @testable import SwitchyardCore
+@testable import SwitchyardTransportKit
 
 /// The gzip request-body encoder and its interceptor, in memory: the core's own decoder gets the
 /// original bytes back whatever the chunking, and the interceptor leaves what it should alone.

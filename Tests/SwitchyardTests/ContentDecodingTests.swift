@@ -3,6 +3,7 @@ import Testing
 
 @testable import Switchyard
 @testable import SwitchyardCore
+@testable import SwitchyardTransportKit
 
 /// The decoder every transport that receives encoded bytes shares (`Response.decodingContent`),
 /// on byte-exact bodies fed in chunks of every size, including one byte at a time.

@@ -5,6 +5,7 @@ import NIOHTTP1
 import NIOHTTP2
 import NIOSSL
 import SwitchyardCore
+import SwitchyardTransportKit
 import Synchronization
 
 /// Watches the connections of an owned `HTTPClient` for requests that ask for connection events

@@ -4,6 +4,7 @@ import NIOHTTP1
 import NIOHTTP2
 import NIOHTTPCompression
 import SwitchyardCore
+import SwitchyardTransportKit
 
 #if canImport(Glibc)
 import Glibc

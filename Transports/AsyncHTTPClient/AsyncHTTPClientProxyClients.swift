@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import HTTPTypes
 import NIOCore
 import SwitchyardCore
+import SwitchyardTransportKit
 
 #if canImport(Glibc)
 import Glibc

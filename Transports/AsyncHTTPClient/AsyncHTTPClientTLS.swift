@@ -3,6 +3,7 @@ import Crypto
 import NIOCore
 import NIOSSL
 import SwitchyardCore
+import SwitchyardTransportKit
 
 /// ``TLSOptions`` turned into SwiftNIO SSL's `TLSConfiguration` and a public-key pin check.
 ///

@@ -2,6 +2,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import SwitchyardCore
+import SwitchyardTransportKit
 
 #if canImport(Glibc)
 import Glibc

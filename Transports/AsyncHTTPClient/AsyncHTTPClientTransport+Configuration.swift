@@ -2,6 +2,7 @@ public import AsyncHTTPClient
 import NIOCore
 import NIOHTTPCompression
 public import SwitchyardCore
+public import SwitchyardTransportKit
 
 extension AsyncHTTPClientTransport {
     /// Settings of the `HTTPClient` an ``AsyncHTTPClientTransport`` creates and owns.

@@ -1,5 +1,6 @@
 import CCurl
 import SwitchyardCore
+import SwitchyardTransportKit
 
 #if canImport(Glibc)
 import Glibc

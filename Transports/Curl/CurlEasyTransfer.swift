@@ -1,6 +1,7 @@
 import CCurl
 import HTTPTypes
 import SwitchyardCore
+import SwitchyardTransportKit
 
 /// The event-loop side of one easy handle and the transfer it is currently running: the handle's
 /// options, its callbacks and the framing of what libcurl delivers. Confined to the event-loop

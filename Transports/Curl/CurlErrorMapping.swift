@@ -1,6 +1,7 @@
 import CCurl
 import HTTPTypes
 import SwitchyardCore
+import SwitchyardTransportKit
 
 /// Maps libcurl's result codes onto ``SwitchyardError`` kinds with actionable messages.
 enum CurlErrorMapping {

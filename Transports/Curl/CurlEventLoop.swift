@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import SwitchyardCore
+import SwitchyardTransportKit
 import Synchronization
 
 /// One libcurl multi handle driven by one dedicated thread.

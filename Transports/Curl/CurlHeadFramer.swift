@@ -1,4 +1,5 @@
 import SwitchyardCore
+import SwitchyardTransportKit
 
 /// Collects the header lines libcurl delivers until a final head is complete, on the event-loop
 /// thread, without parsing them: the caller's task parses the block (``CurlHeaderParser/parseHead(_:)``),

@@ -1,6 +1,7 @@
 import CCurl
 import HTTPTypes
 import SwitchyardCore
+import SwitchyardTransportKit
 
 /// How a curl handle reaches the server through a proxy: which proxy, and whether through a
 /// `CONNECT` tunnel (`CURLOPT_HTTPPROXYTUNNEL`).

@@ -1,6 +1,7 @@
 import CCurl
 import HTTPTypes
 import SwitchyardCore
+import SwitchyardTransportKit
 
 /// A request's URL and header list in the form libcurl takes them, built on the caller's task so
 /// the event-loop thread only hands them over.

@@ -1,5 +1,6 @@
 import HTTPTypes
 import SwitchyardCore
+import SwitchyardTransportKit
 
 /// The state one transfer shares between the caller's task and the event-loop thread: the kit's
 /// ``ResponseStream``, driven by libcurl's callbacks.

@@ -1,4 +1,5 @@
 public import SwitchyardCore
+public import SwitchyardTransportKit
 
 /// A `Transport` over libcurl's multi interface.
 ///

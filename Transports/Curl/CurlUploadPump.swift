@@ -1,4 +1,5 @@
 import SwitchyardCore
+import SwitchyardTransportKit
 
 /// Moves a streamed request body from the caller's task to libcurl's read callback: the kit's
 /// ``UploadPump``, read the way libcurl reads — when nothing is queued the upload pauses, and the

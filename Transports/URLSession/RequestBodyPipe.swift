@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SwitchyardCore
+import SwitchyardTransportKit
 import Synchronization
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardCore
+import SwitchyardTransportKit
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SwitchyardCore
+import SwitchyardTransportKit
 import Synchronization
 
 #if canImport(FoundationNetworking)

@@ -1,4 +1,5 @@
 import SwitchyardCore
+import SwitchyardTransportKit
 
 /// The ``TLSOptions`` URLSession cannot honour, as the error every request then fails with.
 ///

@@ -1,4 +1,5 @@
 import SwitchyardCore
+import SwitchyardTransportKit
 
 extension URLSessionTransport {
     /// The error every request fails with when `proxy` cannot be honoured (see

@@ -1,5 +1,6 @@
 import HTTPTypes
 public import SwitchyardCore
+public import SwitchyardTransportKit
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking

@@ -2,7 +2,7 @@ extension SwitchyardError {
     /// A finer cause inside a ``SwitchyardError/Kind``, set where a transport can tell it.
     ///
     /// Like `Kind`, it is an open set of named values: match the ones you handle and keep a
-    /// `default:`. ``TransportFailure`` and ``TLSFailureReason`` set it, so it is the same whichever
+    /// `default:`. The transport kit's failure mapping sets it, so it is the same whichever
     /// transport met the fault.
     ///
     /// ```swift
@@ -28,9 +28,5 @@ extension SwitchyardError {
         /// ``SwitchyardError/Kind/protocolViolation``: the body ended before all of it arrived.
         public static let bodyTruncated = Self(rawValue: "bodyTruncated")
 
-        /// ``SwitchyardError/Kind/tls``: the TLS check that failed.
-        /// - Parameter reason: The check, e.g. ``TLSFailureReason/untrusted``.
-        /// - Returns: The reason named `tls.` followed by the check's name, e.g. `tls.untrusted`.
-        public static func tls(_ reason: TLSFailureReason) -> Self { Self(rawValue: "tls.\(reason)") }
     }
 }

@@ -1,7 +1,7 @@
 extension StringProtocol {
     /// The UTF-8 bytes of the text with each `%XX` escape (RFC 3986 §2.1) turned into its byte; a `%`
     /// not followed by two hexadecimal digits is kept as it is. `+` is not a space here.
-    var percentDecodedBytes: [UInt8] {
+    public var percentDecodedBytes: [UInt8] {
         let bytes = Array(utf8)
         guard bytes.contains(UInt8(ascii: "%")) else { return bytes }
         var decoded: [UInt8] = []
