@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "Switchyard", targets: ["Switchyard"]),
         .library(name: "SwitchyardCore", targets: ["SwitchyardCore"]),
         .library(name: "SwitchyardStandardLinks", targets: ["SwitchyardStandardLinks"]),
+        .library(name: "SwitchyardPopUps", targets: ["SwitchyardPopUps"]),
+        .library(name: "SwitchyardHeaders", targets: ["SwitchyardHeaders"]),
         .library(name: "SwitchyardTransportKit", targets: ["SwitchyardTransportKit"]),
         .library(name: "SwitchyardCurl", targets: ["SwitchyardCurl"]),
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
@@ -118,8 +120,8 @@ let package = Package(
         .target(
             name: "Switchyard",
             dependencies: [
-                "SwitchyardCore", "SwitchyardStandardLinks", "SwitchyardTransportKit",
-                .product(name: "HTTPTypes", package: "swift-http-types")
+                "SwitchyardCore", "SwitchyardStandardLinks", "SwitchyardTransportKit", "SwitchyardPopUps",
+                "SwitchyardHeaders", .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         // The standard links: status validation, the response size limit, redirects and retry, as
@@ -127,8 +129,24 @@ let package = Package(
         // module, not on the umbrella.
         .target(
             name: "SwitchyardStandardLinks",
-            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "SwitchyardCore", "SwitchyardTransportKit", "SwitchyardPopUps",
+                .product(name: "HTTPTypes", package: "swift-http-types")
+            ],
             path: "Plugins/StandardLinks"
+        ),
+        // Failures as messages for the user: a pop-up event after each failure, its texts per
+        // department scope, identical ones coalesced; part of the standard configuration.
+        .target(
+            name: "SwitchyardPopUps",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Plugins/PopUps"
+        ),
+        // Header rules per department scope, their conflicts reported.
+        .target(
+            name: "SwitchyardHeaders",
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Plugins/Headers"
         ),
 
         // zlib, for decoding gzip/deflate response bodies identically on every transport.
@@ -223,7 +241,7 @@ let package = Package(
         .target(
             name: "SwitchyardObservability",
             dependencies: [
-                "SwitchyardCore",
+                "SwitchyardCore", "SwitchyardHeaders",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -242,7 +260,7 @@ let package = Package(
             name: "SwitchyardAPI",
             dependencies: [
                 "SwitchyardTraffic", "SwitchyardTransfers", "SwitchyardCore", "SwitchyardStandardLinks", "SwitchyardJSON",
-                "SwitchyardTransportKit",
+                "SwitchyardTransportKit", "SwitchyardPopUps",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .target(name: "SwitchyardCache", condition: .when(traits: ["Cache"]))
             ],
@@ -274,7 +292,7 @@ let package = Package(
         // Bearer credentials with one refresh for many concurrent 401s.
         .target(
             name: "SwitchyardAuth",
-            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["SwitchyardCore", "SwitchyardPopUps", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Plugins/Auth"
         ),
         // A cookie jar (RFC 6265bis) in memory or in a file several processes share, with partitions.
@@ -470,6 +488,14 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardTrafficTests",
+            dependencies: chainTestDependencies
+        ),
+        .testTarget(
+            name: "SwitchyardPopUpsTests",
+            dependencies: chainTestDependencies
+        ),
+        .testTarget(
+            name: "SwitchyardHeadersTests",
             dependencies: chainTestDependencies
         ),
         .testTarget(

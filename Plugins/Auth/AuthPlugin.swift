@@ -1,4 +1,5 @@
 public import SwitchyardCore
+public import SwitchyardPopUps
 
 extension Plugin {
     /// Bearer-token authentication in the chain: the link of `auth`, which the app keeps to read

@@ -4,8 +4,8 @@ extension Plugin {
     /// A department plugin that spends each call's cost (``SwitchyardCore/RequestOptions/quotaCost``,
     /// default 1) from `quota` before it is sent. An example written as an app team would write
     /// one, on the same public points the built-in plugins use: its own per-request option, its own
-    /// error kind (``SwitchyardCore/SwitchyardError/Kind/quotaExceeded``, with a default pop-up text,
-    /// ``QuotaPlugin/popUpText``), and its own event (``QuotaLow``).
+    /// error kind (``SwitchyardCore/SwitchyardError/Kind/quotaExceeded``, with a suggested pop-up text,
+    /// ``QuotaPlugin/popUpText``, for the app's pop-up policy), and its own event (``QuotaLow``).
     ///
     /// ```swift
     /// let searches = Quota(units: 500, per: .seconds(86_400))
@@ -28,15 +28,15 @@ extension Plugin {
     ) -> Plugin {
         Plugin(
             name: name, scope: scope, position: .call,
-            interceptors: [QuotaInterceptor(department: name, quota: quota, warnAtOrBelow: warnAtOrBelow ?? quota.units / 10)],
-            popUpTexts: [.quotaExceeded: QuotaPlugin.popUpText])
+            interceptors: [QuotaInterceptor(department: name, quota: quota, warnAtOrBelow: warnAtOrBelow ?? quota.units / 10)])
     }
 }
 
 /// The quota plugin's default pop-up text; `Plugin.quota(_:name:scope:warnAtOrBelow:)` makes the
 /// plugin.
 public enum QuotaPlugin {
-    /// The pop-up text of `quotaExceeded` unless the app's `PopUpPolicy` has one.
+    /// A pop-up text for `quotaExceeded`, for the app's pop-up policy
+    /// (`configuration.popUps?.defaults.kinds[.quotaExceeded] = QuotaPlugin.popUpText`).
     public static let popUpText = "You have reached the limit for this feature for now. Please try again later."
 
     /// Creates the plugin.

@@ -1,4 +1,5 @@
 public import SwitchyardCore
+public import SwitchyardPopUps
 
 /// The standard links as settings of ``ClientConfiguration`` (`ClientSettingKey`): each becomes a
 /// plugin in the call position, after the department plugins, in this order: status validation,

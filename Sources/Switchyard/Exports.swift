@@ -7,3 +7,5 @@
 @_exported public import SwitchyardCore
 @_exported public import SwitchyardStandardLinks
 @_exported public import SwitchyardTransportKit
+@_exported public import SwitchyardPopUps
+@_exported public import SwitchyardHeaders

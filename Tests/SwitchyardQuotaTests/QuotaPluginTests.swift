@@ -17,11 +17,10 @@ struct QuotaPluginTests {
     }
 
     static func client(_ quota: Quota, bus: EventBus) throws -> Client {
-        try Client(
-            transport: CurlTransport(),
-            configuration: ClientConfiguration(
-                events: bus, retry: nil,
-                plugins: [.quota(quota, name: "search", scope: RequestScope(pathPrefixes: ["/echo/search"]))]))
+        var configuration = ClientConfiguration(
+            events: bus, retry: nil, plugins: [.quota(quota, name: "search", scope: RequestScope(pathPrefixes: ["/echo/search"]))])
+        configuration.popUps?.defaults.kinds[.quotaExceeded] = QuotaPlugin.popUpText
+        return try Client(transport: CurlTransport(), configuration: configuration)
     }
 
     @Test func callsSpendTheirCostAndTheOneThatWouldOverspendIsNeverSent() async throws {

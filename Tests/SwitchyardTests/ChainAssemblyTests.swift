@@ -32,11 +32,12 @@ import Testing
         #expect(
             client.chain.map(\.name)
                 == [
-                    "LifecycleEvents", "app-call", "department", "RedirectInterceptor", "RetryInterceptor", "sign",
-                    "app-attempt", "ClosureTransport"
-                ].map { $0 == "LifecycleEvents" ? client.chain[0].name : $0 })
-        #expect(client.chain.map(\.position) == [.call, .call, .call, .call, .call, .attempt, .attempt, .attempt])
-        #expect(client.chain[2].origin == .plugin("headers"))
+                    "EventsInterceptor", "PopUpInterceptor", "app-call", "department", "RedirectInterceptor",
+                    "RetryInterceptor", "sign", "app-attempt", "ClosureTransport"
+                ])
+        #expect(client.chain.map(\.position) == [.call, .call, .call, .call, .call, .call, .attempt, .attempt, .attempt])
+        #expect(client.chain[0].origin == .plugin("events"))
+        #expect(client.chain[3].origin == .plugin("headers"))
         #expect(client.chain.last?.origin == .transport)
     }
 
@@ -50,7 +51,8 @@ import Testing
         let client = try Client(
             transport: Self.okTransport,
             configuration: ClientConfiguration(redirects: nil, retry: nil, plugins: plugins))
-        #expect(client.chain.compactMap { if case .plugin(let name) = $0.origin { name } else { nil } } == ["c", "a", "b"])
+        #expect(
+            client.chain.compactMap { if case .plugin(let name) = $0.origin { name } else { nil } } == ["events", "popUps", "c", "a", "b"])
 
         let duplicate = [Plugin(name: "a"), Plugin(name: "a")]
         #expect(throws: PluginConfigurationError.duplicateName("a")) {
@@ -151,7 +153,13 @@ import Testing
                 interceptors: [trace.interceptor(name)], companions: companions)
         }
         func names(_ client: Client) -> [String] {
-            client.chain.compactMap { if case .plugin(let name) = $0.origin, !$0.name.hasPrefix("Headers") { name } else { nil } }
+            client.chain.compactMap {
+                if case .plugin(let name) = $0.origin, !$0.name.hasPrefix("Headers"), !["events", "popUps"].contains(name) {
+                    name
+                } else {
+                    nil
+                }
+            }
         }
         // A companion of a companion joins too; another plugin may be placed relative to a companion.
         let audit = plugin(

@@ -60,7 +60,7 @@ import Testing
 
     @Test func stagesAreNamedAndOrdered() {
         let stages: [Plugin.Layer] = [
-            .outermost, .measuring, .admission, .appHeaders, .outer, .department, .inner, .holding, .recording,
+            .outermost, .measuring, .admission, .appDefaults, .outer, .department, .inner, .holding, .recording,
             .checking, .resending, .nextToTransport
         ]
         #expect(stages == stages.sorted())
@@ -85,13 +85,12 @@ import Testing
             switch link.origin {
             case .plugin(let name): name
             case .app: "app-\(link.position)"
-            case .builtIn: "built-in"
             case .transport: "transport"
             }
         }
         #expect(
             origins == [
-                "call-outer", "app-call", "call-department", "call-inner",
+                "popUps", "call-outer", "app-call", "call-department", "call-inner",
                 "attempt-outer", "attempt-department", "app-attempt", "attempt-inner", "transport"
             ])
     }

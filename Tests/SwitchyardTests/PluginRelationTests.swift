@@ -67,7 +67,7 @@ import Testing
         let names = client.chain.compactMap { link -> String? in
             if case .plugin(let name) = link.origin { name } else { nil }
         }
-        #expect(names == ["validation", "sizeLimit", "redirects", "retry"])
+        #expect(names == ["events", "popUps", "validation", "sizeLimit", "redirects", "retry"])
     }
 
     @Test func theShippedPluginsStateTheirRelationsAndAssembleInTheStandardChain() throws {

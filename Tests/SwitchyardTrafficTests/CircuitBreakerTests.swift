@@ -124,11 +124,12 @@ private let statusStub = StubTransport { request, _ in
         #expect(PopUpMessages.standard.text(for: error) == nil)
     }
 
-    @Test func thePluginGivesItsKindAPopUpAndSitsFirstAmongAttemptLinks() async throws {
+    @Test func theAppGivesItsKindThePluginsPopUpTextAndItSitsFirstAmongAttemptLinks() async throws {
         let breaker = CircuitBreaker(policy: .consecutiveFailures(1))
         let department = Plugin(name: "payments", position: .attempt, interceptors: [PassThrough()])
         var configuration = ClientConfiguration(retry: nil, plugins: [department, .circuitBreaker(breaker)])
         configuration.events = EventBus()
+        configuration.popUps?.defaults.kinds[.circuitOpen] = CircuitBreaker.popUpText
         let client = try Client(transport: statusStub, configuration: configuration)
         let attemptLinks = client.chain.filter { $0.position == .attempt }.map(\.origin)
         #expect(attemptLinks.prefix(2) == [.plugin("circuitBreaker"), .plugin("payments")])

@@ -1,5 +1,6 @@
 import HTTPTypes
 import SwitchyardCore
+import SwitchyardPopUps
 import SwitchyardJSON
 import SwitchyardStandardLinks
 
@@ -11,7 +12,8 @@ struct RequestBuilder<Value: Sendable> {
     let userInfo: [String: String]
 
     func build() throws(SwitchyardError) -> Request {
-        var options = RequestOptions(timeout: endpoint.timeout, tags: endpoint.tags, isSilent: endpoint.isSilent)
+        var options = RequestOptions(timeout: endpoint.timeout, tags: endpoint.tags)
+        if endpoint.isSilent { options.isSilent = true }
         options.retry = endpoint.retry
         options.recordsDecoding = true
         options.userInfo = userInfo

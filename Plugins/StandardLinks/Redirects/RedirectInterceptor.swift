@@ -1,5 +1,6 @@
 import HTTPTypes
 public import SwitchyardCore
+import SwitchyardTransportKit
 
 /// Follows HTTP redirects in the chain, identically for every transport.
 ///

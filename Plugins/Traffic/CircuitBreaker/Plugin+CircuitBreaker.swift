@@ -24,7 +24,12 @@ extension Plugin {
     public static func circuitBreaker(_ breaker: CircuitBreaker) -> Plugin {
         Plugin(
             name: "circuitBreaker", position: .attempt, layer: circuitBreakerLayer,
-            interceptors: [CircuitBreakerInterceptor(breaker: breaker)],
-            popUpTexts: [.circuitOpen: "The service is temporarily unavailable. Please try again later."])
+            interceptors: [CircuitBreakerInterceptor(breaker: breaker)])
     }
+}
+
+extension CircuitBreaker {
+    /// A pop-up text for ``SwitchyardCore/SwitchyardError/Kind/circuitOpen``, for the app's pop-up
+    /// policy (`configuration.popUps?.defaults.kinds[.circuitOpen] = CircuitBreaker.popUpText`).
+    public static let popUpText = "The service is temporarily unavailable. Please try again later."
 }

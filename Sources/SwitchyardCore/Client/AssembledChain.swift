@@ -6,11 +6,10 @@ import Synchronization
 final class AssembledChain: Sendable {
     let pipeline: Pipeline
     let links: [ChainLink]
-    let headerConflicts: [HeaderConflict]
     let events: EventBus?
     let observers: [Plugin.Observer]
-    /// The chain's first events link, which turns failures found above the chain into events.
-    let eventsLink: EventsInterceptor?
+    /// The links that hear of failures found above the chain, innermost first.
+    let lateFailureLinks: [any HearsLateFailures]
     /// What the chain was assembled from, to assemble it again with other plugins.
     let source: Source
     /// The `User-Agent` field added to requests without one, or why the configured one is refused.
@@ -31,8 +30,7 @@ final class AssembledChain: Sendable {
         self.pipeline = Pipeline(interceptors: interceptors, transport: transport)
         self.events = events ?? interceptors.lazy.compactMap { Pipeline.unwrapped($0) as? EventsInterceptor }.first?.bus
         self.observers = []
-        self.eventsLink = Self.firstEventsLink(interceptors)
-        self.headerConflicts = []
+        self.lateFailureLinks = Self.lateFailureLinks(interceptors)
         self.source = .interceptors(interceptors)
         self.userAgent = nil
         self.userAgentAlone = nil
@@ -53,10 +51,9 @@ final class AssembledChain: Sendable {
         let assembly = try ChainAssembly(configuration, transport: transport)
         self.pipeline = Pipeline(interceptors: assembly.interceptors, transport: transport)
         self.links = assembly.links
-        self.headerConflicts = assembly.headerConflicts
         self.events = assembly.events
         self.observers = assembly.observers
-        self.eventsLink = Self.firstEventsLink(assembly.interceptors)
+        self.lateFailureLinks = Self.lateFailureLinks(assembly.interceptors)
         self.source = .configuration(configuration)
         let userAgent = configuration.userAgent.map { value in
             Result { () throws(SwitchyardError) in try HTTPField.validated(name: "User-Agent", value: value) }
@@ -65,8 +62,8 @@ final class AssembledChain: Sendable {
         self.userAgentAlone = (try? userAgent?.get()).map { HTTPFields([$0]) }
     }
 
-    private static func firstEventsLink(_ interceptors: [any Interceptor]) -> EventsInterceptor? {
-        interceptors.lazy.compactMap { Pipeline.unwrapped($0) as? EventsInterceptor }.first
+    private static func lateFailureLinks(_ interceptors: [any Interceptor]) -> [any HearsLateFailures] {
+        interceptors.reversed().compactMap { Pipeline.unwrapped($0) as? any HearsLateFailures }
     }
 
     /// A new exchange's context for this chain.
@@ -87,7 +84,7 @@ final class AssembledChain: Sendable {
         case .configuration(let existing): configuration = existing
         case .interceptors(let interceptors):
             configuration = ClientConfiguration(
-                events: events, popUps: PopUpPolicy(), plugins: [], callInterceptors: interceptors, attemptInterceptors: [])
+                events: events, plugins: [], callInterceptors: interceptors, attemptInterceptors: [])
         }
         try change(&configuration.plugins)
         return configuration

@@ -2,15 +2,13 @@
 ///
 /// ```swift
 /// for link in client.chain { print(link) }
-/// // call     EventsInterceptor                 built-in
+/// // call     EventsInterceptor                 plugin events
 /// // call     payments/SigningInterceptor       plugin payments (hosts=pay.example.com)
 /// // …
 /// ```
 public struct ChainLink: Sendable, CustomStringConvertible {
     /// Who put the link in the chain.
     public enum Origin: Sendable, Hashable {
-        /// One of Switchyard's built-in interceptors, from ``ClientConfiguration``.
-        case builtIn
         /// An interceptor of the named ``Plugin``.
         case plugin(String)
         /// An interceptor the app passed directly.
@@ -45,7 +43,6 @@ public struct ChainLink: Sendable, CustomStringConvertible {
     public var description: String {
         let who: String
         switch origin {
-        case .builtIn: who = "built-in"
         case .plugin(let name): who = "plugin \(name)"
         case .app: who = "app"
         case .transport: who = "transport"

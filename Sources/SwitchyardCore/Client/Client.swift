@@ -35,8 +35,8 @@ public struct Client: Sendable {
 
     private let chains: ChainHolder
 
-    /// Where this client publishes its events (`nil` when it has no bus); subscribe to show pop-ups
-    /// or follow exchanges. Every exchange's ``ExchangeContext/eventBus`` is this bus.
+    /// Where this client publishes its events (`nil` when it has no bus); subscribe to follow
+    /// exchanges. Every exchange's ``ExchangeContext/eventBus`` is this bus.
     public var events: EventBus? { chains.chain.events }
 
     /// The chain this client runs now.
@@ -53,10 +53,18 @@ public struct Client: Sendable {
     /// The assembled chain, outermost first, ending with the transport: for inspection.
     public var chain: [ChainLink] { chains.chain.links }
 
-    /// Header rules (of ``ClientConfiguration/headers`` and of plugins) from different owners that
-    /// change the same field for requests both could match, with the one that wins. Empty for a
-    /// client made from bare interceptors.
-    public var headerConflicts: [HeaderConflict] { chains.chain.headerConflicts }
+    /// The chain's interceptors of type `type`, outermost first (a scoped plugin's own interceptor,
+    /// not its scope wrapper): how a feature finds its links in the assembled chain, e.g. to report
+    /// on their settings together.
+    ///
+    /// ```swift
+    /// let limiters = client.interceptors(ofType: ConcurrencyLimitInterceptor.self)
+    /// ```
+    /// - Parameter type: The interceptor type.
+    /// - Returns: Every link of that type in the current chain.
+    public func interceptors<Link: Interceptor>(ofType type: Link.Type) -> [Link] {
+        chains.chain.pipeline.interceptors.compactMap { Pipeline.unwrapped($0) as? Link }
+    }
 
     /// Creates a client with exactly these interceptors and no built-ins.
     ///
@@ -154,19 +162,19 @@ public struct Client: Sendable {
     }
 
     /// Publishes a failure that a layer above the chain found after the exchange succeeded on the
-    /// wire (an API envelope's error code, an unexpected content type): a `failed` event on
-    /// ``events``, with a pop-up from the chain's ``EventsInterceptor`` policy when it has one.
+    /// wire (an API envelope's error code, an unexpected content type): every ``HearsLateFailures``
+    /// link of the chain hears it, innermost first (as if the failure had come out of the chain),
+    /// and then a `failed` event is published on ``events``.
     ///
     /// - Parameters:
     ///   - error: The failure.
     ///   - request: The request as it was sent.
     ///   - context: The exchange's context (from the response).
     public func reportFailure(_ error: SwitchyardError, of request: Request, context: ExchangeContext) {
-        if let link = chains.chain.eventsLink {
-            link.publishFailure(error, request: request, context: context)
-        } else {
-            context.publish(error.kind == .cancelled ? .cancelled : .failed(error), request: request)
+        for link in chains.chain.lateFailureLinks {
+            link.hearLateFailure(error, of: request, context: context)
         }
+        context.publish(error.kind == .cancelled ? .cancelled : .failed(error), request: request)
     }
 
     private func run(_ request: Request, chain: AssembledChain, context: ExchangeContext) async throws(SwitchyardError) -> Response {

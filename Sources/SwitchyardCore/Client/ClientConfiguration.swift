@@ -1,4 +1,4 @@
-/// Everything a ``Client`` assembles into its chain: the built-in interceptors' settings, the
+/// Everything a ``Client`` assembles into its chain: the event bus, the settings features add, the
 /// registered plugins and the app's own interceptors.
 ///
 /// ```swift
@@ -13,13 +13,14 @@
 /// ### The order of the chain
 ///
 /// ```
-/// call:     events → outermost call plugins (tracking, timing stats) → headers → outer call plugins → app call interceptors → department and inner call plugins (validation, size limit, redirects, retry)
-/// attempt:  outer attempt plugins → department attempt plugins → app attempt interceptors → inner attempt plugins (logging, HTTP metrics, concurrency limiter) → transport
+/// call:     call plugins outside the departments' stage (events, tracking, timing stats, the app's header rules) → app call interceptors → department and inner call plugins (validation, size limit, redirects, retry)
+/// attempt:  attempt plugins up to the departments' stage → app attempt interceptors → inner attempt plugins (logging, HTTP metrics, concurrency limiter) → transport
 /// ```
 ///
 /// Plugins sit by their ``Plugin/Layer``: in the call position, those outside the departments'
 /// layer come before the app's call interceptors; in the attempt position, the app's attempt
-/// interceptors come after the departments' plugins. Features outside the kernel join as plugins at
+/// interceptors come after the departments' plugins. With a bus, the kernel adds a plugin named
+/// `events` in the ``Plugin/Layer/outermost`` stage, which publishes each call's lifecycle. Features outside the kernel join as plugins at
 /// their documented layers (timing statistics first, the concurrency limiter last).
 ///
 /// *Call* links run once per call; *attempt* links run once per attempt (each retry and each
@@ -28,17 +29,13 @@
 /// `nil` to leave it out. Modules add settings of their own (``ClientSettingKey``): the standard
 /// links' `retry`, `redirects`, `validation`, `maxResponseBytes` (module `Switchyard`) are such.
 public struct ClientConfiguration: Sendable {
-    /// Where lifecycle and pop-up events are published (every exchange's
+    /// Where lifecycle and plugin events are published (every exchange's
     /// ``ExchangeContext/eventBus``); `nil` publishes none, unless a plugin has observers: then the
     /// client creates a bus, so observers are never dropped silently.
     public var events: EventBus?
-    /// App-wide and department header rules, each group in its own scope (see ``HeaderRules``).
-    public var headers: [HeaderRules] = []
-    /// How failures become user-facing pop-ups (per department scope), and their coalescing.
-    public var popUps: PopUpPolicy
     /// Department plugins.
     public var plugins: [Plugin]
-    /// The app's own call interceptors, outermost first (after the events link).
+    /// The app's own call interceptors, outermost first (after the plugins outside the departments' stage).
     public var callInterceptors: [any Interceptor]
     /// The app's own attempt interceptors, outermost first (after the attempt plugins).
     public var attemptInterceptors: [any Interceptor]
@@ -51,7 +48,7 @@ public struct ClientConfiguration: Sendable {
     /// No built-in link and no event bus: the transport alone, plus what you add (plugins, the
     /// app's interceptors).
     public static var bare: ClientConfiguration {
-        ClientConfiguration(events: nil, popUps: PopUpPolicy(), plugins: [], callInterceptors: [], attemptInterceptors: [])
+        ClientConfiguration(events: nil, plugins: [], callInterceptors: [], attemptInterceptors: [])
     }
 
     /// Settings added by other modules (``ClientSettingKey``), by key.
@@ -59,11 +56,9 @@ public struct ClientConfiguration: Sendable {
 
     /// A configuration with no links and these parts.
     init(
-        events: EventBus?, popUps: PopUpPolicy, plugins: [Plugin], callInterceptors: [any Interceptor],
-        attemptInterceptors: [any Interceptor]
+        events: EventBus?, plugins: [Plugin], callInterceptors: [any Interceptor], attemptInterceptors: [any Interceptor]
     ) {
         self.events = events
-        self.popUps = popUps
         self.plugins = plugins
         self.callInterceptors = callInterceptors
         self.attemptInterceptors = attemptInterceptors

@@ -17,7 +17,7 @@ import Synchronization
 /// ### Events
 ///
 /// ``eventBus`` is the client's bus, fixed when the exchange starts: every link publishes on it
-/// (``publish(_:request:popUp:)``), whether or not an ``EventsInterceptor`` is in the chain.
+/// (``publish(_:request:)``), whether or not an ``EventsInterceptor`` is in the chain.
 public final class ExchangeContext: Sendable {
     /// A process-unique identifier of the exchange, increasing with each new exchange.
     public let id: UInt64

@@ -80,8 +80,6 @@ public struct SwitchyardError: Error, CustomStringConvertible {
         public static let protocolViolation = Self(rawValue: "protocolViolation")
         /// The response body exceeded the configured maximum size.
         public static let responseTooLarge = Self(rawValue: "responseTooLarge")
-        /// More redirects than the configured limit.
-        public static let tooManyRedirects = Self(rawValue: "tooManyRedirects")
         /// The response status was not accepted by validation.
         public static let httpStatus = Self(rawValue: "httpStatus")
         /// The response body could not be decoded into the expected model.
@@ -89,10 +87,11 @@ public struct SwitchyardError: Error, CustomStringConvertible {
         /// Any other failure reported by the transport.
         public static let transport = Self(rawValue: "transport")
 
-        /// The kinds Switchyard itself reports (kinds defined elsewhere are not listed).
+        /// The kinds the kernel declares (kinds a module declares where it raises them, such as the
+        /// transport kit's `tooManyRedirects`, are not listed).
         public static let allCases: [Self] = [
             .invalidRequest, .cancelled, .timeout, .connectionFailed, .tls, .protocolViolation,
-            .responseTooLarge, .tooManyRedirects, .httpStatus, .decoding, .transport
+            .responseTooLarge, .httpStatus, .decoding, .transport
         ]
     }
 
@@ -207,9 +206,6 @@ extension SwitchyardError {
     public static func tls(_ message: String, underlyingError: (any Error)? = nil) -> Self {
         Self(.tls, message, underlyingError: underlyingError)
     }
-
-    /// More redirects were met than the policy allows; `message` names the locations.
-    public static func tooManyRedirects(_ message: String) -> Self { Self(.tooManyRedirects, message) }
 
     /// Validation refused the response's status; the response head is attached.
     public static func httpStatus(_ message: String, response: HTTPResponse) -> Self {

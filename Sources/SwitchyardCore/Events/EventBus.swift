@@ -9,8 +9,8 @@ import Synchronization
 /// ```swift
 /// let bus = EventBus()
 /// Task {
-///     for await event in bus.subscribe() where event.popUp?.isWorthShowing == true {
-///         await showBanner(event.popUp!.message)
+///     for await event in bus.subscribe() {
+///         if case .failed(let error) = event.kind { print(event, error) }
 ///     }
 /// }
 /// ```
@@ -105,13 +105,12 @@ extension ExchangeContext {
     /// - Parameters:
     ///   - kind: What happened.
     ///   - request: The request the event is about.
-    ///   - popUp: A user-presentable message, for failures worth telling the user about.
-    public func publish(_ kind: @autoclosure () -> ExchangeEvent.Kind, request: Request, popUp: @autoclosure () -> PopUp? = nil) {
+    public func publish(_ kind: @autoclosure () -> ExchangeEvent.Kind, request: Request) {
         let bus = eventBus.flatMap { $0.hasListeners ? $0 : nil }
         guard bus != nil || !observers.isEmpty else { return }
         var event = ExchangeEvent(
             kind: kind(), exchangeID: id, request: request.head, tags: request.options.tags,
-            attempt: attempt, popUp: popUp())
+            attempt: attempt)
         event.userInfo = request.options.userInfo
         if case .succeeded = event.kind { event.provenance = provenance }
         event.context = self

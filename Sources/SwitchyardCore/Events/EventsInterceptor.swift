@@ -1,15 +1,12 @@
 import HTTPTypes
 
-/// Publishes an exchange's lifecycle: `started`, then `succeeded`, `failed` (with a ``PopUp`` from
-/// the ``PopUpPolicy``) or `cancelled`, on the exchange's ``ExchangeContext/eventBus`` (the client's),
-/// like every other link (retry, redirects) through ``ExchangeContext/publish(_:request:popUp:)``.
-/// Nothing is built when nobody listens.
+/// Publishes an exchange's lifecycle: `started`, then `succeeded`, `failed` or `cancelled`, on the
+/// exchange's ``ExchangeContext/eventBus`` (the client's), like every other link through
+/// ``ExchangeContext/publish(_:request:)``. Nothing is built when nobody listens.
 ///
-/// The outermost link of an assembled chain (``ClientConfiguration/events``); it runs once per call.
-/// A request with ``RequestOptions/isSilent`` still publishes its failure, but without a pop-up.
-///
-/// A client made from bare interceptors adopts the bus of its first `EventsInterceptor` when it is
-/// given none:
+/// An assembled client with a bus has one, as the plugin named `events` in the outermost stage; it
+/// runs once per call. A client made from bare interceptors adopts the bus of its first
+/// `EventsInterceptor` when it is given none:
 ///
 /// ```swift
 /// let bus = EventBus()
@@ -18,18 +15,11 @@ import HTTPTypes
 public struct EventsInterceptor: Interceptor {
     /// The bus a client made from bare interceptors adopts as its own (see the type's documentation).
     public let bus: EventBus
-    /// How failures become pop-ups.
-    public let popUps: PopUpPolicy
-    private let coalescer: PopUpCoalescer
 
     /// Creates the interceptor.
-    /// - Parameters:
-    ///   - bus: Where events go.
-    ///   - popUps: How failures become pop-ups, and the coalescing window.
-    public init(bus: EventBus, popUps: PopUpPolicy = PopUpPolicy()) {
+    /// - Parameter bus: Where events go.
+    public init(bus: EventBus) {
         self.bus = bus
-        self.popUps = popUps
-        self.coalescer = PopUpCoalescer(window: popUps.coalescingWindow)
     }
 
     /// Publishes the call's start and end around the rest of the chain.
@@ -40,25 +30,8 @@ public struct EventsInterceptor: Interceptor {
             context.publish(.succeeded(status: response.head.status.code), request: request)
             return response
         } catch {
-            publishFailure(error, request: request, context: context)
+            context.publish(error.kind == .cancelled ? .cancelled : .failed(error), request: request)
             throw error
-        }
-    }
-
-    /// Publishes `error` as the end of the call: `cancelled`, or `failed` with a pop-up from
-    /// ``popUps`` (none for a silent request), coalesced with identical recent pop-ups.
-    /// - Parameters:
-    ///   - error: How the call failed.
-    ///   - request: The request as the call made it.
-    ///   - context: The exchange's context.
-    func publishFailure(_ error: SwitchyardError, request: Request, context: ExchangeContext) {
-        if error.kind == .cancelled {
-            context.publish(.cancelled, request: request)
-        } else {
-            context.publish(
-                .failed(error), request: request,
-                popUp: request.options.isSilent
-                    ? nil : popUps.popUp(for: error, request: request).map { coalescer.coalesce($0) })
         }
     }
 }

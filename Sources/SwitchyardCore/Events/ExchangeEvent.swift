@@ -48,12 +48,10 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
     public let attempt: Int
     /// When it happened.
     public let at: ContinuousClock.Instant
-    /// Set on failure events worth telling the user about; `nil` otherwise. See ``PopUp``.
-    public var popUp: PopUp?
     /// On `succeeded` events: where the response came from and its age (``ExchangeContext/provenance``);
     /// `nil` on other events.
     public var provenance: ResponseProvenance?
-    /// The exchange's context, for events published by the chain (``ExchangeContext/publish(_:request:popUp:)``):
+    /// The exchange's context, for events published by the chain (``ExchangeContext/publish(_:request:)``):
     /// observers read plugins' typed values there (`event.context?[SomeKey.self]`). The values are
     /// the context's as they are when read, not when the event was published.
     public var context: ExchangeContext?
@@ -66,10 +64,9 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
     ///   - tags: The request's tags.
     ///   - attempt: The attempt, 1-based.
     ///   - at: When it happened.
-    ///   - popUp: A user-presentable message, if any.
     public init(
         kind: Kind, exchangeID: UInt64, request: HTTPRequest, tags: Set<String> = [], attempt: Int = 1,
-        at: ContinuousClock.Instant = .now, popUp: PopUp? = nil
+        at: ContinuousClock.Instant = .now
     ) {
         self.kind = kind
         self.exchangeID = exchangeID
@@ -77,7 +74,6 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
         self.tags = tags
         self.attempt = attempt
         self.at = at
-        self.popUp = popUp
     }
 
     /// The plugin event of type `type`, when this is one.
@@ -99,28 +95,7 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
     }
 }
 
-/// A message for the user about a failed exchange: what an app shows in a banner or alert.
-public struct PopUp: Sendable, Hashable {
-    /// The user-presentable text, e.g. "You appear to be offline."
-    public var message: String
-    /// Whether the app should show it (`false` for failures users cannot act on or should not see).
-    public var isWorthShowing: Bool
-    /// How many identical pop-ups were coalesced into this one (1 when it stands alone).
-    public var coalescedCount: Int
-
-    /// Creates a pop-up.
-    /// - Parameters:
-    ///   - message: The user-presentable text.
-    ///   - isWorthShowing: Whether the app should show it.
-    ///   - coalescedCount: How many identical pop-ups this one stands for.
-    public init(message: String, isWorthShowing: Bool = true, coalescedCount: Int = 1) {
-        self.message = message
-        self.isWorthShowing = isWorthShowing
-        self.coalescedCount = coalescedCount
-    }
-}
-
-/// An event kind a plugin declares, publishes with ``ExchangeContext/publish(_:request:popUp:)`` as
+/// An event kind a plugin declares, publishes with ``ExchangeContext/publish(_:request:)`` as
 /// ``ExchangeEvent/Kind/plugin(_:)``, and its observers read with ``ExchangeEvent/plugin(_:)``.
 ///
 /// ```swift

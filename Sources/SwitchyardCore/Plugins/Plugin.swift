@@ -1,5 +1,6 @@
 /// A team's extension of the client: interceptors and event observers under one name and scope,
-/// at a declared position in the chain.
+/// at a declared position in the chain. A plugin has what every plugin has (name, scope, placement,
+/// interceptors, observers, companions); a feature brings the rest as interceptors of its own.
 ///
 /// ```swift
 /// let payments = Plugin(
@@ -35,10 +36,6 @@ public struct Plugin: Sendable {
     /// The requests this plugin applies to.
     public var scope: RequestScope
 
-    /// The plugin's header rules as a group owned by the plugin, in its scope.
-    public var headerGroup: HeaderRules {
-        HeaderRules(owner: name, scope: scope, rules: headerRules)
-    }
     /// Whether its interceptors run once per call or once per attempt.
     public var position: ChainPosition
     /// How far from the caller it sits among the plugins of the same position (default
@@ -48,23 +45,17 @@ public struct Plugin: Sendable {
     public var placement: Placement
     /// Orders it depends on, checked at assembly (``Relation``; default: none).
     public var relations: [Relation]
-    /// Header rules it applies to requests in its scope, before its interceptors; checked against
-    /// every other plugin's and the app's rules for conflicts (``Client/headerConflicts``).
-    public var headerRules: [HeaderRule]
     /// Its interceptors, outermost first.
     public var interceptors: [any Interceptor]
     /// Its event observers.
     public var observers: [Observer]
-    /// Default pop-up texts for the error kinds it declares (its own ``SwitchyardError/Kind``s), used
-    /// when the client's ``PopUpPolicy`` has no text of its own for the kind.
-    public var popUpTexts: [SwitchyardError.Kind: String]
     /// Plugins registered together with this one, e.g. its attempt-position half when a feature needs
     /// links at both positions (a call span and a span per attempt).
     ///
     /// Each companion is ordered, scoped and named as if it were registered on its own right after
     /// this plugin (and its own companions right after it): it has its own ``name`` (unique within
     /// the client, listed in `client.chain`), ``scope``, ``position``, ``layer`` and ``placement``,
-    /// and its header rules, observers and pop-up texts count like any plugin's. So the app
+    /// and its observers count like any plugin's. So the app
     /// registers one `Plugin` however many links the feature needs:
     ///
     /// ```swift
@@ -87,10 +78,8 @@ public struct Plugin: Sendable {
     ///   - layer: How far from the caller among plugins of the same position (default: departments').
     ///   - placement: Where among plugins of the same position and layer (default: registration order).
     ///   - relations: Orders it depends on, checked at assembly (default: none).
-    ///   - headerRules: Header rules, applied before `interceptors`.
     ///   - interceptors: Interceptors, outermost first.
     ///   - observers: Event observers.
-    ///   - popUpTexts: Default pop-up texts for the error kinds the plugin declares.
     ///   - companions: Plugins registered together with this one, each as if registered on its own
     ///     right after it (default: none; see ``companions``).
     public init(
@@ -100,10 +89,8 @@ public struct Plugin: Sendable {
         layer: Layer = .department,
         placement: Placement = .inOrder,
         relations: [Relation] = [],
-        headerRules: [HeaderRule] = [],
         interceptors: [any Interceptor] = [],
         observers: [Observer] = [],
-        popUpTexts: [SwitchyardError.Kind: String] = [:],
         companions: [Plugin] = []
     ) {
         self.name = name
@@ -112,10 +99,8 @@ public struct Plugin: Sendable {
         self.layer = layer
         self.placement = placement
         self.relations = relations
-        self.headerRules = headerRules
         self.interceptors = interceptors
         self.observers = observers
-        self.popUpTexts = popUpTexts
         self.companions = companions
     }
 }

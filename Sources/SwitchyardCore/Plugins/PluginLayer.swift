@@ -6,8 +6,8 @@ extension Plugin {
     /// that must sit outside another of its stage is moved before it). Pick the stage that says what
     /// your links do; state a relation when you depend on another plugin's place.
     ///
-    /// Call position, outermost first: ``outermost``, ``measuring``, ``admission``, ``appHeaders``
-    /// (the app's header rules), ``outer``, ``department`` (the default: department plugins and the
+    /// Call position, outermost first: ``outermost``, ``measuring``, ``admission``, ``appDefaults``
+    /// (what the app sets on every request), ``outer``, ``department`` (the default: department plugins and the
     /// app's interceptors), ``inner``, ``holding``, ``recording``, ``checking``, ``resending``.
     /// Attempt position: the app's attempt interceptors after the ``department`` plugins, then
     /// ``nextToTransport``.
@@ -29,8 +29,9 @@ extension Plugin {
         public static let measuring = Layer("measuring", rank: -10_000)
         /// May refuse a call, or an attempt, before any department's link runs.
         public static let admission = Layer("admission", rank: -1_000)
-        /// The app's own header rules (``ClientConfiguration/headers``).
-        public static let appHeaders = Layer("appHeaders", rank: -500)
+        /// What the app sets on every request before any department's link sees it (its default
+        /// header fields).
+        public static let appDefaults = Layer("appDefaults", rank: -500)
         /// Sees every department's work.
         public static let outer = Layer("outer", rank: -100)
         /// Department plugins and the app's interceptors.

@@ -4,7 +4,6 @@
 /// var options = RequestOptions()
 /// options.timeout = .seconds(5)
 /// options.tags = ["profile"]
-/// options.isSilent = true          // failures publish no pop-up-worthy event
 /// options.maxResponseBytes = 1 << 20
 /// options.retry = .disabled        // a plugin's option: one attempt, whatever the retry policy
 /// ```
@@ -20,8 +19,6 @@ public struct RequestOptions: Sendable, Hashable {
     public var deadline: ContinuousClock.Instant?
     /// Free-form labels for plugins, statistics and events (e.g. the screen that asked).
     public var tags: Set<String>
-    /// When `true`, failures of this request are not worth showing to a person.
-    public var isSilent: Bool
     /// The largest response body the exchange accepts; larger bodies fail with
     /// ``SwitchyardError/Kind/responseTooLarge`` while streaming, without reading the rest.
     /// `nil` means no limit for streamed bodies and ``Client/defaultMaxBufferedResponseBytes`` for buffered ones.
@@ -49,19 +46,16 @@ public struct RequestOptions: Sendable, Hashable {
     ///   - timeout: How long the exchange may take.
     ///   - deadline: An absolute deadline.
     ///   - tags: Labels for plugins and events.
-    ///   - isSilent: Whether failures should stay quiet.
     ///   - maxResponseBytes: The largest accepted response body.
     public init(
         timeout: Duration? = nil,
         deadline: ContinuousClock.Instant? = nil,
         tags: Set<String> = [],
-        isSilent: Bool = false,
         maxResponseBytes: Int64? = nil
     ) {
         self.timeout = timeout
         self.deadline = deadline
         self.tags = tags
-        self.isSilent = isSilent
         self.maxResponseBytes = maxResponseBytes
     }
 

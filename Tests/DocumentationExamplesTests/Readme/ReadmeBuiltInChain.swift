@@ -20,7 +20,7 @@ func readmeBuiltInChain() throws -> Client {
     ]
     let stats = TimingStats()
     stats.register(template: "/users/{id}")
-    configuration.popUps.add(
+    configuration.popUps?.add(
         RequestScope(pathPrefixes: ["/payments"]),
         PopUpMessages(statuses: [503: "Payments are paused. You were not charged."]))
     configuration.plugins = [

@@ -1,3 +1,5 @@
+public import SwitchyardCore
+
 /// Folds identical pop-ups within a window into the first, so a burst of failures shows once.
 ///
 /// The first worth-showing pop-up of a kind passes unchanged. Identical ones (the same message)

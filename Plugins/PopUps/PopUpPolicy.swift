@@ -1,4 +1,6 @@
 import HTTPTypes
+public import SwitchyardCore
+import SwitchyardTransportKit
 
 /// Turns a failure into the text a user sees, and decides whether it is worth showing.
 ///

@@ -1,3 +1,5 @@
+public import SwitchyardCore
+
 /// A group of header rules owned by one department (or plugin) and applied only in its scope.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 import Testing
 
 @testable import Switchyard
-@testable import SwitchyardCore
+@testable import SwitchyardPopUps
 
 /// `PopUpCoalescer` on an injected clock: within a window, repeats of a message are counted, not shown.
 @Suite struct PopUpCoalescerTests {

@@ -7,7 +7,7 @@ import Testing
 
 /// Lifecycle and pop-up events of an assembled client, against the loopback server.
 @Suite(.timeLimit(.minutes(2)))
-struct EventsLoopbackTests {
+struct PopUpEventsLoopbackTests {
     static func client(_ configuration: ClientConfiguration) throws -> Client {
         try Client(transport: CurlTransport(), configuration: configuration)
     }

@@ -1,4 +1,5 @@
 import HTTPTypes
+public import SwitchyardCore
 
 /// One operation on one header field: set it, append a value, or remove it.
 ///

@@ -1,3 +1,5 @@
+public import SwitchyardCore
+
 /// Two owners' header rules that touch the same field for requests both could match.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import HTTPTypes
+public import SwitchyardCore
 
 /// Applies scoped header rules to each request (see ``HeaderRules`` for which rule wins).
 ///
@@ -10,8 +11,8 @@ import HTTPTypes
 /// ])
 /// ```
 ///
-/// In an assembled client it is the first call link after events (``ClientConfiguration/headers``),
-/// and each plugin's ``Plugin/headerRules`` run as that plugin's first interceptor.
+/// In an assembled client the app's rules (``SwitchyardCore/ClientConfiguration/headers``) are one in the
+/// `appDefaults` stage, and a plugin made with header rules runs its own first.
 public struct HeadersInterceptor: Interceptor {
     /// The groups in the order they apply (least specific scope first).
     public let groups: [HeaderRules]
