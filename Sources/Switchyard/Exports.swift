@@ -5,7 +5,7 @@
 // `import Switchyard` and a transport suffice.
 @_exported public import HTTPTypes
 @_exported public import SwitchyardCore
+@_exported public import SwitchyardHeaders
+@_exported public import SwitchyardPopUps
 @_exported public import SwitchyardStandardLinks
 @_exported public import SwitchyardTransportKit
-@_exported public import SwitchyardPopUps
-@_exported public import SwitchyardHeaders

@@ -1,7 +1,7 @@
 import HTTPTypes
 import SwitchyardCore
-import SwitchyardPopUps
 import SwitchyardJSON
+import SwitchyardPopUps
 import SwitchyardStandardLinks
 
 /// Builds the ``Request`` for one call: base URL + path with encoded parameters, query (the

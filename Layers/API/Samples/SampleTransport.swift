@@ -1,7 +1,7 @@
 public import HTTPTypes
 public import SwitchyardCore
-public import SwitchyardTransportKit
 import SwitchyardJSON
+public import SwitchyardTransportKit
 import Synchronization
 
 #if canImport(FoundationEssentials)
