@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardCache
 import SwitchyardJSON
 
 /// What `yard request` observed of one exchange: the `-w` variables and the `%{json}` report.

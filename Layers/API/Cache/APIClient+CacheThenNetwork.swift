@@ -1,6 +1,6 @@
 #if Cache
 import SwitchyardCore
-import SwitchyardCache
+public import SwitchyardCache
 
 extension APIClient {
     /// The stored answer at once (if any), then the network's: one or two final call states, for
@@ -56,6 +56,19 @@ extension APIClient {
     @Sendable static func interimCacheOptions(_ options: inout RequestOptions) {
         options.cachePolicy = .cacheOnly
         options.cacheMissAsksNetwork = true
+    }
+}
+
+extension ResponseSource {
+    /// The source of a response with this provenance.
+    /// - Parameter source: The exchange's provenance source.
+    public init(_ source: ResponseProvenance.Source) {
+        switch source {
+        case .network: self = .network
+        case .cache: self = .cache
+        case .revalidated: self = .revalidated
+        case .stale: self = .stale
+        }
     }
 }
 

@@ -123,7 +123,7 @@ public struct APIClient: Sendable {
             return try ResponseReader(endpoint: endpoint, envelope: envelope(for: endpoint, request: request))
                 .read(response, request: request)
         } catch {
-            context?.recordDecoding(nil)
+            context?.finishRecordingStages()
             if error.kind == .cancelled { return .cancelled }
             var error = error
             error.attachErrorModel(endpoint.errorModel ?? errorModel)

@@ -11,17 +11,6 @@ public enum ResponseSource: String, Sendable, Hashable {
     case revalidated
     /// A cache, although the stored response is stale (the network failed, or the call was offline).
     case stale
-
-    /// The source of a response with this provenance.
-    /// - Parameter source: The exchange's provenance source.
-    public init(_ source: ResponseProvenance.Source) {
-        switch source {
-        case .network: self = .network
-        case .cache: self = .cache
-        case .revalidated: self = .revalidated
-        case .stale: self = .stale
-        }
-    }
 }
 
 /// What a call's response was, besides its value: the HTTP head, the exchange (id, attempts,
@@ -51,7 +40,7 @@ public struct ResponseInfo: Sendable {
     /// The transport's phase timings.
     public var timings: TransferTimings { context.timings }
     /// How long decoding took, when the call decoded a value.
-    public var decodingTime: Duration? { context.pipelineTimings.decoding }
+    public var decodingTime: Duration? { context.pipelineTimings.total(of: PipelineTimings.decodingStage) }
 }
 
 /// A decoded value with the response it came from.

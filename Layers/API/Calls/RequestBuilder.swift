@@ -15,7 +15,7 @@ struct RequestBuilder<Value: Sendable> {
         var options = RequestOptions(timeout: endpoint.timeout, tags: endpoint.tags)
         if endpoint.isSilent { options.isSilent = true }
         options.retry = endpoint.retry
-        options.recordsDecoding = true
+        options.recordsStagesAfterResponse = true
         options.userInfo = userInfo
         endpoint.adjustOptions?(&options)
         let (base, baseQuery) = Self.splitQuery(api.baseURL)

@@ -1,6 +1,10 @@
 import HTTPTypes
 import SwitchyardCore
 
+#if Cache
+import SwitchyardCache
+#endif
+
 /// Turns a buffered response into a call's final state, in this order: status, empty body
 /// (no data), content type, envelope and decoding (timed into the exchange's `decoding` phase).
 struct ResponseReader<Value: Sendable> {
@@ -9,14 +13,13 @@ struct ResponseReader<Value: Sendable> {
 
     func read(_ response: BufferedResponse, request: Request) throws(SwitchyardError) -> CallState<Value> {
         let status = response.head.status
-        let provenance = response.context.provenance
+        let (source, age) = Self.source(of: response.context)
         var info = ResponseInfo(
-            request: request.head, head: response.head, context: response.context,
-            source: ResponseSource(provenance.source), age: provenance.age,
+            request: request.head, head: response.head, context: response.context, source: source, age: age,
             bodySize: response.body.count, userInfo: request.options.userInfo)
         if let limit = endpoint.rawBodyLimit { info.rawBody = Array(response.body.prefix(limit)) }
         guard endpoint.successStatuses.contains(status.code) else {
-            response.context.recordDecoding(nil)
+            response.context.finishRecordingStages()
             let limit = ResponseBodyExcerpt.defaultLimit
             let excerpt = ResponseBodyExcerpt(bytes: Array(response.body.prefix(limit)), isComplete: response.body.count <= limit)
             let preview = excerpt.preview(upTo: 256)
@@ -29,13 +32,13 @@ struct ResponseReader<Value: Sendable> {
             throw error
         }
         if response.body.isEmpty || status.code == 204 {
-            response.context.recordDecoding(nil)
+            response.context.finishRecordingStages()
             if let value = endpoint.decoding.emptyBodyValue?() { return .succeeded(APIResponse(value: value, info: info)) }
             return .noData(info)
         }
         let contentType = response.head.headerFields[.contentType]
         guard endpoint.accepts.accepts(contentType) else {
-            response.context.recordDecoding(nil)
+            response.context.finishRecordingStages()
             var error = SwitchyardError(
                 .unexpectedContentType,
                 "Expected \(endpoint.accepts) from \(request.head.method) \(endpoint.path), got \(contentType ?? "no content type")"
@@ -79,5 +82,18 @@ struct ResponseReader<Value: Sendable> {
     private static func describe(_ statuses: Set<Int>) -> String {
         if statuses == Set(200...299) { return "200–299" }
         return statuses.sorted().map(String.init).joined(separator: ", ")
+    }
+}
+
+extension ResponseReader {
+    /// Where the exchange's response came from and its age: the cache's provenance with trait
+    /// Cache, else the network (without the cache module nothing else answers).
+    static func source(of context: ExchangeContext) -> (ResponseSource, Duration?) {
+        #if Cache
+        let provenance = context.provenance
+        return (ResponseSource(provenance.source), provenance.age)
+        #else
+        return (.network, nil)
+        #endif
     }
 }

@@ -90,19 +90,19 @@ final class CallRecorder: BodyTap {
 
     func finish(failed: Bool) {
         guard !done.exchange(true, ordering: .relaxed) else { return }
-        let (stages, interceptors) = context.stageTimings
-        let call = TimingStats.PendingCall(
-            head: request, phases: Self.phases(context, stages: stages),
-            interceptors: interceptors, failed: failed,
-            coalesced: context[SharedExchangeKey.self] != nil, template: template)
-        let (stats, exporter, shard) = (stats, exporter, context.id)
-        let submit: @Sendable (Duration?) -> Void = { decoding in
-            var call = call
-            if let decoding { call.phases.append(("decoding", decoding)) }
-            Self.submit(call, to: stats, exporter: exporter, shard: shard)
+        let (stats, exporter, context, request, template) = (stats, exporter, context, request, template)
+        let callTime = context.startedAt.duration(to: .now)
+        let submit: @Sendable () -> Void = {
+            let (stages, interceptors) = context.stageTimings
+            let call = TimingStats.PendingCall(
+                head: request, phases: Self.phases(context, call: callTime, stages: stages),
+                interceptors: interceptors, failed: failed,
+                coalesced: stages.stages.contains { $0.name == Self.coalescedStage }, template: template)
+            Self.submit(call, to: stats, exporter: exporter, shard: context.id)
         }
-        // A caller that decodes the body reports the decoding time later; the record waits for it.
-        if failed || !context.options.recordsDecoding || !context.whenDecodingRecorded(submit) { submit(nil) }
+        // A caller that records stages after the response (decoding the body) finishes them later;
+        // the record waits for them.
+        if failed || !context.options.recordsStagesAfterResponse || !context.whenStagesRecorded(submit) { submit() }
     }
 
     private static func submit(
@@ -118,22 +118,32 @@ final class CallRecorder: BodyTap {
                 .map { ("interceptor:\($0.name)", $0.duration) }, failed: call.failed)
     }
 
-    static func phases(_ context: ExchangeContext, stages pipeline: PipelineTimings) -> [(String, Duration)] {
+    /// The stage a call answered by another call's exchange records (request coalescing's): such
+    /// calls are counted apart.
+    static let coalescedStage = "coalesced"
+
+    /// The call's phases: its whole time, the transport's phases, then every recorded stage (each
+    /// name once, its durations summed, in the order first recorded).
+    static func phases(_ context: ExchangeContext, call: Duration, stages pipeline: PipelineTimings) -> [(String, Duration)] {
         let transport = context.timings
         var phases: [(String, Duration)] = []
-        phases.reserveCapacity(9)
+        phases.reserveCapacity(8 + pipeline.stages.count)
         func add(_ name: String, _ value: Duration?) {
             if let value { phases.append((name, value)) }
         }
-        add("call", context.startedAt.duration(to: .now))
-        add("queued", pipeline.queued)
+        add("call", call)
         add("dns", transport.dns)
         add("connect", transport.connect)
         add("tls", transport.tls)
         add("ttfb", transport.firstByte)
         add("transfer", transport.total.flatMap { total in transport.firstByte.map { total - $0 } })
-        add("backoff", pipeline.backoffs.isEmpty ? nil : pipeline.totalBackoff)
-        add("decoding", pipeline.decoding)
+        for stage in pipeline.stages {
+            if let index = phases.firstIndex(where: { $0.0 == stage.name }) {
+                phases[index].1 += stage.duration
+            } else {
+                phases.append((stage.name, stage.duration))
+            }
+        }
         return phases
     }
 }

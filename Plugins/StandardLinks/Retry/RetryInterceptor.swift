@@ -96,7 +96,7 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
                     if let budget, !budget.consumeRetry() {
                         return try refused(outcome, by: budget, reason: why, attempt: attempt, request, context)
                     }
-                    context.recordPipelineTimings { $0.backoffs.append(waited) }
+                    context.recordStage(PipelineTimings.backoffStage, waited)
                     context.publish(.plugin(Retrying(attempt: attempt, delay: .zero, reason: why + "; the hold lifted")), request: request)
                     ActivityReporting.report(.running)
                     attempt += 1
@@ -108,7 +108,7 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
                 if case .success(let response) = outcome { await response.body?.discard() }
                 (delay, reason) = (wait, why)
             }
-            context.recordPipelineTimings { $0.backoffs.append(delay) }
+            context.recordStage(PipelineTimings.backoffStage, delay)
             context.publish(.plugin(Retrying(attempt: attempt, delay: delay, reason: reason)), request: request)
             ActivityReporting.report(.waitingToRetry(attempt: attempt + 1, delay: delay))
             try await Self.wait(delay, attempt: attempt)

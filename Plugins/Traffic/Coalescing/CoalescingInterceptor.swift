@@ -42,10 +42,12 @@ public struct CoalescingInterceptor: Interceptor {
         let exchange = membership.exchange
         if membership.isLeader {
             exchange.start(request, next: next)
-        } else {
-            context[SharedExchangeKey.self] = exchange.leader.id
-            context.publish(.plugin(Coalesced(leader: exchange.leader.id)), request: request)
+            return try await exchange.response(for: membership.token)
         }
+        context[CoalescedWithKey.self] = exchange.leader.id
+        context.publish(.plugin(Coalesced(leader: exchange.leader.id)), request: request)
+        let joinedAt = ContinuousClock.now
+        defer { context.recordStage(PipelineTimings.coalescedStage, joinedAt.duration(to: .now)) }
         return try await exchange.response(for: membership.token)
     }
 }

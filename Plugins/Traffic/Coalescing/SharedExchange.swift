@@ -120,14 +120,10 @@ final class SharedExchange: Sendable {
         return shared
     }
 
-    /// What the transport measured, and where the response came from, into the followers' contexts.
+    /// What the leader's exchange recorded about the response (the transport's timings, plugins'
+    /// values such as where it came from), into the followers' contexts.
     func copyTimings(to followers: [ExchangeContext]) {
-        guard !followers.isEmpty else { return }
-        let (timings, provenance) = (leader.timings, leader.provenance)
-        for context in followers {
-            context.timings = timings
-            context.provenance = provenance
-        }
+        for context in followers { context.adoptResponseValues(of: leader) }
     }
 
     /// Waits for caller `token`'s response.

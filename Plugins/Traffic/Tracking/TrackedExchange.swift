@@ -84,7 +84,7 @@ extension ExchangeContext {
         if waited {
             let now = ContinuousClock.now
             markQueued(false)
-            recordPipelineTimings { $0.queued = $0.queued ?? startedAt.duration(to: now) }
+            if pipelineTimings.queued == nil { recordStage(PipelineTimings.queuedStage, startedAt.duration(to: now)) }
         }
         return value
     }

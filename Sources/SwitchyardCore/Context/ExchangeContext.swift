@@ -38,12 +38,11 @@ public final class ExchangeContext: Sendable {
     private struct State {
         var attemptStartedAt: ContinuousClock.Instant?
         var timings = TransferTimings()
-        var pipelineTimings = PipelineTimings()
+        var stages: [PipelineTimings.Stage] = []
         var profile: ChainProfile?
         var storage: [ObjectIdentifier: any Sendable] = [:]
-        var pendingDecodingReport: DecodingReport?
-        var decodingReported = false
-        var provenance = ResponseProvenance.network
+        var pendingStageReport: PendingStageReport?
+        var stagesFinished = false
     }
 
     private let state: Lock<State>
@@ -90,13 +89,6 @@ public final class ExchangeContext: Sendable {
         set { state.withLock { $0.attemptStartedAt = newValue } }
     }
 
-    /// Where the exchange's response came from and how old it is: ``ResponseProvenance/network``
-    /// unless a cache interceptor answered (it sets this before it returns its response).
-    public var provenance: ResponseProvenance {
-        get { state.withLock { $0.provenance } }
-        set { state.withLock { $0.provenance = newValue } }
-    }
-
     /// The phase timings recorded so far by the transport.
     public var timings: TransferTimings {
         get { state.withLock { $0.timings } }
@@ -109,61 +101,63 @@ public final class ExchangeContext: Sendable {
         state.withLock { update(&$0.timings) }
     }
 
-    /// The chain's own stages recorded so far: queueing, interceptors, back-off waits, decoding.
-    /// Queueing and interceptor times are recorded only in a chain that reads them (one with a
-    /// ``ReadsStageTimings`` link).
+    /// The chain's stages recorded so far: each interceptor's own time, and the named stages
+    /// (``PipelineTimings/stages``). Interceptor times and the `queued` stage are measured only in a
+    /// chain that reads them (one with a ``ReadsStageTimings`` link).
     public var pipelineTimings: PipelineTimings {
         var (timings, interceptors) = stageTimings
         for (name, duration) in interceptors { timings.interceptors[name, default: .zero] += duration }
         return timings
     }
 
-    /// Updates the chain's stage timings in place, atomically.
-    /// - Parameter update: Changes the recorded stage timings.
-    public func recordPipelineTimings(_ update: (inout PipelineTimings) -> Void) {
-        state.withLock { update(&$0.pipelineTimings) }
+    /// Records that the exchange spent `duration` in the stage `name` (a name your module owns and
+    /// documents, e.g. a wait between attempts): timing statistics report it as a phase of the call.
+    ///
+    /// ```swift
+    /// context.recordStage("backoff", delay)
+    /// ```
+    /// - Parameters:
+    ///   - name: The stage's name.
+    ///   - duration: How long it took.
+    public func recordStage(_ name: String, _ duration: Duration) {
+        state.withLock { $0.stages.append(PipelineTimings.Stage(name: name, duration: duration)) }
     }
 
-    /// Records how long the caller took to decode the response body into a model (the `decoding`
-    /// phase), and completes a call record that timing statistics hold for it (see
-    /// ``RequestOptions/recordsDecoding``). Call it once, after decoding, whether or not it succeeded.
-    /// - Parameter duration: The decoding time, or `nil` when the caller ended up not decoding
-    ///   (an error or an empty body came first): the record is then released without the phase.
-    public func recordDecoding(_ duration: Duration?) {
-        let report = state.withLock { state in
-            if let duration { state.pipelineTimings.decoding = duration }
-            state.decodingReported = true
-            defer { state.pendingDecodingReport = nil }
-            return state.pendingDecodingReport
+    /// Ends the stages recorded after the response (see ``RequestOptions/recordsStagesAfterResponse``):
+    /// a link that waits for them (``whenStagesRecorded(_:)``) runs now. Call it once, after the last
+    /// stage, whether or not the work succeeded.
+    public func finishRecordingStages() {
+        let pending = state.withLock { state in
+            state.stagesFinished = true
+            defer { state.pendingStageReport = nil }
+            return state.pendingStageReport
         }
-        report?.complete(duration)
+        pending?.run()
     }
 
-    /// Holds `report` until the caller reports its decoding time with ``recordDecoding(_:)`` (it
-    /// then runs with that time), or until the context ends without one (it runs with `nil`): for a
-    /// link that completes a record only when the decoding phase is known (see
-    /// ``RequestOptions/recordsDecoding``).
-    /// - Parameter report: What to run once the decoding time is known; at most one is held.
-    /// - Returns: `false` when decoding was already reported: the caller then reports at once.
-    public func whenDecodingRecorded(_ report: @escaping @Sendable (Duration?) -> Void) -> Bool {
+    /// Holds `report` until the caller that records stages after the response finishes
+    /// (``finishRecordingStages()``), or until the context ends without it: for a link that
+    /// completes a record only once every stage is in (see ``RequestOptions/recordsStagesAfterResponse``).
+    /// - Parameter report: What to run then; at most one is held.
+    /// - Returns: `false` when recording already finished: the caller then reports at once.
+    public func whenStagesRecorded(_ report: @escaping @Sendable () -> Void) -> Bool {
         state.withLock { state in
-            guard !state.decodingReported else { return false }
-            state.pendingDecodingReport = DecodingReport(report)
+            guard !state.stagesFinished else { return false }
+            state.pendingStageReport = PendingStageReport(report)
             return true
         }
     }
 
-    /// The stage timings without the interceptors' times, and the interceptors' own times by name
-    /// in chain order: what timing statistics read, without building a dictionary. Interceptor
-    /// times are recorded only in a chain with a ``ReadsStageTimings`` link.
+    /// The named stages, and the interceptors' own times by name in chain order: what timing
+    /// statistics read, without building a dictionary. Interceptor times and the `queued` stage are
+    /// measured only in a chain with a ``ReadsStageTimings`` link.
     public var stageTimings: (stages: PipelineTimings, interceptors: [(name: String, duration: Duration)]) {
         state.withLock { state in
-            var stages = state.pipelineTimings
-            stages.queued = state.profile?.queued ?? stages.queued
-            var interceptors = state.profile?.ownTimes() ?? []
-            for (name, duration) in stages.interceptors { interceptors.append((name, duration)) }
-            stages.interceptors = [:]
-            return (stages, interceptors)
+            var stages = PipelineTimings(stages: state.stages)
+            if let queued = state.profile?.queued, !stages.stages.contains(where: { $0.name == PipelineTimings.queuedStage }) {
+                stages.stages.insert(PipelineTimings.Stage(name: PipelineTimings.queuedStage, duration: queued), at: 0)
+            }
+            return (stages, state.profile?.ownTimes() ?? [])
         }
     }
 
@@ -182,6 +176,19 @@ public final class ExchangeContext: Sendable {
     /// The time left until the deadline (never negative), or `nil` when there is no deadline.
     public var remainingTime: Duration? {
         deadline.map { max(.zero, ContinuousClock.now.duration(to: $0)) }
+    }
+
+    /// Takes what `other` recorded about its response: the transport's timings, and every typed
+    /// value `other` holds that this context does not. For a link that answers this call with
+    /// another exchange's response (one exchange shared by identical calls), so each plugin's
+    /// values about the response (where it came from, say) read the same in every call it answers.
+    /// - Parameter other: The exchange whose response this call gets.
+    public func adoptResponseValues(of other: ExchangeContext) {
+        let (timings, storage) = other.state.withLock { ($0.timings, $0.storage) }
+        state.withLock { state in
+            state.timings = timings
+            state.storage.merge(storage) { own, _ in own }
+        }
     }
 
     /// Typed storage for plugins.
@@ -209,17 +216,18 @@ public protocol ExchangeContextKey {
     associatedtype Value: Sendable
 }
 
-/// A statistics record waiting for the decoding time; delivered without it if the context ends first.
-final class DecodingReport: Sendable {
-    private let report: @Sendable (Duration?) -> Void
+/// A statistics record waiting for the stages recorded after the response; delivered when the
+/// context ends if they never finish.
+final class PendingStageReport: Sendable {
+    private let report: @Sendable () -> Void
     private let delivered = Atomic<Bool>(false)
 
-    init(_ report: @escaping @Sendable (Duration?) -> Void) { self.report = report }
+    init(_ report: @escaping @Sendable () -> Void) { self.report = report }
 
-    func complete(_ duration: Duration?) {
+    func run() {
         guard !delivered.exchange(true, ordering: .relaxed) else { return }
-        report(duration)
+        report()
     }
 
-    deinit { complete(nil) }
+    deinit { run() }
 }

@@ -100,8 +100,7 @@ public final class EventBus: Sendable {
 extension ExchangeContext {
     /// Publishes an event of this kind about this exchange (its id, attempt and the given request)
     /// to the chain's plugin observers and the client's ``eventBus``. Costs nothing (no event is
-    /// built) when nobody listens. A `succeeded` event carries the exchange's ``provenance``; every
-    /// event carries the context (``ExchangeEvent/context``), where observers read plugins' values.
+    /// built) when nobody listens. Every event carries the context (``ExchangeEvent/context``), where observers read plugins' values.
     /// - Parameters:
     ///   - kind: What happened.
     ///   - request: The request the event is about.
@@ -112,7 +111,6 @@ extension ExchangeContext {
             kind: kind(), exchangeID: id, request: request.head, tags: request.options.tags,
             attempt: attempt)
         event.userInfo = request.options.userInfo
-        if case .succeeded = event.kind { event.provenance = provenance }
         event.context = self
         for observer in observers { observer(event) }
         bus?.publish(event)

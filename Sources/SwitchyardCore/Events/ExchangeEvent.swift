@@ -48,9 +48,6 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
     public let attempt: Int
     /// When it happened.
     public let at: ContinuousClock.Instant
-    /// On `succeeded` events: where the response came from and its age (``ExchangeContext/provenance``);
-    /// `nil` on other events.
-    public var provenance: ResponseProvenance?
     /// The exchange's context, for events published by the chain (``ExchangeContext/publish(_:request:)``):
     /// observers read plugins' typed values there (`event.context?[SomeKey.self]`). The values are
     /// the context's as they are when read, not when the event was published.

@@ -1,9 +1,12 @@
+public import SwitchyardCore
+
 /// Where a response came from and how old it is: the network, or a cache (fresh, revalidated with
 /// the server, or stale).
 ///
-/// A cache interceptor sets it on the exchange (``ExchangeContext/provenance``); every layer above
-/// reads it there, and the `succeeded` event carries it (``ExchangeEvent/provenance``), so a screen
-/// can say "showing data from 5 minutes ago":
+/// The cache sets it on the exchange (``SwitchyardCore/ExchangeContext/provenance``); every layer
+/// above reads it there, and so does an observer of the `succeeded` event
+/// (``SwitchyardCore/ExchangeEvent/provenance``), so a screen can say "showing data from 5 minutes
+/// ago":
 ///
 /// ```swift
 /// let response = try await client.send(request)
@@ -45,5 +48,29 @@ public struct ResponseProvenance: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         guard let age else { return source.rawValue }
         return "\(source.rawValue) (age \(age.components.seconds)s)"
+    }
+}
+
+/// Where the cache leaves a response's provenance in its exchange's context.
+enum ProvenanceKey: ExchangeContextKey {
+    typealias Value = ResponseProvenance
+}
+
+extension ExchangeContext {
+    /// Where the exchange's response came from and how old it is: ``ResponseProvenance/network``
+    /// unless the cache answered (it sets this before it returns its response). A call answered by
+    /// another exchange's response (request coalescing) has that exchange's.
+    public var provenance: ResponseProvenance {
+        get { self[ProvenanceKey.self] ?? .network }
+        set { self[ProvenanceKey.self] = newValue }
+    }
+}
+
+extension ExchangeEvent {
+    /// On a `succeeded` event: where the response came from and its age
+    /// (``SwitchyardCore/ExchangeContext/provenance``); `nil` on other events.
+    public var provenance: ResponseProvenance? {
+        guard case .succeeded = kind else { return nil }
+        return context?.provenance
     }
 }
