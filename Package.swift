@@ -13,6 +13,7 @@ func product(_ name: String, _ package: String, trait: String) -> Target.Depende
 /// What the kernel's tests and the tests of the chain's own plugins (standard links, traffic) use.
 let chainTestDependencies: [Target.Dependency] = [
     "SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+    "SwitchyardActivity",
     "Switchyard", "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport", "SwitchyardCurl",
     "SwitchyardTestServer",
     .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -36,6 +37,7 @@ let package = Package(
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         .library(name: "SwitchyardConformance", targets: ["SwitchyardConformance"]),
         .library(name: "SwitchyardTestServer", targets: ["SwitchyardTestServer"]),
+        .library(name: "SwitchyardActivity", targets: ["SwitchyardActivity"]),
         .library(name: "SwitchyardTransfers", targets: ["SwitchyardTransfers"]),
         .library(name: "SwitchyardObservability", targets: ["SwitchyardObservability"]),
         .library(name: "SwitchyardTraffic", targets: ["SwitchyardTraffic"]),
@@ -222,10 +224,16 @@ let package = Package(
         ),
 
         // MARK: - Features
+        // The phases calls, transfers and paged lists share (notStarted … succeeded, noData, paused).
+        .target(
+            name: "SwitchyardActivity",
+            dependencies: ["SwitchyardCore"],
+            path: "Layers/Activity"
+        ),
         // Resumable downloads to a file, uploads from a file, transfer progress: on the kernel only.
         .target(
             name: "SwitchyardTransfers",
-            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["SwitchyardCore", "SwitchyardActivity", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Layers/Transfers"
         ),
 
@@ -260,7 +268,7 @@ let package = Package(
             name: "SwitchyardAPI",
             dependencies: [
                 "SwitchyardTraffic", "SwitchyardTransfers", "SwitchyardCore", "SwitchyardStandardLinks", "SwitchyardJSON",
-                "SwitchyardTransportKit", "SwitchyardPopUps",
+                "SwitchyardTransportKit", "SwitchyardPopUps", "SwitchyardActivity",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .target(name: "SwitchyardCache", condition: .when(traits: ["Cache"]))
             ],
@@ -468,7 +476,7 @@ let package = Package(
         // and events, process figures); a regular target because test targets cannot depend on each other.
         .target(
             name: "SwitchyardTestSupport",
-            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", "SwitchyardActivity",
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 "SwitchyardTestServer", "SwitchyardConformance",
                 .product(name: "Logging", package: "swift-log"),
@@ -524,7 +532,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardAPITests",
-            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", "SwitchyardActivity",
                 "Switchyard", "SwitchyardAPI", "SwitchyardTesting", "SwitchyardTestSupport", "SwitchyardTestServer",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient", "SwitchyardCache",
                 .product(name: "HTTPTypes", package: "swift-http-types")
@@ -628,7 +636,7 @@ let package = Package(
         // Tracing, OpenTelemetry-named metrics and service lifecycle against the loopback server.
         .testTarget(
             name: "SwitchyardObservabilityTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", "SwitchyardActivity",
                 "Switchyard", "SwitchyardTracing", "SwitchyardServiceLifecycle", "SwitchyardTestServer",
                 "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport",
                 "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
@@ -657,7 +665,7 @@ let package = Package(
         // a test that finds each documented ```swift block verbatim in a test file.
         .testTarget(
             name: "DocumentationExamplesTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", "SwitchyardActivity",
                 "Switchyard", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 "SwitchyardAPI", "SwitchyardCache", "SwitchyardAuth", "SwitchyardSigning", "SwitchyardExperiments",
                 "SwitchyardCookies", "SwitchyardStreams",

@@ -40,14 +40,12 @@ struct TransferLifecycle<Success: Sendable>: Sendable {
         /// Waiting before attempt `attempt` (`delay` `nil`: until a hold lifts).
         case waitingToRetry(attempt: Int, delay: Duration?)
 
-        /// The activity for a phase the chain reports while a run is in flight; `nil` for the
-        /// phases a transfer decides itself (pauses, endings).
-        init?(reportedBy phase: ActivityPhase) {
+        /// The activity the chain reports while a run is in flight.
+        init(reportedBy phase: ExchangeActivity) {
             switch phase {
             case .queued: self = .queued
             case .running: self = .running
-            case .waitingToRetry(let attempt, let delay): self = .waitingToRetry(attempt: attempt, delay: delay)
-            default: return nil
+            case .waitingForAttempt(let attempt, let delay): self = .waitingToRetry(attempt: attempt, delay: delay)
             }
         }
     }
@@ -149,9 +147,9 @@ struct TransferLifecycle<Success: Sendable>: Sendable {
 
     /// A phase the chain reported for the run `generation`: published while that run is current
     /// and under way; ignored otherwise, and for the phases a transfer decides itself.
-    mutating func report(_ phase: ActivityPhase, generation: Int) -> Action {
-        guard case .active = state, isCurrent(generation), let activity = Activity(reportedBy: phase) else { return .ignore }
-        state = .active(activity)
+    mutating func report(_ phase: ExchangeActivity, generation: Int) -> Action {
+        guard case .active = state, isCurrent(generation) else { return .ignore }
+        state = .active(Activity(reportedBy: phase))
         return .publish(transferState)
     }
 

@@ -1,4 +1,5 @@
 public import HTTPTypes
+public import SwitchyardActivity
 public import SwitchyardCore
 
 /// Where a transfer (a ``Download`` or an ``Upload``) is in its life, in the vocabulary calls,

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardActivity
 import SwitchyardTestServer
 import SwitchyardTransfers
 

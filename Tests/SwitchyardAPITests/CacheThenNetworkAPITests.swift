@@ -1,6 +1,7 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardAPI
+import SwitchyardActivity
 import SwitchyardCache
 import SwitchyardTestServer
 import SwitchyardTestSupport

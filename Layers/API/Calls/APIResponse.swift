@@ -1,4 +1,5 @@
 public import HTTPTypes
+public import SwitchyardActivity
 public import SwitchyardCore
 
 /// Where a response came from (the exchange's `ResponseProvenance.Source`, set by a cache plugin).

@@ -1,4 +1,5 @@
 import HTTPTypes
+import SwitchyardActivity
 import SwitchyardCore
 
 /// One call of an endpoint: start it, cancel it from anywhere, await its value, or follow its
@@ -105,13 +106,12 @@ public final class CallHandle<Value: Sendable>: Sendable {
     }
 
     /// Publishes a phase the chain reported, while the call runs.
-    private func report(_ phase: ActivityPhase) {
+    private func report(_ phase: ExchangeActivity) {
         let state: CallState<Value>
         switch phase {
         case .queued: state = .queued
         case .running: state = .running
-        case .waitingToRetry(let attempt, let delay): state = .waitingToRetry(attempt: attempt, delay: delay)
-        default: return  // final phases are the operation's to decide
+        case .waitingForAttempt(let attempt, let delay): state = .waitingToRetry(attempt: attempt, delay: delay)
         }
         task.withLock { _ in
             guard broadcast.current.phase.isActive else { return }

@@ -1,3 +1,4 @@
+public import SwitchyardActivity
 public import SwitchyardCore
 
 /// What a list screen shows: the state of a ``PageLoader``'s list, with the items to show in it,

@@ -37,9 +37,8 @@ extension PageLoader {
                 switch phase {
                 case .queued: broadcast.publish(.queued(load.kind, items: load.items))
                 case .running: broadcast.publish(.running(load.kind, items: load.items))
-                case .waitingToRetry(let attempt, let delay):
+                case .waitingForAttempt(let attempt, let delay):
                     broadcast.publish(.waitingToRetry(load.kind, items: load.items, attempt: attempt, delay: delay))
-                default: break  // endings are the loader's to decide
                 }
             }
         }

@@ -314,7 +314,7 @@ public final class Upload: Sendable {
     }
 
     /// Publishes a phase the chain reported for the run `generation`, while it is the current run.
-    private func report(_ phase: ActivityPhase, generation: Int) {
+    private func report(_ phase: ExchangeActivity, generation: Int) {
         store.withLock { store in _ = apply(store.lifecycle.report(phase, generation: generation), &store) }
     }
 

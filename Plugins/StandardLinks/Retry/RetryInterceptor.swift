@@ -90,7 +90,7 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
                 else { return try outcome.get() }
                 if case .failure = outcome, let hold = context[RetryHoldKey.self], hold.isHolding {
                     // Waiting for the hold (the network) replaces the back-off: retrying into it would only burn attempts.
-                    ActivityReporting.report(.waitingToRetry(attempt: attempt + 1, delay: nil))
+                    ActivityReporting.report(.waitingForAttempt(attempt + 1, delay: nil))
                     let waited = try await waitForHold(hold, request, context, deadline: deadline, attempt: attempt)
                     guard let waited else { return try outcome.get() }
                     if let budget, !budget.consumeRetry() {
@@ -110,7 +110,7 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
             }
             context.recordStage(PipelineTimings.backoffStage, delay)
             context.publish(.plugin(Retrying(attempt: attempt, delay: delay, reason: reason)), request: request)
-            ActivityReporting.report(.waitingToRetry(attempt: attempt + 1, delay: delay))
+            ActivityReporting.report(.waitingForAttempt(attempt + 1, delay: delay))
             try await Self.wait(delay, attempt: attempt)
             ActivityReporting.report(.running)
             attempt += 1

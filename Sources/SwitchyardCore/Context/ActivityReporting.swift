@@ -1,10 +1,22 @@
+/// What an exchange is doing while it waits, as the links that make it wait report it
+/// (``ActivityReporting``): the layers above the client turn it into their own states.
+public enum ExchangeActivity: Sendable, Hashable {
+    /// Waiting behind a limit (a concurrency or rate limit) before it is sent.
+    case queued
+    /// In the chain or on the wire.
+    case running
+    /// An attempt failed and a link waits before attempt `attempt` (2 for the second): for `delay`,
+    /// or, when `delay` is `nil`, until something holding the attempts lifts.
+    case waitingForAttempt(_ attempt: Int, delay: Duration?)
+}
+
 /// How the links that make an exchange wait tell the work that started it: a handle (a call, a
 /// transfer, a paged list) installs an observer for the task that runs its exchanges, and a link
-/// that queues the exchange or waits to retry it reports the phase.
+/// that queues the exchange or waits before another attempt reports it.
 ///
 /// ```swift
 /// await ActivityReporting.$observer.withValue(ActivityObserver { phase in print(phase) }) {
-///     _ = try? await client.send(request)   // prints queued, running, waitingToRetry(…), running …
+///     _ = try? await client.send(request)   // prints queued, running, waitingForAttempt(…), running …
 /// }
 /// ```
 ///
@@ -16,8 +28,8 @@ public enum ActivityReporting {
     @TaskLocal public static var observer: ActivityObserver?
 
     /// Hands `phase` to the current task's observer, if there is one.
-    /// - Parameter phase: `.queued`, `.running` or `.waitingToRetry(attempt:delay:)`.
-    public static func report(_ phase: ActivityPhase) {
+    /// - Parameter phase: What the exchange is doing now.
+    public static func report(_ phase: ExchangeActivity) {
         observer?.report(phase)
     }
 }
@@ -29,20 +41,20 @@ public enum ActivityReporting {
 /// observer. An observer made while another is installed passes every phase on to that one too,
 /// so the list hears its call's waits.
 public struct ActivityObserver: Sendable {
-    private let receive: @Sendable (ActivityPhase) -> Void
+    private let receive: @Sendable (ExchangeActivity) -> Void
     /// The observer installed where this one was made, told every phase after this one.
-    private let enclosing: (@Sendable (ActivityPhase) -> Void)?
+    private let enclosing: (@Sendable (ExchangeActivity) -> Void)?
 
     /// Creates an observer that also tells the observer installed now, if any.
     /// - Parameter receive: Called with each reported phase, on the reporting task; keep it short.
-    public init(_ receive: @escaping @Sendable (ActivityPhase) -> Void) {
+    public init(_ receive: @escaping @Sendable (ExchangeActivity) -> Void) {
         self.receive = receive
         self.enclosing = ActivityReporting.observer.map { $0.report }
     }
 
     /// Hands `phase` to the observer, then to the one it was made within.
     /// - Parameter phase: The phase.
-    public func report(_ phase: ActivityPhase) {
+    public func report(_ phase: ExchangeActivity) {
         receive(phase)
         enclosing?(phase)
     }

@@ -1,3 +1,5 @@
+public import SwitchyardCore
+
 /// Where a piece of work is in its life: one vocabulary for calls (`CallState`), transfers
 /// (`TransferState`) and paged lists (`PageListState`), so a screen switches over the same words
 /// whatever it shows.
@@ -68,5 +70,17 @@ public enum ActivityPhase: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         guard case .waitingToRetry(let attempt, let delay) = self else { return name }
         return "waitingToRetry(attempt: \(attempt), delay: \(delay.map { "\($0)" } ?? "until the hold lifts"))"
+    }
+}
+
+extension ActivityPhase {
+    /// The phase of an exchange's reported activity.
+    /// - Parameter activity: What the chain reported.
+    public init(_ activity: ExchangeActivity) {
+        switch activity {
+        case .queued: self = .queued
+        case .running: self = .running
+        case .waitingForAttempt(let attempt, let delay): self = .waitingToRetry(attempt: attempt, delay: delay)
+        }
     }
 }
