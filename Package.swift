@@ -487,8 +487,17 @@ let package = Package(
         // The core and its built-in interceptors: over in-memory transports, and over curl and the
         // loopback server where the wire matters.
         .testTarget(
-            name: "SwitchyardTests",
+            name: "SwitchyardCoreTests",
             dependencies: chainTestDependencies
+        ),
+        // The transport kit (streams, uploads, TLS, proxies, content coding), over curl and the loopback server.
+        .testTarget(
+            name: "SwitchyardTransportKitTests",
+            dependencies: chainTestDependencies
+        ),
+        .testTarget(
+            name: "SwitchyardTransfersTests",
+            dependencies: chainTestDependencies + ["SwitchyardAPI"]
         ),
         .testTarget(
             name: "SwitchyardStandardLinksTests",

@@ -7,15 +7,6 @@ import SwitchyardTestSupport
 import SwitchyardTransfers
 import Testing
 
-/// Collects a progress stream in the background.
-func collect(_ progress: AsyncStream<TransferProgress>) -> Task<[TransferProgress], Never> {
-    Task {
-        var updates: [TransferProgress] = []
-        for await update in progress { updates.append(update) }
-        return updates
-    }
-}
-
 /// Downloads `/bytes/{count}` to `path` until the server has sent `at` bytes and they are in the
 /// partial file, then drops the connection: an interruption at a known point, without timing (the
 /// wait gives up only if the partial file stops growing short of `at`).

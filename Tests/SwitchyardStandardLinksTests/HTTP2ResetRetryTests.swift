@@ -3,6 +3,7 @@ import Switchyard
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardTesting
+import SwitchyardTransportKit
 import Testing
 
 /// The transports that reach the HTTP/2 test server (URLSession on Linux does not negotiate h2:

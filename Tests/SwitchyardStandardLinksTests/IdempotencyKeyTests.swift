@@ -4,6 +4,7 @@ import Switchyard
 import SwitchyardTestServer
 import SwitchyardTestSupport
 import SwitchyardTesting
+import SwitchyardTransportKit
 import Testing
 
 /// A retry policy with no real waiting and automatic idempotency keys.

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Switchyard
 import SwitchyardCurl
+import SwitchyardTransportKit
 
 // README.md, "Retry rules and idempotency keys": compiled, never run (it names api.example.com);
 // the behaviour is tested in RetryRuleTests and IdempotencyKeyTests. The body of this function is

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import HTTPTypes
 import NIOHTTP1
 import SwitchyardCore
+import SwitchyardTransportKit
 
 /// Turns an AsyncHTTPClient response head into a swift-http-types `HTTPResponse`.
 enum AsyncHTTPClientResponseMapping {

@@ -1,5 +1,6 @@
 import HTTPTypes
 import SwitchyardCore
+import SwitchyardTransportKit
 
 /// Turns the header lines libcurl hands to its header callback into an `HTTPResponse`, defensively.
 ///

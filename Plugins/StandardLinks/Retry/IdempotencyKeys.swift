@@ -1,5 +1,6 @@
 public import HTTPTypes
 import SwitchyardCore
+import SwitchyardTransportKit
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -2,7 +2,7 @@ extension HTTPBody {
     /// The most bytes ``discard(drainingUpTo:)`` reads by default: 64 KiB.
     public static let defaultDrainLimit: Int64 = 64 << 10
 
-    /// Throws away a body nobody will read — an error page before a retry, a redirect's body —
+    /// Throws away a body nobody will read — an error page before another attempt, the body of a response that points elsewhere —
     /// without reading much of it.
     ///
     /// A small body of known length (at most `limit` bytes) is read to its end, which lets the

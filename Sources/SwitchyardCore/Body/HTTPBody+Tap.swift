@@ -1,5 +1,5 @@
 /// Observes the chunks of a body as its reader pulls them, without reading anything itself: how
-/// logging previews, recording and size limits see a body without consuming a one-shot stream.
+/// previews in logs, recordings and size limits see a body without consuming a one-shot stream.
 ///
 /// ```swift
 /// struct ByteCounter: BodyTap {

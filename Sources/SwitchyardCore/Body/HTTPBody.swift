@@ -3,7 +3,7 @@ import Synchronization
 /// A request or response body: bytes in memory, or an asynchronous sequence of byte chunks.
 ///
 /// A body knows its ``Length`` when it can and declares its ``Replayability``: whether it can be
-/// iterated — and so sent — more than once. Retries and redirects replay only replayable bodies;
+/// iterated — and so sent — more than once. Links that send a request again replay only replayable bodies;
 /// a single-use stream refuses a second iteration with ``SwitchyardError/Kind/invalidRequest``
 /// instead of silently sending nothing.
 ///
@@ -26,7 +26,7 @@ public final class HTTPBody: Sendable {
 
     /// Whether the body can be iterated more than once.
     public enum Replayability: Sendable, Hashable {
-        /// Every iteration yields the same bytes: safe to retry and to redirect.
+        /// Every iteration yields the same bytes: safe to send again.
         case replayable
         /// Only one iteration is possible (e.g. a network stream); a second one throws.
         case singleUse
@@ -130,7 +130,7 @@ public final class HTTPBody: Sendable {
     static var spentRefusal: SwitchyardError {
         .invalidRequest(
             "This body is a single-use stream and was already sent once;"
-                + " it cannot be sent again (retry or redirect). Use a replayable body to allow that.")
+                + " it cannot be sent again (another attempt or location). Use a replayable body to allow that.")
     }
 
     /// Marks the start of an iteration; returns `false` if a single-use body was already iterated.

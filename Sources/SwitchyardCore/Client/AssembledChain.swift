@@ -34,7 +34,7 @@ final class AssembledChain: Sendable {
         self.source = .interceptors(interceptors)
         self.userAgent = nil
         self.userAgentAlone = nil
-        // Links below the last redirect or retry link run once per attempt; the rest once per call.
+        // Links below the last link that repeats the rest of the chain run once per attempt; the rest once per call.
         let lastRepeating = interceptors.lastIndex {
             let link = Pipeline.unwrapped($0)
             return link is any RepeatsTheRestOfTheChain

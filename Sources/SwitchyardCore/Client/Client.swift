@@ -3,7 +3,7 @@ public import HTTPTypes
 /// The entry point: owns a transport and a chain of interceptors, and sends requests through both.
 ///
 /// ```swift
-/// let client = Client(transport: CurlTransport())   // the standard chain: events, redirects, retry, validation
+/// let client = Client(transport: CurlTransport())   // the standard chain (module Switchyard)
 ///
 /// // Buffered: the whole body in memory (bounded by `maxResponseBytes`).
 /// let response = try await client.send(try Request(url: "https://example.com/users/42"))
@@ -68,7 +68,7 @@ public struct Client: Sendable {
 
     /// Creates a client with exactly these interceptors and no built-ins.
     ///
-    /// Links below the last ``RepeatsTheRestOfTheChain`` link (retry, redirects) are listed in ``chain``
+    /// Links below the last ``RepeatsTheRestOfTheChain`` link are listed in ``chain``
     /// as attempt links, the others as call links.
     /// - Parameters:
     ///   - transport: The transport that performs the I/O.

@@ -2,9 +2,7 @@
 /// registered plugins and the app's own interceptors.
 ///
 /// ```swift
-/// var configuration = ClientConfiguration()
-/// configuration.retry?.maxAttempts = 4
-/// configuration.redirects?.maxRedirects = 5
+/// var configuration = ClientConfiguration()            // the standard configuration (module Switchyard)
 /// configuration.plugins = [.signing(scope: payments, signer: signer)]   // SwitchyardSigning
 /// let client = try Client(transport: CurlTransport(), configuration: configuration)
 /// for link in client.chain { print(link) }
@@ -13,21 +11,20 @@
 /// ### The order of the chain
 ///
 /// ```
-/// call:     call plugins outside the departments' stage (events, tracking, timing stats, the app's header rules) → app call interceptors → department and inner call plugins (validation, size limit, redirects, retry)
-/// attempt:  attempt plugins up to the departments' stage → app attempt interceptors → inner attempt plugins (logging, HTTP metrics, concurrency limiter) → transport
+/// call:     call plugins of the stages before `department` → app call interceptors → call plugins from `department` to `resending`
+/// attempt:  attempt plugins up to `department` → app attempt interceptors → attempt plugins after it (`nextToTransport` last) → transport
 /// ```
 ///
 /// Plugins sit by their ``Plugin/Layer``: in the call position, those outside the departments'
 /// layer come before the app's call interceptors; in the attempt position, the app's attempt
 /// interceptors come after the departments' plugins. With a bus, the kernel adds a plugin named
-/// `events` in the ``Plugin/Layer/outermost`` stage, which publishes each call's lifecycle. Features outside the kernel join as plugins at
-/// their documented layers (timing statistics first, the concurrency limiter last).
+/// `events` in the ``Plugin/Layer/outermost`` stage, which publishes each call's lifecycle. Every
+/// feature joins as plugins at the stages its module documents.
 ///
-/// *Call* links run once per call; *attempt* links run once per attempt (each retry and each
-/// redirect hop) and see the request exactly as it goes on the wire. Plugins of one position keep
-/// their registration order unless a ``Plugin/Placement`` moves them. Set a built-in's setting to
-/// `nil` to leave it out. Modules add settings of their own (``ClientSettingKey``): the standard
-/// links' `retry`, `redirects`, `validation`, `maxResponseBytes` (module `Switchyard`) are such.
+/// *Call* links run once per call; *attempt* links run once per attempt (each time the request is
+/// sent again) and see the request exactly as it goes on the wire. Plugins of one position keep
+/// their registration order unless a ``Plugin/Placement`` moves them. Modules add settings of their
+/// own (``ClientSettingKey``), and leave a feature out when its setting is `nil`.
 public struct ClientConfiguration: Sendable {
     /// Where lifecycle and plugin events are published (every exchange's
     /// ``ExchangeContext/eventBus``); `nil` publishes none, unless a plugin has observers: then the
@@ -64,8 +61,7 @@ public struct ClientConfiguration: Sendable {
         self.attemptInterceptors = attemptInterceptors
     }
 
-    /// A setting added by another module (e.g. `configuration.retry` in `Switchyard`), or its
-    /// default when never set.
+    /// A setting added by another module, or its default when never set.
     /// - Parameter key: The setting's key.
     public subscript<Key: ClientSettingKey>(key: Key.Type) -> Key.Value {
         get { settings[ObjectIdentifier(key)]?.value as? Key.Value ?? Key.defaultValue }

@@ -1,12 +1,12 @@
 /// A setting a module adds to ``ClientConfiguration``: a typed value that becomes plugins when the
-/// chain is assembled. The standard links (`Switchyard`: redirects, retry, status validation, the
-/// size limit) are settings of this kind; a module of your own can add one the same way.
+/// chain is assembled. The links the `Switchyard` module configures are settings of this kind; a
+/// module of your own can add one the same way.
 ///
 /// ```swift
 /// enum GreetingKey: ClientSettingKey {
 ///     static let defaultValue: String? = nil
 ///     static func plugins(for value: String?, in configuration: ClientConfiguration) -> [Plugin] {
-///         value.map { [Plugin(name: "greeting", headerRules: [.set("X-Greeting", $0)])] } ?? []
+///         value.map { [Plugin(name: "greeting", interceptors: [GreetingInterceptor(greeting: $0)])] } ?? []
 ///     }
 /// }
 /// configuration[GreetingKey.self] = "hello"

@@ -76,7 +76,7 @@ public final class ExchangeContext: Sendable {
         self.state = Lock(State(profile: profiledLinks.map { ChainProfile(names: $0, startedAt: startedAt) }))
     }
 
-    /// The current attempt, starting at 1; retry interceptors advance it.
+    /// The current attempt, starting at 1; links that send the request again advance it.
     public var attempt: Int {
         get { currentAttempt.load(ordering: .relaxed) }
         set { currentAttempt.store(newValue, ordering: .relaxed) }

@@ -88,7 +88,7 @@ public struct SwitchyardError: Error, CustomStringConvertible {
         public static let transport = Self(rawValue: "transport")
 
         /// The kinds the kernel declares (kinds a module declares where it raises them, such as the
-        /// transport kit's `tooManyRedirects`, are not listed).
+        /// transport kit's, are not listed).
         public static let allCases: [Self] = [
             .invalidRequest, .cancelled, .timeout, .connectionFailed, .tls, .protocolViolation,
             .responseTooLarge, .httpStatus, .decoding, .transport
@@ -118,14 +118,13 @@ public struct SwitchyardError: Error, CustomStringConvertible {
     /// A transport sets it only when the protocol proves it: an HTTP/2 stream refused with
     /// `REFUSED_STREAM`, a stream above the last-stream-id of the server's `GOAWAY` (RFC 9113 §8.7),
     /// or a request never sent because no connection could be made. The kind stays
-    /// ``Kind/connectionFailed``. The retry link (`Switchyard`) retries such a failure even for a request that
-    /// is not safe to repeat (a POST without `Idempotency-Key`), except a single-use body; a stream
-    /// reset or a `GOAWAY` that may have followed processing leaves it `false`, and the usual rules
-    /// apply (a GET is retried, a POST is not).
+    /// ``Kind/connectionFailed``. A link that sends requests again may then resend even a request
+    /// that is not safe to repeat (a POST), except a single-use body; a stream reset or a `GOAWAY`
+    /// that may have followed processing leaves it `false`.
     public var requestWasNotProcessed = false
     /// Which failure within ``kind`` it was, when the transport could tell (a host name that did not
     /// resolve, a refused connection, which TLS check failed); `nil` otherwise. Every transport sets the
-    /// same reason for the same cause (``TransportFailure``, ``TLSFailureReason``), so a caller that must
+    /// same reason for the same cause (`TransportFailure`, `TLSFailureReason`), so a caller that must
     /// tell them apart (e.g. `yard request`'s curl exit codes) need not read messages.
     public var reason: Reason?
 

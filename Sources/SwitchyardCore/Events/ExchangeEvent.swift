@@ -85,7 +85,7 @@ public struct ExchangeEvent: Sendable, CustomStringConvertible {
         return event as? Event
     }
 
-    /// E.g. `#12 retrying GET /users?token=<redacted> (attempt 1)`: credential query values are
+    /// E.g. `#12 started GET /users?token=<redacted> (attempt 1)`: credential query values are
     /// masked (``QueryRedaction/standard``).
     public var description: String {
         "#\(exchangeID) \(kind.name) \(request.method) \(QueryRedaction.standard.redact(request.path ?? "/")) (attempt \(attempt))"

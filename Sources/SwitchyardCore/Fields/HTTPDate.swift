@@ -5,7 +5,7 @@ public import Foundation
 #endif
 
 /// An HTTP-date (RFC 9110 §5.6.7): an instant in UTC to the second, as the `Date`, `Expires`,
-/// `Last-Modified`, `If-Modified-Since` and `Retry-After` fields carry it.
+/// `Last-Modified` and `If-Modified-Since` fields carry it.
 ///
 /// ```swift
 /// HTTPDate("Sun, 06 Nov 1994 08:49:37 GMT")?.secondsSince1970  // 784111777 (IMF-fixdate)

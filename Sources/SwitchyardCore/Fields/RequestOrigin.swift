@@ -1,11 +1,11 @@
 public import HTTPTypes
 
 /// The origin of a request (RFC 6454): scheme, host and port, compared case-insensitively,
-/// with the scheme's default port filled in: what same-origin rules (redirects dropping
-/// credentials), per-host state (a circuit breaker) and metrics' `server.address` compare.
+/// with the scheme's default port filled in: what same-origin rules (credentials dropped when a
+/// request moves to another origin), per-host state and metrics' `server.address` compare.
 ///
 /// ```swift
-/// RequestOrigin(request.head) == RequestOrigin(redirected.head)   // same scheme, host and port
+/// RequestOrigin(request.head) == RequestOrigin(next.head)   // same scheme, host and port
 /// ```
 public struct RequestOrigin: Hashable, Sendable {
     /// The scheme, lower-cased.

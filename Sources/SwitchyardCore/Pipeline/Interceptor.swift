@@ -2,14 +2,14 @@
 /// error on its way back.
 ///
 /// An interceptor may change the request, answer it itself without calling `next` (a cache hit,
-/// a stub), call `next` once (the usual case) or several times (a retry), and observe or change
+/// a stub), call `next` once (the usual case) or several times (another attempt), and observe or change
 /// the response or the error.
 ///
 /// ### Choose between a transport and an interceptor
 ///
 /// A ``Transport`` performs I/O: it turns a request into bytes on a wire and bytes back into a
 /// response. An interceptor performs no I/O of its own; it transforms and decides, and calls
-/// `next` to reach the transport. Headers, timing, logging, retry and error events are interceptors.
+/// `next` to reach the transport. Every feature of the chain is made of interceptors.
 ///
 /// ### Use an existing interceptor
 ///
@@ -77,7 +77,7 @@ public struct Next: Sendable {
     ///
     /// For work a link does on its own behalf beside the exchange it serves — a background refresh,
     /// a prefetch — which must neither run against that exchange's deadline nor change its attempt,
-    /// timings, provenance or plugin values, nor publish events under its id:
+    /// timings or plugin values, nor publish events under its id:
     ///
     /// ```swift
     /// var options = request.options

@@ -106,7 +106,7 @@ public final class Pipeline: Sendable {
 /// per link boundary); a chain without one records none.
 public protocol ReadsStageTimings {}
 
-/// A link that may call the rest of the chain more than once per call (retry, redirects): in a
+/// A link that may call the rest of the chain more than once per call (it sends the request again): in a
 /// client made from bare interceptors, the links below the last such link are listed as attempt
 /// links (``Client/chain``).
 public protocol RepeatsTheRestOfTheChain {}

@@ -6,8 +6,8 @@ extension Plugin {
     /// differently. A relation to a plugin the client does not have holds trivially.
     ///
     /// ```swift
-    /// // Waits for the network above the retry link, so a retry waits instead of spending attempts.
-    /// Plugin(name: "connectivity", layer: .inner, relations: [.outside("retry")], interceptors: [gate])
+    /// // Counts every call before the department's signing link changes it.
+    /// Plugin(name: "audit", layer: .outer, relations: [.outside("signing")], interceptors: [audit])
     /// ```
     public enum Relation: Sendable, Hashable, CustomStringConvertible {
         /// Every link of this plugin sees the request before (and the response after) every link
@@ -24,7 +24,7 @@ extension Plugin {
             }
         }
 
-        /// `outside retry`, `inside cache`.
+        /// `outside signing`, `inside cache`.
         public var description: String {
             switch self {
             case .outside(let name): "outside \(name)"

@@ -1,7 +1,7 @@
 public import HTTPTypes
 
 /// Masks the values of credential query parameters in a URL or request target: the one rule that
-/// logging, HAR files, events, recordings and the `yard` command all apply before they write a URL.
+/// log lines, HAR files, events, recordings and the `yard` command all apply before they write a URL.
 ///
 /// ```swift
 /// let redaction = QueryRedaction()   // Redaction.defaultQueryParameters

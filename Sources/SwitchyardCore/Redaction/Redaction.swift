@@ -9,7 +9,7 @@
 /// print(redactor.url(of: request.head))
 /// ```
 public struct Redaction: Sendable, Hashable {
-    /// The defaults of the logging interceptor: `Authorization`, `Cookie`, `Set-Cookie`,
+    /// The defaults: `Authorization`, `Cookie`, `Set-Cookie`,
     /// `Proxy-Authorization`, and ``defaultQueryParameters``.
     public static let standard = Redaction()
     /// Nothing hidden: for a command you run yourself, never for one you share.
@@ -40,8 +40,8 @@ public struct Redaction: Sendable, Hashable {
 
     /// Creates a redaction.
     /// - Parameters:
-    ///   - headers: Header field names to hide, in any case (default: the logging defaults).
-    ///   - queryParameters: Query parameter names to hide, in any case (default: the logging defaults).
+    ///   - headers: Header field names to hide, in any case (default: ``defaultHeaders``).
+    ///   - queryParameters: Query parameter names to hide, in any case (default: ``defaultQueryParameters``).
     public init(
         headers: some Sequence<String> = Redaction.defaultHeaders,
         queryParameters: some Sequence<String> = Redaction.defaultQueryParameters

@@ -7,7 +7,7 @@ public import HTTPTypes
 /// ```swift
 /// var redactor = Redactor(redaction: .standard, request: request.head)
 /// redactor.learnSecrets(from: response.head.headerFields)   // e.g. a `Set-Cookie`
-/// logger.debug("\(redactor.masking(bodyText))")
+/// print(redactor.masking(bodyText))
 /// ```
 public struct Redactor: Sendable {
     static let mask = QueryRedaction.mask

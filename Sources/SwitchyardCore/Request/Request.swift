@@ -21,7 +21,7 @@ public struct Request: Sendable {
         didSet { isValidated = false }
     }
     /// Whether ``head`` passed ``RequestValidator`` and has not been changed since, so that a
-    /// client (or a link that makes a new request, such as a redirect) does not validate it twice.
+    /// client (or a link that makes a new request, such as one for another location) does not validate it twice.
     public private(set) var isValidated = false
     /// The request body, or `nil` for none.
     public var body: HTTPBody?

@@ -5,7 +5,7 @@
 /// options.timeout = .seconds(5)
 /// options.tags = ["profile"]
 /// options.maxResponseBytes = 1 << 20
-/// options.retry = .disabled        // a plugin's option: one attempt, whatever the retry policy
+/// options[TraceSampledKey.self] = true   // a plugin's option (``RequestOptionKey``)
 /// ```
 ///
 /// The kernel's options are what every request has; features add theirs as typed keys
@@ -33,7 +33,7 @@ public struct RequestOptions: Sendable, Hashable {
     /// A plugin's option: the value set for this request, or the key's default.
     ///
     /// ```swift
-    /// options[RetryOptionKey.self] = .disabled   // usually through the plugin's property: options.retry
+    /// options[TraceSampledKey.self] = true   // usually through a property the plugin declares
     /// ```
     /// - Parameter key: The key the plugin declares.
     public subscript<Key: RequestOptionKey>(key: Key.Type) -> Key.Value {

@@ -17,7 +17,7 @@
 ///   which it does only while the connection is writable (at most NIO's write buffer, 64 KiB,
 ///   ahead of the socket).
 ///
-/// The count starts at zero for each attempt (a retry or a redirect that sends the body again) and
+/// The count starts at zero for each attempt (each time a link sends the body again) and
 /// never goes back within one. Called on the transport's own thread: keep it short, never block.
 ///
 /// A request without an observer costs nothing: transports look for it once per request with a

@@ -19,7 +19,7 @@
 ///   dictionary entry; a ``finalState()`` waiter, a continuation. Each stream buffers without bound,
 ///   so a subscriber that stops reading without ending its iteration keeps every later value
 ///   until the broadcast finishes.
-/// - **Sources of a status.** A connectivity source, say, keeps only the latest value per stream
+/// - **Sources of a status.** A source of the network's status, say, keeps only the latest value per stream
 ///   (`keeping: .latest`), publishes with ``publishIfChanged(_:)`` and starts or stops its polling
 ///   with the subscriber count it is told of (`subscribersChanged`).
 /// - **Owners with more state.** An owner that decides transitions under its own lock may publish

@@ -1,8 +1,8 @@
 /// Performs the I/O of one HTTP exchange: the last link of every chain.
 ///
 /// A transport sends one request and returns the response head with a body that may still be
-/// streaming. Transports never follow redirects, never cache, never store cookies and never
-/// retry: the chain does those, identically for every backend.
+/// streaming, and nothing more: a new location, a stored response, cookies, another attempt are
+/// the chain's work, identical for every backend.
 ///
 /// ### Choose between a transport and an interceptor
 ///
@@ -28,11 +28,11 @@
 /// ```
 ///
 /// A transport over a stack that reports a head, body chunks and an end from callbacks should need
-/// only that I/O: the transport kit supplies the response stream with its water marks and single
-/// outcome (``ResponseStream``, driven by a ``ResponseStreamDriver``), the body that cancels when
-/// dropped (``StreamedResponseBody``), the upload pump (``UploadPump``),
-/// ``withDeadline(_:timeoutError:_:)``, ``ResponseHeadRules/hasBody(method:status:)`` and the
-/// failure messages of ``TransportFailure``. `Tests/SwitchyardTests/WriteATransportTests.swift`
+/// only that I/O: the transport kit (`SwitchyardTransportKit`) supplies the response stream with its water marks and single
+/// outcome (`ResponseStream`, driven by a `ResponseStreamDriver`), the body that cancels when
+/// dropped (`StreamedResponseBody`), the upload pump (`UploadPump`),
+/// ``withDeadline(_:timeoutError:_:)``, `ResponseHeadRules/hasBody(method:status:)` and the
+/// failure messages of `TransportFailure`. `Tests/SwitchyardTransportKitTests/WriteATransportTests.swift`
 /// shows one in about thirty lines.
 ///
 /// A conforming transport must:

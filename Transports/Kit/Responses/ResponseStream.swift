@@ -32,7 +32,7 @@ public import SwitchyardCore
 /// }
 /// ```
 ///
-/// `Tests/SwitchyardTests/WriteATransportTests.swift` compiles and runs a complete one.
+/// `Tests/SwitchyardTransportKitTests/WriteATransportTests.swift` compiles and runs a complete one.
 public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     /// The state machine this stream drives.
     public typealias State = ResponseStreamState<Driver.Head, Driver.Queue>

@@ -1,3 +1,5 @@
+public import SwitchyardCore
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else

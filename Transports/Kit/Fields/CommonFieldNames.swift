@@ -1,4 +1,5 @@
 package import HTTPTypes
+import SwitchyardCore
 
 /// Field names that servers send on most responses, recognised byte for byte so a head line with
 /// one of them skips building, validating and lower-casing a name string: the name is a value made
