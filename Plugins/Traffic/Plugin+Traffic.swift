@@ -32,7 +32,7 @@ extension Plugin {
 
     /// A plugin that holds requests asking for it (``RequestOptions/waitsForConnectivity``) while
     /// `source` reports offline, and makes the retry link wait for the network instead of spending
-    /// attempts (a `RetryHold`; see ``ConnectivityInterceptor``).
+    /// attempts (an `AttemptHold`; see ``ConnectivityInterceptor``).
     ///
     /// Named `connectivity`, in the call position at ``connectivityLayer``.
     /// - Parameter source: Where the client learns whether the network is reachable.

@@ -29,7 +29,7 @@ public import SwitchyardTransportKit
 ///   records the wait in `PipelineTimings.backoffs`, publishes
 ///   a ``Retrying`` event and waits;
 /// - stops waiting at once when the task is cancelled, throwing `SwitchyardError.Kind.cancelled`;
-/// - with a `RetryHold` in the context (`RetryHoldKey`) that holds after a failed attempt
+/// - with an `AttemptHold` in the context (`ExchangeContext.attemptHold`) that holds after a failed attempt
 ///   (the connectivity plugin's while offline), publishes its event and waits for it to lift
 ///   instead of the back-off (see ``RetryPolicy``), then retries at once.
 ///
@@ -89,7 +89,7 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
                     case .retry(let wait, let why) = policy.decision(
                         after: outcome, of: request, attempt: attempt, deadline: deadline)
                 else { return try outcome.get() }
-                if case .failure = outcome, let hold = context[RetryHoldKey.self], hold.isHolding {
+                if case .failure = outcome, let hold = context.attemptHold, hold.isHolding {
                     // Waiting for the hold (the network) replaces the back-off: retrying into it would only burn attempts.
                     ActivityReporting.report(.waitingForAttempt(attempt + 1, delay: nil))
                     let waited = try await waitForHold(hold, request, context, deadline: deadline, attempt: attempt)
@@ -142,7 +142,7 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
     /// - Returns: How long it waited, or `nil` when the hold was still on at the bound.
     /// - Throws: ``SwitchyardError/Kind/cancelled`` when the task is cancelled.
     private func waitForHold(
-        _ hold: any RetryHold, _ request: Request, _ context: ExchangeContext,
+        _ hold: any AttemptHold, _ request: Request, _ context: ExchangeContext,
         deadline: ContinuousClock.Instant?, attempt: Int
     ) async throws(SwitchyardError) -> Duration? {
         let start = ContinuousClock.now

@@ -64,7 +64,7 @@ public import SwitchyardTransportKit
 ///
 /// ### While offline
 ///
-/// A ``RetryInterceptor`` whose exchange has a `RetryHold` (the connectivity plugin's) does not
+/// A ``RetryInterceptor`` whose exchange has an `AttemptHold` (the connectivity plugin's) does not
 /// spend attempts while the hold is on (offline): after a failed attempt that is to be retried, it
 /// waits for the hold to lift instead of the back-off (up to ``maxConnectivityWait`` and the deadline), then retries at
 /// once. If the network stays down, the last error is final.
@@ -105,7 +105,7 @@ public struct RetryPolicy: Sendable {
     /// returned instead of waiting.
     public var maxRetryAfter: Duration
     /// The longest a retry waits for the network to come back when the interceptor's
-    /// `RetryHold` holds after a failed attempt (the exchange's deadline
+    /// `AttemptHold` holds after a failed attempt (the exchange's deadline
     /// bounds it too); when the network is still down then, the last error is final.
     public var maxConnectivityWait: Duration = RetryPolicy.defaultMaxConnectivityWait
     /// The app's own rule, asked after every attempt that may still be followed by another (attempts

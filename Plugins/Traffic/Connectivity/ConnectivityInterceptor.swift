@@ -11,7 +11,7 @@ import SwitchyardStandardLinks
 /// one Boolean per request that does not wait.
 ///
 /// ``SwitchyardCore/Plugin/connectivity(_:)`` places it above the retry link, and it hands the retry link a
-/// `RetryHold`: a retry after a failure while offline waits for the network in the retry link:
+/// `AttemptHold`: a retry after a failure while offline waits for the network in the retry link:
 ///
 /// ```swift
 /// var request = try Request(url: "https://api.example.com/sync")
@@ -25,7 +25,7 @@ public struct ConnectivityInterceptor: Interceptor {
     /// Where the status comes from.
     public let source: any ConnectivitySource
     /// What the retry link waits on while offline: made once, handed to every exchange.
-    private let retryHold: any RetryHold
+    private let retryHold: any AttemptHold
 
     /// Creates the link.
     /// - Parameter source: Where the status comes from.
@@ -43,7 +43,7 @@ public struct ConnectivityInterceptor: Interceptor {
     /// - Throws: `SwitchyardError.Kind.timeout` or `SwitchyardError.Kind.cancelled` while
     ///   waiting, or the error from further down the chain.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
-        context[RetryHoldKey.self] = retryHold
+        context.attemptHold = retryHold
         if request.options.waitsForConnectivity, source.status == .offline {
             context.publish(.plugin(WaitingForConnectivity()), request: request)
             try await source.waitForConnectivity(until: context.deadline)
@@ -53,14 +53,14 @@ public struct ConnectivityInterceptor: Interceptor {
 }
 
 /// Holds retries while the source reports offline.
-struct ConnectivityRetryHold: RetryHold {
+struct ConnectivityRetryHold: AttemptHold {
     let source: any ConnectivitySource
 
     var isHolding: Bool { source.status == .offline }
 
     var waitingEvent: (any PluginEvent)? { WaitingForConnectivity() }
 
-    func waitUntilLifted(deadline: ContinuousClock.Instant) async -> RetryHoldOutcome {
+    func waitUntilLifted(deadline: ContinuousClock.Instant) async -> AttemptHoldOutcome {
         switch await source.waitUntilOnline(deadline: deadline) {
         case .online: .lifted
         case .deadlinePassed: .deadlinePassed
