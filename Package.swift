@@ -660,6 +660,38 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "SwitchyardTracingTests",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", "SwitchyardActivity",
+                "Switchyard", "SwitchyardTracing", "SwitchyardServiceLifecycle", "SwitchyardTestServer",
+                "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport",
+                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                product("Tracing", "swift-distributed-tracing", trait: "Tracing"),
+                product("InMemoryTracing", "swift-distributed-tracing", trait: "Tracing"),
+                product("ServiceLifecycle", "swift-service-lifecycle", trait: "ServiceLifecycle"),
+                product("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log")
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardServiceLifecycleTests",
+            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", "SwitchyardActivity",
+                "Switchyard", "SwitchyardTracing", "SwitchyardServiceLifecycle", "SwitchyardTestServer",
+                "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport",
+                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                product("Tracing", "swift-distributed-tracing", trait: "Tracing"),
+                product("InMemoryTracing", "swift-distributed-tracing", trait: "Tracing"),
+                product("ServiceLifecycle", "swift-service-lifecycle", trait: "ServiceLifecycle"),
+                product("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log")
+            ]
+        ),
+        .testTarget(
             name: "SwitchyardTestServerTests",
             dependencies: ["SwitchyardTestServer", "SwitchyardTestSupport"]
         ),

@@ -8,6 +8,7 @@ final class AuthTokens: Sendable {
         var token: String?
         var accepted = 0
         var refused = 0
+        var issued = 0
     }
 
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
@@ -15,6 +16,25 @@ final class AuthTokens: Sendable {
     /// Makes `token` the only one `/auth/{key}` accepts (`nil`: none).
     func setToken(_ token: String?, key: String) {
         entries.withLockedValue { $0[key, default: Entry()].token = token }
+    }
+
+    /// Tokens `POST /token/{key}` issued for `key` so far.
+    func issuedCount(key: String) -> Int {
+        entries.withLockedValue { $0[key]?.issued ?? 0 }
+    }
+
+    /// Issues the next token for `key` (`{key}-{n}`), which from now on is the only one
+    /// `/auth/{key}` accepts: `{"access_token": "{key}-{n}", "expires_in": 3600}`.
+    func issue(key: String) -> RouteAction {
+        let token = entries.withLockedValue { entries in
+            var entry = entries[key] ?? Entry()
+            entry.issued += 1
+            let token = "\(key)-\(entry.issued)"
+            entry.token = token
+            entries[key] = entry
+            return token
+        }
+        return .text(200, #"{"access_token": "\#(token)", "expires_in": 3600}"#, contentType: "application/json")
     }
 
     /// Requests for `key` answered 200 and 401 so far.

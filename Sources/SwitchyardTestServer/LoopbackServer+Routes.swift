@@ -17,6 +17,7 @@ import NIOHTTP1
 /// | `/echo/body?status=S` | `S` (default 200, 200…599) with the request body (≤ 64 MiB, else 413 + close) and its `Content-Type` |
 /// | `/gunzip` | 200 `application/json` `{"content_encoding","received_length","length","sha256"}`: the request body (≤ 64 MiB) decoded from `Content-Encoding: gzip`, `zstd` or `br` (as received without one); 400 when it does not decode |
 /// | `/auth/{key}` | 200 `ok {key}\n` when `Authorization` is exactly `Bearer {token}` for the key's token (``LoopbackServer/setAuthToken(_:key:)``), else 401 `unauthorized\n` with `WWW-Authenticate: Bearer`; counts per key: ``LoopbackServer/authRequests(key:)`` |
+/// | `POST /token/{key}` | issues the key's next token `{key}-{n}` and makes it the only one `/auth/{key}` accepts: `{"access_token": "{key}-{n}", "expires_in": 3600}`; ``LoopbackServer/issuedTokens(key:)`` counts them |
 /// | `/bytes/{n}` | 200 `application/octet-stream`, `n` bytes, byte `i` = `i % 251`; `?framing=content-length` (default) \| `chunked` \| `close` (no length, `Connection: close`, body ends at close); `?delay_ms=D` waits before the head; `?stall_at=K` stops sending at body offset K and leaves the connection open (every framing; chunked without its last chunk); streamed in 64 KiB pieces with back-pressure |
 /// | `/bytes/{n}` ranges | content-length framing: `ETag: "bytes-{n}"` (`?version=V`: `"bytes-{n}-vV"`, a changed resource), `Accept-Ranges: bytes`; `Range: bytes=S-` / `bytes=S-E` → 206 + `Content-Range` unless `If-Range` differs from the `ETag` (then 200); start ≥ n → 416 `Content-Range: bytes */n`; `?ranges=ignore` → always the full 200; `?cut_after=K` closes the connection after K body bytes; `?stall_at=K` stops sending at body offset K (connection left open; not for responses starting at or past K). The `Range` of every tagged request: ``LoopbackServer/rangeHeaders(tag:)``. Logic in `RangedBytes` |
 /// | `/upload/multipart` | parses a `multipart/form-data` body as it streams in (bounded memory) and answers 200 `application/json` `{"parts":[{"name","filename","content_type","bytes","sha256","value"}]}` (`filename`/`content_type` `null` when absent; `value` is the text of parts without a filename, up to 4 KiB, else `null`); 400 `{"error":…}` for a malformed body. Logic in `MultipartParser`, `MultipartRoute` |
@@ -111,6 +112,8 @@ enum Router {
         case ("gunzip", 1): return GunzipRoute.action(request)
         case ("auth", 2):
             return state.authTokens.action(key: String(parts[1]), authorization: request.head.headers["Authorization"])
+        case ("token", 2) where request.head.method == .POST:
+            return state.authTokens.issue(key: String(parts[1]))
         case ("bytes", 2): return bytes(parts[1], request)
         case ("upload", 2) where parts[1] == "multipart": return MultipartRoute.action(for: request)
         case ("upload", 3) where parts[1] == "sink":

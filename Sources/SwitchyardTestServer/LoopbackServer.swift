@@ -306,6 +306,12 @@ public final class LoopbackServer: Sendable {
         state.authTokens.setToken(token, key: key)
     }
 
+    /// How many tokens `POST /token/{key}` has issued for `key`.
+    /// - Parameter key: The route's key.
+    public func issuedTokens(key: String) -> Int {
+        state.authTokens.issuedCount(key: key)
+    }
+
     /// How many requests `/auth/{key}` has answered with 200 (`accepted`) and 401 (`refused`).
     /// - Parameter key: The route's key.
     /// - Returns: The two counts.
