@@ -24,9 +24,12 @@ MEMORY_TESTS = InBoundedMemory|CodecStreamTests|CompressedResponseTests|SentByte
 # of threads took 14 minutes and hid the cause at its top.
 CRASH_REPORT = SWIFT_BACKTRACE=threads=crashed,registers=none,images=none
 
+# The shared stores' tests run against a real PostgreSQL server on loopback, started here and stopped
+# at the end (scripts/test-postgres.sh; it installs PostgreSQL when missing).
 test: deps lint consumer
-	$(CRASH_REPORT) swift test $(TRAITS) --skip '$(MEMORY_TESTS)'
-	$(CRASH_REPORT) swift test $(TRAITS) --skip-build --no-parallel --filter '$(MEMORY_TESTS)'
+	@eval "$$(scripts/test-postgres.sh start)" && trap 'scripts/test-postgres.sh stop' EXIT && \
+	  $(CRASH_REPORT) swift test $(TRAITS) --skip '$(MEMORY_TESTS)' && \
+	  $(CRASH_REPORT) swift test $(TRAITS) --skip-build --no-parallel --filter '$(MEMORY_TESTS)'
 
 # An app that depends on Switchyard by path builds with a plain `swift build` whichever traits it
 # enables (Tests/ConsumerPackage, once per trait).

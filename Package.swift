@@ -47,6 +47,7 @@ let package = Package(
         .library(name: "SwitchyardQuota", targets: ["SwitchyardQuota"]),
         .library(name: "SwitchyardAuth", targets: ["SwitchyardAuth"]),
         .library(name: "SwitchyardCache", targets: ["SwitchyardCache"]),
+        .library(name: "SwitchyardPostgres", targets: ["SwitchyardPostgres"]),
         .library(name: "SwitchyardCompression", targets: ["SwitchyardCompression"]),
         .library(name: "SwitchyardCookies", targets: ["SwitchyardCookies"]),
         .library(name: "SwitchyardCookieStorage", targets: ["SwitchyardCookieStorage"]),
@@ -72,14 +73,15 @@ let package = Package(
         .trait(name: "ServiceLifecycle", description: "SwitchyardServiceLifecycle (swift-service-lifecycle)."),
         .trait(name: "Cache", description: "SwitchyardCache (swift-crypto: SHA-256 of disk entries)."),
         .trait(name: "Signing", description: "SwitchyardSigning (swift-crypto: HMAC)."),
+        .trait(name: "Postgres", description: "SwitchyardPostgres (postgres-nio): state a fleet of processes shares."),
         .trait(
             name: "TestServer",
             description: "SwitchyardTestServer and SwitchyardConformance (SwiftNIO, NIOSSL, NIOHTTP2, swift-certificates, swift-crypto)."
         ),
         .trait(
             name: "Tools",
-            description: "The yard command line (swift-argument-parser); enables AsyncHTTPClient, Cache and TestServer.",
-            enabledTraits: ["AsyncHTTPClient", "Cache", "TestServer", "WebSocket"]
+            description: "The yard command line (swift-argument-parser); enables AsyncHTTPClient, Cache, Postgres and TestServer.",
+            enabledTraits: ["AsyncHTTPClient", "Cache", "TestServer", "WebSocket", "Postgres"]
         ),
         .default(enabledTraits: [])
     ],
@@ -103,7 +105,8 @@ let package = Package(
         // target uses it, so packages that depend on Switchyard never resolve it (no trait needed).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0")
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2")
     ],
     targets: [
         // MARK: - Kernel and standard links
@@ -348,6 +351,16 @@ let package = Package(
             ],
             path: "Plugins/Cache"
         ),
+        // State a fleet of processes shares through PostgreSQL: one token refresh for the fleet. Trait Postgres.
+        .target(
+            name: "SwitchyardPostgres",
+            dependencies: [
+                "SwitchyardCore", "SwitchyardAuth",
+                product("PostgresNIO", "postgres-nio", trait: "Postgres"),
+                .product(name: "Logging", package: "swift-log")
+            ],
+            path: "Plugins/Postgres"
+        ),
         // br and zstd response decoding on every transport, and zstd request compression, as codecs
         // for the kernel's content-decoder extension point; links libbrotli and libzstd (Linux only).
         .target(
@@ -454,6 +467,7 @@ let package = Package(
                 "SwitchyardJSON",
                 "SwitchyardAuth",
                 "SwitchyardCache",
+                "SwitchyardPostgres",
                 "SwitchyardCookies",
                 "SwitchyardStreams",
                 "SwitchyardWebSocket",
@@ -561,6 +575,11 @@ let package = Package(
                 "SwitchyardTestSupport", "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
+        ),
+        // The shared stores, against the PostgreSQL server `make test` starts (SWITCHYARD_POSTGRES_URL).
+        .testTarget(
+            name: "SwitchyardPostgresTests",
+            dependencies: chainTestDependencies + ["SwitchyardPostgres", "SwitchyardAuth"]
         ),
         // The example department plugins, one test target each.
         .testTarget(

@@ -11,7 +11,7 @@ scratch=.build/consumer-package
 if [ "$#" -gt 0 ]; then
   sets=("$@")
 else
-  sets=("" AsyncHTTPClient OpenAPI WebSocket Tracing ServiceLifecycle Cache Signing TestServer Tools
+  sets=("" AsyncHTTPClient OpenAPI WebSocket Tracing ServiceLifecycle Cache Signing Postgres TestServer Tools
     "Cache,AsyncHTTPClient,Tracing,ServiceLifecycle")
 fi
 for traits in "${sets[@]}"; do

@@ -12,8 +12,16 @@ memory_tests="$(sed -n 's/^MEMORY_TESTS = //p' Makefile)"
 make deps
 swift build --enable-all-traits --build-tests
 
+# The shared stores' tests need the PostgreSQL server make test starts.
+if [[ -z "${SWITCHYARD_POSTGRES_URL:-}" ]]; then
+  eval "$(scripts/test-postgres.sh start)"
+  stop_postgres=1
+fi
 hogs=()
-stop_hogs() { for pid in "${hogs[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+stop_hogs() {
+  for pid in "${hogs[@]}"; do kill "$pid" 2>/dev/null || true; done
+  if [[ -n "${stop_postgres:-}" ]]; then scripts/test-postgres.sh stop; fi
+}
 trap stop_hogs EXIT
 for _ in $(seq "$cores"); do
   ( while :; do :; done ) &

@@ -3,7 +3,9 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardAuth
 import SwitchyardJSON
+import SwitchyardPostgres
 import SwitchyardTraffic
 
 /// `yard burst`: many identical GETs through one client with traffic control on, and a count of
@@ -17,6 +19,11 @@ struct BurstCommand: AsyncParsableCommand {
             that received a response (whatever its status), statuses counts them by status, errors \
             counts failed calls by error kind, distinct_bodies is the number of different body \
             SHA-256 among 2xx responses. Exit status 0 when every call received a response, 1 otherwise.
+
+            --token-url signs the GETs with a bearer token fetched with a POST to that URL (answered \
+            {"access_token": "...", "expires_in": seconds}) and fetched again after a 401. With \
+            --shared-state postgres://user@host:port/database (a password from PGPASSWORD), every \
+            process started with the same URL shares the token: one refresh for the fleet.
             """
     )
 
@@ -50,6 +57,14 @@ struct BurstCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
+    @Option(name: .customLong("token-url"), help: "Sign with a bearer token from a POST to this URL; fetch it again after a 401.")
+    var tokenURL: String?
+
+    @Option(
+        name: .customLong("shared-state"),
+        help: "postgres://user@host:port/database: the state shared by every process given the same URL.")
+    var sharedState: String?
+
     func validate() throws {
         guard count > 0 else { throw ValidationError("--count must be at least 1.") }
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1.") }
@@ -57,6 +72,9 @@ struct BurstCommand: AsyncParsableCommand {
         if let breakerFailures, breakerFailures < 1 { throw ValidationError("--breaker-failures must be at least 1.") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds.") }
         if retries < 0 { throw ValidationError("--retries must not be negative.") }
+        if sharedState != nil, tokenURL == nil {
+            throw ValidationError("--shared-state shares the token of --token-url: give both.")
+        }
     }
 
     func run() async throws {
@@ -67,8 +85,18 @@ struct BurstCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         request.options.timeout = timeout.map { .milliseconds(Int64($0 * 1_000)) }
-        let tally = try await transport.withTransport { transport in
-            let client = try Client(transport: transport, configuration: makeConfiguration())
+        var configuration = makeConfiguration()
+        var shared: PostgresSharedState?
+        if let tokenURL {
+            let (provider, state) = try BurstCredentials.provider(tokenURL: tokenURL, sharedState: sharedState)
+            shared = state
+            guard let host = URLComponents(string: url)?.host, !host.isEmpty else { throw ValidationError("The URL has no host.") }
+            let auth = AuthPlugin(scope: RequestScope(hosts: [host]), provider: provider)
+            configuration.plugins.append(.bearerAuth(auth))
+        }
+        defer { if let shared { Task { await shared.shutdown() } } }
+        let tally = try await transport.withTransport { [configuration] transport in
+            let client = try Client(transport: transport, configuration: configuration)
             let started = ContinuousClock.now
             let results = await client.send(all: Array(repeating: request, count: count), maxConcurrency: concurrency ?? count)
             return BurstTally(results, elapsed: started.duration(to: .now))

@@ -1,0 +1,197 @@
+public import Logging
+import PostgresNIO
+public import SwitchyardCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A connection pool to the PostgreSQL database a fleet of processes shares its state through: the
+/// stores of this module (``SharedCredentialProvider``) take one.
+///
+/// ```swift
+/// let shared = try PostgresSharedState(url: "postgres://app@db.internal:5432/switchyard")
+/// let session = SharedCredentialProvider(shared: shared, key: "partner-api") { stale in
+///     try await tokenEndpoint.fetch(refreshing: stale?.refreshToken)
+/// }
+/// // … register AuthPlugin(scope: …, provider: session) with the client …
+/// await shared.shutdown()
+/// ```
+///
+/// The URL is `postgres://user@host:port/database`; a password comes from `PGPASSWORD`, as libpq
+/// reads it (or from the URL, which is then never repeated in errors or logs). Every operation is
+/// bounded by ``operationTimeout``: when the database is slow or down, the store's caller gets a
+/// ``SwitchyardCore/SwitchyardError/Kind/sharedStateUnavailable`` error at the bound instead of
+/// waiting on it. The tables are created on first use (`CREATE TABLE IF NOT EXISTS`).
+public final class PostgresSharedState: Sendable {
+    /// How long one operation on the database may take, connecting included.
+    public let operationTimeout: Duration
+    /// `host:port/database`, for messages: the URL without user and password.
+    public let serverDescription: String
+
+    private let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let schema = Lock<Task<Void, any Error>?>(nil)
+
+    /// Connects to the database at `url` (lazily: the first operation opens a connection).
+    /// - Parameters:
+    ///   - url: `postgres://user[:password]@host[:port]/database`.
+    ///   - password: The password, when not in the URL; `nil` reads `PGPASSWORD`.
+    ///   - operationTimeout: The bound of each operation (default 5 seconds).
+    ///   - maximumConnections: The pool's size (default 4).
+    ///   - logger: Where the pool's background messages go (connections made and lost); none by default.
+    /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/invalidRequest`` for a URL that is not one.
+    public init(
+        url: String, password: String? = nil, operationTimeout: Duration = .seconds(5), maximumConnections: Int = 4,
+        logger: Logger = PostgresSharedState.quiet
+    ) throws(SwitchyardError) {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty
+        else {
+            throw .invalidRequest("A shared-state URL is postgres://user@host:port/database; this one is not.")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user,
+            password: components.password ?? password ?? ProcessInfo.processInfo.environment["PGPASSWORD"],
+            database: database.isEmpty ? nil : database, tls: .disable)
+        configuration.options.maximumConnections = max(1, maximumConnections)
+        configuration.options.connectTimeout = operationTimeout
+        self.operationTimeout = operationTimeout
+        self.serverDescription = "\(host):\(components.port ?? 5432)/\(database)"
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.runner = Task { await client.run() }
+    }
+
+    /// Closes the pool's connections; operations after it fail.
+    public func shutdown() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    deinit { runner.cancel() }
+
+    /// Runs `operation` in one transaction, within ``operationTimeout``, after making sure the
+    /// tables exist.
+    /// - Parameters:
+    ///   - name: What the operation does, for the error message.
+    ///   - operation: The queries; the transaction commits when it returns and rolls back when it throws.
+    /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/sharedStateUnavailable`` when the database fails
+    ///   or does not answer in time; what `operation` throws wrapped in ``PassedThrough`` or as a
+    ///   `SwitchyardError`, as it is.
+    func transaction<Value: Sendable>(
+        _ name: String, _ operation: @escaping @Sendable (PostgresConnection) async throws -> Value
+    ) async throws -> Value {
+        let deadline = ContinuousClock.now.advanced(by: operationTimeout)
+        let client = client
+        do {
+            return try await Self.race(deadline, timeoutError: unavailable(name, "no answer within \(operationTimeout)")) {
+                try await self.ensureSchema()
+                return try await client.withTransaction(logger: Self.quiet) { connection in
+                    try await operation(connection)
+                }
+            }
+        } catch let error as SwitchyardError {
+            throw error
+        } catch let error as PassedThrough {
+            throw error.error
+        } catch {
+            throw unavailable(name, Self.describe(error))
+        }
+    }
+
+    /// Runs `operation` in a task of its own and returns its result, or throws `timeoutError` at
+    /// `deadline` (or `cancelled` when the caller is cancelled) without waiting for it: the pool may
+    /// take long to give up on a server that does not answer, and the caller's bound is what counts.
+    /// The operation's task is cancelled then and ends on its own (its transaction rolls back).
+    private static func race<Value: Sendable>(
+        _ deadline: ContinuousClock.Instant, timeoutError: SwitchyardError,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let waiter = Lock<CheckedContinuation<Value, any Error>?>(nil)
+        let work = Lock<Task<Void, Never>?>(nil)
+        @Sendable func finish(_ result: Result<Value, any Error>) {
+            guard let continuation = waiter.withLock({ $0.take() }) else { return }
+            continuation.resume(with: result)
+            work.withLock { $0?.cancel() }
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.withLock { $0 = continuation }
+                let task = Task {
+                    do { finish(.success(try await operation())) } catch { finish(.failure(error)) }
+                }
+                work.withLock { $0 = task }
+                Task {
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    finish(.failure(timeoutError))
+                }
+            }
+        } onCancel: {
+            finish(.failure(SwitchyardError.cancelled))
+        }
+    }
+
+    /// An error of the caller's own (not the database's), passed through a transaction as it is.
+    struct PassedThrough: Error {
+        let error: any Error
+    }
+
+    /// The failure of operation `name` on this database, without credentials.
+    func unavailable(_ name: String, _ reason: String) -> SwitchyardError {
+        SwitchyardError(.sharedStateUnavailable, "The shared state at \(serverDescription) could not \(name): \(reason).")
+    }
+
+    private func ensureSchema() async throws {
+        let task = schema.withLock { task in
+            if let task { return task }
+            let client = client
+            // One creator at a time across the fleet: concurrent CREATE TABLE IF NOT EXISTS race in PostgreSQL.
+            let created = Task {
+                try await client.withTransaction(logger: Self.quiet) { connection in
+                    try await connection.query("SELECT pg_advisory_xact_lock(\(Self.schemaLockID))", logger: Self.quiet)
+                    try await connection.query(Self.createTables, logger: Self.quiet)
+                }
+            }
+            task = created
+            return created
+        }
+        do {
+            _ = try await task.value
+        } catch {
+            schema.withLock { $0 = nil }  // try again next time
+            throw error
+        }
+    }
+
+    /// The advisory lock that serialises schema creation (an arbitrary constant: "SwYd").
+    private static let schemaLockID: Int64 = 0x5377_5964
+
+    private static let createTables: PostgresQuery = """
+        CREATE TABLE IF NOT EXISTS switchyard_credentials (
+            key text PRIMARY KEY,
+            token text,
+            identity text,
+            refresh_token text,
+            version bigint NOT NULL DEFAULT 0,
+            updated_at timestamptz NOT NULL DEFAULT now()
+        )
+        """
+
+    /// A logger that writes nothing: the default for the pool's background messages.
+    public static let quiet = Logger(label: "switchyard.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// A database error's reason, without the query's parameters.
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                return "the server said \"\(message)\" (\(error.serverInfo?[.sqlState] ?? "?"))"
+            }
+            return "\(error.code)"
+        }
+        return String(describing: type(of: error))
+    }
+}
