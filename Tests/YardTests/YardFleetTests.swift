@@ -65,4 +65,47 @@ import Testing
         // shared state prevents. Which requests then succeed depends on how the fetches interleave.
         #expect(server.issuedTokens(key: key) >= 2)
     }
+
+    @Test func aLiveLockHolderDelaysRefreshesOnlyToTheBoundAndAKilledOneReleasesIt() async throws {
+        let database = try Self.databaseURL()
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let key = "held-\(UUID().uuidString.prefix(8))"
+        let tokenURL = server.url("/token/\(key)")
+        let burst = { (count: Int) in
+            try await runYard([
+                "burst", server.url("/auth/\(key)"), "--count", String(count), "--token-url", tokenURL,
+                "--shared-state", database, "--json"
+            ])
+        }
+        #expect(try await burst(1).status == 0)
+        server.setAuthToken("revoked", key: key)
+
+        // Another process holds the fleet's row lock and then sits idle in its transaction, as a
+        // process waiting on its token endpoint would.
+        let lockRow = "SELECT 1 FROM switchyard_credentials WHERE key = '\(tokenURL)' FOR UPDATE"
+        let holder = try await runProgram(
+            "sh", ["-c", "exec 2>/dev/null; (echo \"BEGIN; \(lockRow);\"; sleep 120) | psql '\(database)' -q >/dev/null & echo $!"])
+        let holderPID = try #require(Int32(holder.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(holderPID, SIGKILL) }
+        let held = await eventually {
+            let probe = try? await runProgram("psql", [database, "-q", "-c", "BEGIN; \(lockRow) NOWAIT; ROLLBACK;"])
+            return probe.map { $0.status != 0 } ?? false
+        }
+        #expect(held)
+
+        // While it lives, a refresh gives up at the shared state's bound: the requests fail, no fetch.
+        let blocked = try await burst(3)
+        #expect(blocked.status == 1)
+        let errors = try jsonObject(blocked.stdout)["errors"] as? [String: Int]
+        #expect(errors?.values.reduce(0, +) == 3, "\(blocked.stdout)")
+        #expect(Set((errors ?? [:]).keys).isSubset(of: ["unauthorized", "sharedStateUnavailable"]), "\(blocked.stdout)")
+        #expect(server.issuedTokens(key: key) == 1)
+
+        // Killed, it holds nothing: PostgreSQL rolls its transaction back, and the fleet refreshes once.
+        kill(holderPID, SIGKILL)
+        let released = try await burst(5)
+        #expect(released.status == 0, "\(released.stdout) \(released.stderr)")
+        #expect(server.issuedTokens(key: key) == 2)
+    }
 }
