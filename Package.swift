@@ -620,6 +620,14 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
+        .testTarget(
+            name: "SwitchyardCookieStorageTests",
+            dependencies: ["Switchyard", "SwitchyardCookies", "SwitchyardCookieStorage", "SwitchyardCurl", "SwitchyardTestServer", "SwitchyardTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types")
+            ]
+        ),
+        .testTarget(name: "SwitchyardJSONTests", dependencies: ["SwitchyardJSON"]),
+        .testTarget(name: "SwitchyardActivityTests", dependencies: ["SwitchyardActivity", "SwitchyardCore"]),
         // Server-sent events and JSON lines: the parser, reconnection against the loopback server, every transport.
         .testTarget(
             name: "SwitchyardStreamsTests",

@@ -1,5 +1,5 @@
 import Foundation
-import SwitchyardAPI
+import SwitchyardJSON
 import Testing
 
 /// The one JSON value type (from SwitchyardJSON, re-exported here): order, equality, text, decoding.
