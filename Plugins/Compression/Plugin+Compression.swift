@@ -1,6 +1,6 @@
 #if canImport(CBrotli) && canImport(CZstd)
 public import SwitchyardCore
-public import SwitchyardTransportKit
+import SwitchyardTransportKit
 
 extension Plugin {
     /// A plugin that accepts and decodes `br` and `zstd` responses (besides gzip and deflate) for

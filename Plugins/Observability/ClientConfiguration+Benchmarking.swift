@@ -1,6 +1,6 @@
 public import Logging
 public import SwitchyardCore
-public import SwitchyardHeaders
+import SwitchyardHeaders
 
 extension ClientConfiguration {
     /// This configuration plus what the benchmarked built-in chain adds to the standard one

@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 /// Folds identical pop-ups within a window into the first, so a burst of failures shows once.
 ///

@@ -1,7 +1,7 @@
 import Logging
 import PostgresNIO
 public import SwitchyardAuth
-public import SwitchyardCore
+import SwitchyardCore
 
 /// A bearer credential shared by every process of a fleet through PostgreSQL, refreshed once for
 /// all of them: a ``SwitchyardAuth/CredentialProvider`` for `AuthPlugin`.

@@ -1,7 +1,7 @@
 public import AsyncHTTPClient
 import NIOCore
 import NIOHTTPCompression
-public import SwitchyardCore
+import SwitchyardCore
 public import SwitchyardTransportKit
 
 extension AsyncHTTPClientTransport {

@@ -3,7 +3,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 public import SwitchyardCore
-public import SwitchyardTransportKit
+import SwitchyardTransportKit
 import Synchronization
 
 /// A `Transport` over swift-server/async-http-client (SwiftNIO).

@@ -1,7 +1,7 @@
 public import HTTPTypes
 public import SwitchyardCore
 import SwitchyardJSON
-public import SwitchyardTransportKit
+import SwitchyardTransportKit
 import Synchronization
 
 #if canImport(FoundationEssentials)

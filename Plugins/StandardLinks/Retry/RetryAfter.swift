@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials

@@ -1,6 +1,6 @@
 public import HTTPTypes
 public import SwitchyardCore
-public import SwitchyardTransportKit
+import SwitchyardTransportKit
 
 /// What an app's retry rule (``RetryPolicy/shouldRetry``) is shown after an attempt: the request
 /// head as it was sent, the attempt's number, and the response head or the error it ended with.

@@ -1,6 +1,6 @@
 import HTTPTypes
 public import SwitchyardCore
-public import SwitchyardTransportKit
+import SwitchyardTransportKit
 
 /// Sends a request again when an attempt fails in a way that is worth retrying, within one
 /// deadline and a shared ``RetryBudget``.

@@ -1,5 +1,5 @@
 public import SwitchyardCore
-public import SwitchyardTransportKit
+import SwitchyardTransportKit
 
 /// Per-request changes to the ``RetryPolicy`` of a ``RetryInterceptor``, set through
 /// ``SwitchyardCore/RequestOptions/retry``.

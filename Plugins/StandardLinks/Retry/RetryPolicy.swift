@@ -1,6 +1,6 @@
 public import HTTPTypes
 public import SwitchyardCore
-public import SwitchyardTransportKit
+import SwitchyardTransportKit
 
 /// When and how ``RetryInterceptor`` tries a request again.
 ///

@@ -1,6 +1,6 @@
 import HTTPTypes
 public import SwitchyardCore
-public import SwitchyardStandardLinks
+import SwitchyardStandardLinks
 
 /// The token buckets and queues behind ``RateLimits``, shared by every exchange of a client.
 ///

@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 /// The hosts that bypass the proxy, written and matched as curl reads `NO_PROXY` (and
 /// `CURLOPT_NOPROXY`):

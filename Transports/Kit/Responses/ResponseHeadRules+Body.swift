@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import SwitchyardCore
+import SwitchyardCore
 
 extension ResponseHeadRules {
     /// Whether a final response head is followed by a body (RFC 9110 §6.4.1), the one rule every

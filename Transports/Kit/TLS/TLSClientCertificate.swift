@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 extension TLSOptions {
     /// A certificate and its private key, both PEM files, presented to a server that asks for one

@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 /// How a transport sets up TLS: which certificate authorities it trusts, which server keys it
 /// accepts, the certificate it presents, and the oldest protocol version it speaks.

@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 extension TLSOptions {
     /// Which certificate authorities a transport trusts to vouch for a server.

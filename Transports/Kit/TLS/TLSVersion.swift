@@ -1,4 +1,4 @@
-public import SwitchyardCore
+import SwitchyardCore
 
 extension TLSOptions {
     /// A TLS protocol version, for ``TLSOptions/minimumVersion``.

@@ -1,5 +1,5 @@
 import HTTPTypes
-public import SwitchyardCore
+package import SwitchyardCore
 
 /// The chunks of an encoded body, decoded as the reader pulls them.
 ///

@@ -1,5 +1,5 @@
 import CZlib
-public import SwitchyardCore
+import SwitchyardCore
 
 /// One zlib deflate stream writing gzip: plain bytes in, compressed bytes out, chunk by chunk.
 ///
