@@ -65,6 +65,11 @@ struct BurstCommand: AsyncParsableCommand {
         help: "postgres://user@host:port/database: the state shared by every process given the same URL.")
     var sharedState: String?
 
+    @Option(
+        name: .customLong("shared-state-timeout"),
+        help: "Seconds an operation on the shared state (and a wait for another process's lock) may take (default 5).")
+    var sharedStateTimeout: Double = 5
+
     func validate() throws {
         guard count > 0 else { throw ValidationError("--count must be at least 1.") }
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1.") }
@@ -72,6 +77,7 @@ struct BurstCommand: AsyncParsableCommand {
         if let breakerFailures, breakerFailures < 1 { throw ValidationError("--breaker-failures must be at least 1.") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds.") }
         if retries < 0 { throw ValidationError("--retries must not be negative.") }
+        if !(sharedStateTimeout > 0) { throw ValidationError("--shared-state-timeout must be a positive number of seconds.") }
         if sharedState != nil, tokenURL == nil {
             throw ValidationError("--shared-state shares the token of --token-url: give both.")
         }
@@ -88,7 +94,8 @@ struct BurstCommand: AsyncParsableCommand {
         var configuration = makeConfiguration()
         var shared: PostgresSharedState?
         if let tokenURL {
-            let (provider, state) = try BurstCredentials.provider(tokenURL: tokenURL, sharedState: sharedState)
+            let (provider, state) = try BurstCredentials.provider(
+                tokenURL: tokenURL, sharedState: sharedState, timeout: .milliseconds(Int64(sharedStateTimeout * 1_000)))
             shared = state
             guard let host = URLComponents(string: url)?.host, !host.isEmpty else { throw ValidationError("The URL has no host.") }
             let auth = AuthPlugin(scope: RequestScope(hosts: [host]), provider: provider)

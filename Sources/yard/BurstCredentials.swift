@@ -9,11 +9,13 @@ import SwitchyardPostgres
 /// once for the whole fleet with `--shared-state`, once for this process without it.
 enum BurstCredentials {
     /// The provider the flags ask for, and the shared state to shut down after the burst.
-    static func provider(tokenURL: String, sharedState: String?) throws -> (any CredentialProvider, PostgresSharedState?) {
+    static func provider(
+        tokenURL: String, sharedState: String?, timeout: Duration
+    ) throws -> (any CredentialProvider, PostgresSharedState?) {
         let fetch = fetcher(tokenURL)
         guard let sharedState else { return (LocalTokenProvider(fetch: fetch), nil) }
-        let shared = try PostgresSharedState(url: sharedState)
-        return (SharedCredentialProvider(shared: shared, key: tokenURL, fetch: fetch), shared)
+        let shared = try PostgresSharedState(url: sharedState, operationTimeout: timeout)
+        return (SharedCredentialProvider(shared: shared, key: tokenURL, lockTimeout: timeout, fetch: fetch), shared)
     }
 
     /// POSTs to `tokenURL` (with the refresh token as the body, when there is one) and reads the token.

@@ -7,8 +7,10 @@ import Testing
 enum PostgresTestDatabase {
     static var url: String? { ProcessInfo.processInfo.environment["SWITCHYARD_POSTGRES_URL"] }
 
-    /// A pool to the test database, or a recorded failure saying how to start one.
-    static func shared(operationTimeout: Duration = .seconds(10)) throws -> PostgresSharedState {
+    /// A pool to the test database, or a recorded failure saying how to start one. The bound only
+    /// guards against a hang (long, for a machine running the whole suite); it is never an
+    /// expectation of speed.
+    static func shared(operationTimeout: Duration = .seconds(180)) throws -> PostgresSharedState {
         guard let url else {
             Issue.record(
                 "SWITCHYARD_POSTGRES_URL is not set: run `make test`, or `eval \"$(scripts/test-postgres.sh start)\"` first.")

@@ -39,7 +39,8 @@ import Testing
         server.setAuthToken("never-issued", key: key)
 
         let providers = try (0..<4).map { _ in
-            SharedCredentialProvider(shared: try PostgresTestDatabase.shared(), key: key, fetch: Self.fetcher(server, key: key))
+            SharedCredentialProvider(
+                shared: try PostgresTestDatabase.shared(), key: key, lockTimeout: .seconds(180), fetch: Self.fetcher(server, key: key))
         }
         let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
             for provider in providers {
@@ -71,8 +72,8 @@ import Testing
             let next = used.withLock { $0.count }
             return .init(credential: BearerCredential(token: "t\(next)"), refreshToken: "r\(next)")
         }
-        let first = SharedCredentialProvider(shared: try PostgresTestDatabase.shared(), key: key, fetch: fetch)
-        let second = SharedCredentialProvider(shared: try PostgresTestDatabase.shared(), key: key, fetch: fetch)
+        let first = SharedCredentialProvider(shared: try PostgresTestDatabase.shared(), key: key, lockTimeout: .seconds(180), fetch: fetch)
+        let second = SharedCredentialProvider(shared: try PostgresTestDatabase.shared(), key: key, lockTimeout: .seconds(180), fetch: fetch)
         #expect(try await first.current().token == "t1")
         #expect(try await second.current().token == "t1")  // the fleet's, not a fetch of its own
         // Both see t1 refused at once: one fetch with r1, and both end with t2.

@@ -24,7 +24,7 @@ import Testing
         // A first process gets the fleet its token (one issue), which the server then stops accepting.
         let first = try await runYard([
             "burst", server.url("/auth/\(key)"), "--count", "1", "--token-url", tokenURL, "--shared-state", database,
-            "--transport", transport, "--json"
+            "--shared-state-timeout", "180", "--transport", transport, "--json"
         ])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(server.issuedTokens(key: key) == 1)
@@ -35,7 +35,8 @@ import Testing
             Task {
                 try await runYard([
                     "burst", server.url("/auth/\(key)"), "--count", "20", "--concurrency", "20",
-                    "--token-url", tokenURL, "--shared-state", database, "--transport", transport, "--json"
+                    "--token-url", tokenURL, "--shared-state", database, "--shared-state-timeout", "180",
+                    "--transport", transport, "--json"
                 ])
             }
         }
@@ -72,13 +73,14 @@ import Testing
         defer { Task { try? await server.shutdown() } }
         let key = "held-\(UUID().uuidString.prefix(8))"
         let tokenURL = server.url("/token/\(key)")
-        let burst = { (count: Int) in
+        // The bound guards the successful runs against a hang only; the blocked run meets it by design.
+        let burst = { (count: Int, bound: Int) in
             try await runYard([
                 "burst", server.url("/auth/\(key)"), "--count", String(count), "--token-url", tokenURL,
-                "--shared-state", database, "--json"
+                "--shared-state", database, "--shared-state-timeout", String(bound), "--json"
             ])
         }
-        #expect(try await burst(1).status == 0)
+        #expect(try await burst(1, 180).status == 0)
         server.setAuthToken("revoked", key: key)
 
         // Another process holds the fleet's row lock and then sits idle in its transaction, as a
@@ -95,7 +97,7 @@ import Testing
         #expect(held)
 
         // While it lives, a refresh gives up at the shared state's bound: the requests fail, no fetch.
-        let blocked = try await burst(3)
+        let blocked = try await burst(3, 3)
         #expect(blocked.status == 1)
         let errors = try jsonObject(blocked.stdout)["errors"] as? [String: Int]
         #expect(errors?.values.reduce(0, +) == 3, "\(blocked.stdout)")
@@ -104,7 +106,7 @@ import Testing
 
         // Killed, it holds nothing: PostgreSQL rolls its transaction back, and the fleet refreshes once.
         kill(holderPID, SIGKILL)
-        let released = try await burst(5)
+        let released = try await burst(5, 180)
         #expect(released.status == 0, "\(released.stdout) \(released.stderr)")
         #expect(server.issuedTokens(key: key) == 2)
     }
