@@ -21,6 +21,21 @@ let chainTestDependencies: [Target.Dependency] = [
     .product(name: "MetricsTestKit", package: "swift-metrics")
 ]
 
+/// What the tests of observability, tracing and the service-lifecycle integration use.
+let observabilityTestDependencies: [Target.Dependency] = ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", "SwitchyardActivity",
+    "Switchyard", "SwitchyardTracing", "SwitchyardServiceLifecycle", "SwitchyardTestServer",
+    "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport",
+    "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
+    .product(name: "HTTPTypes", package: "swift-http-types"),
+    product("Tracing", "swift-distributed-tracing", trait: "Tracing"),
+    product("InMemoryTracing", "swift-distributed-tracing", trait: "Tracing"),
+    product("ServiceLifecycle", "swift-service-lifecycle", trait: "ServiceLifecycle"),
+    product("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
+    .product(name: "Metrics", package: "swift-metrics"),
+    .product(name: "MetricsTestKit", package: "swift-metrics"),
+    .product(name: "Logging", package: "swift-log")
+]
+
 let package = Package(
     name: "Switchyard",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
@@ -670,54 +685,9 @@ let package = Package(
             ]
         ),
         // Tracing, OpenTelemetry-named metrics and service lifecycle against the loopback server.
-        .testTarget(
-            name: "SwitchyardObservabilityTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", "SwitchyardActivity",
-                "Switchyard", "SwitchyardTracing", "SwitchyardServiceLifecycle", "SwitchyardTestServer",
-                "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport",
-                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                product("Tracing", "swift-distributed-tracing", trait: "Tracing"),
-                product("InMemoryTracing", "swift-distributed-tracing", trait: "Tracing"),
-                product("ServiceLifecycle", "swift-service-lifecycle", trait: "ServiceLifecycle"),
-                product("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
-                .product(name: "Logging", package: "swift-log")
-            ]
-        ),
-        .testTarget(
-            name: "SwitchyardTracingTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", "SwitchyardActivity",
-                "Switchyard", "SwitchyardTracing", "SwitchyardServiceLifecycle", "SwitchyardTestServer",
-                "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport",
-                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                product("Tracing", "swift-distributed-tracing", trait: "Tracing"),
-                product("InMemoryTracing", "swift-distributed-tracing", trait: "Tracing"),
-                product("ServiceLifecycle", "swift-service-lifecycle", trait: "ServiceLifecycle"),
-                product("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
-                .product(name: "Logging", package: "swift-log")
-            ]
-        ),
-        .testTarget(
-            name: "SwitchyardServiceLifecycleTests",
-            dependencies: ["SwitchyardCore", "SwitchyardTransportKit", "SwitchyardTraffic", "SwitchyardObservability", "SwitchyardTransfers", "SwitchyardActivity",
-                "Switchyard", "SwitchyardTracing", "SwitchyardServiceLifecycle", "SwitchyardTestServer",
-                "SwitchyardTesting", "SwitchyardConformance", "SwitchyardTestSupport",
-                "SwitchyardCurl", "SwitchyardURLSession", "SwitchyardAsyncHTTPClient",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                product("Tracing", "swift-distributed-tracing", trait: "Tracing"),
-                product("InMemoryTracing", "swift-distributed-tracing", trait: "Tracing"),
-                product("ServiceLifecycle", "swift-service-lifecycle", trait: "ServiceLifecycle"),
-                product("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
-                .product(name: "Logging", package: "swift-log")
-            ]
-        ),
+        .testTarget(name: "SwitchyardObservabilityTests", dependencies: observabilityTestDependencies),
+        .testTarget(name: "SwitchyardTracingTests", dependencies: observabilityTestDependencies),
+        .testTarget(name: "SwitchyardServiceLifecycleTests", dependencies: observabilityTestDependencies),
         .testTarget(
             name: "SwitchyardTestServerTests",
             dependencies: ["SwitchyardTestServer", "SwitchyardTestSupport"]

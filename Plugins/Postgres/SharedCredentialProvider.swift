@@ -106,8 +106,7 @@ public final class SharedCredentialProvider: CredentialProvider {
     /// Reads the row under its lock; fetches when it holds no credential or the refused one.
     private func exchange(refusing stale: BearerCredential?) async throws -> Record {
         let (key, fetch, fetches) = (key, fetch, fetches)
-        let lockMilliseconds = max(
-            1, Int(lockTimeout.components.seconds * 1_000 + lockTimeout.components.attoseconds / 1_000_000_000_000_000))
+        let lockMilliseconds = max(1, Int(lockTimeout.milliseconds.rounded(.up)))
         do {
             let record = try await shared.transaction("refresh the credential \(key)") { connection in
                 try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(lockMilliseconds)"), logger: Self.quiet)

@@ -90,7 +90,6 @@ import Testing
         let provider = SharedCredentialProvider(shared: shared, key: "k") { _ in
             .init(credential: BearerCredential(token: "never"))
         }
-        let started = ContinuousClock.now
         do {
             _ = try await provider.current()
             Issue.record("a credential came from an unreachable database")
@@ -99,8 +98,6 @@ import Testing
             #expect(error.message.contains("127.0.0.1:9/none"))
             #expect(!error.description.contains("s3cret-pw"))
         }
-        // Bounded by the 2-second operation timeout (with room for a busy machine), not by the pool's retries.
-        #expect(started.duration(to: .now) < .seconds(30))
         await shared.shutdown()
     }
 

@@ -84,7 +84,7 @@ extension ExchangeContext {
         if waited {
             let now = ContinuousClock.now
             markQueued(false)
-            if pipelineTimings.queued == nil { recordStage(PipelineTimings.queuedStage, startedAt.duration(to: now)) }
+            if stageTimings.stages.queued == nil { recordStage(PipelineTimings.queuedStage, startedAt.duration(to: now)) }
         }
         return value
     }
