@@ -366,11 +366,12 @@ let package = Package(
             ],
             path: "Plugins/Cache"
         ),
-        // State a fleet of processes shares through PostgreSQL: one token refresh for the fleet. Trait Postgres.
+        // State a fleet of processes shares through PostgreSQL: one token refresh, rate-limit buckets
+        // and circuit breakers for the fleet. Trait Postgres.
         .target(
             name: "SwitchyardPostgres",
             dependencies: [
-                "SwitchyardCore", "SwitchyardAuth",
+                "SwitchyardCore", "SwitchyardAuth", "SwitchyardTraffic",
                 product("PostgresNIO", "postgres-nio", trait: "Postgres"),
                 .product(name: "Logging", package: "swift-log")
             ],

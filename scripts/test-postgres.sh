@@ -3,6 +3,7 @@
 #
 #   eval "$(scripts/test-postgres.sh start)"   # installs PostgreSQL if missing, prints the export
 #   scripts/test-postgres.sh stop
+#   scripts/test-postgres.sh pause|resume     # stops the server keeping its data / starts it again
 #
 # `start` initialises a cluster in a temporary directory owned by the `postgres` user (as root, with
 # runuser), starts it on 127.0.0.1:${SWITCHYARD_POSTGRES_PORT:-54329} with trust authentication,
@@ -51,6 +52,15 @@ start)
   log "PostgreSQL $("$BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PORT ($DIR)"
   echo "export SWITCHYARD_POSTGRES_URL=postgres://postgres@127.0.0.1:$PORT/switchyard_test"
   ;;
+pause)
+  BIN="$(bin_dir)"
+  as_postgres "$BIN/pg_ctl" -D "$DIR" stop -m fast >&2
+  ;;
+resume)
+  BIN="$(bin_dir)"
+  as_postgres "$BIN/pg_ctl" -D "$DIR" -w -t 60 -l "$DIR/server.log" \
+    -o "-p $PORT -c listen_addresses=127.0.0.1 -k $DIR -c fsync=off -c max_connections=200" start >&2
+  ;;
 stop)
   BIN="$(bin_dir || true)"
   if [[ -n "$BIN" && -f "$DIR/postmaster.pid" ]]; then
@@ -59,7 +69,7 @@ stop)
   rm -rf "$DIR" "$DIR.initdb.log"
   ;;
 *)
-  echo "usage: $0 start|stop" >&2
+  echo "usage: $0 start|stop|pause|resume" >&2
   exit 2
   ;;
 esac

@@ -85,14 +85,32 @@ public final class PostgresSharedState: Sendable {
     func transaction<Value: Sendable>(
         _ name: String, _ operation: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws -> Value {
+        try await bounded(name) { client in
+            try await client.withTransaction(logger: Self.quiet) { connection in try await operation(connection) }
+        }
+    }
+
+    /// Runs `operation` (one statement, which PostgreSQL runs as a transaction of its own) on a
+    /// pooled connection, within ``operationTimeout``, after making sure the tables exist.
+    /// - Parameters:
+    ///   - name: What the operation does, for the error message.
+    ///   - operation: The statement.
+    /// - Throws: As ``transaction(_:_:)``.
+    func statement<Value: Sendable>(
+        _ name: String, _ operation: @escaping @Sendable (PostgresClient) async throws -> Value
+    ) async throws -> Value {
+        try await bounded(name, operation)
+    }
+
+    private func bounded<Value: Sendable>(
+        _ name: String, _ operation: @escaping @Sendable (PostgresClient) async throws -> Value
+    ) async throws -> Value {
         let deadline = ContinuousClock.now.advanced(by: operationTimeout)
         let client = client
         do {
             return try await Self.race(deadline, timeoutError: unavailable(name, "no answer within \(operationTimeout)")) {
                 try await self.ensureSchema()
-                return try await client.withTransaction(logger: Self.quiet) { connection in
-                    try await operation(connection)
-                }
+                return try await operation(client)
             }
         } catch let error as SwitchyardError {
             throw error
@@ -153,7 +171,7 @@ public final class PostgresSharedState: Sendable {
             let created = Task {
                 try await client.withTransaction(logger: Self.quiet) { connection in
                     try await connection.query("SELECT pg_advisory_xact_lock(\(Self.schemaLockID))", logger: Self.quiet)
-                    try await connection.query(Self.createTables, logger: Self.quiet)
+                    for table in Self.tables { try await connection.query(table, logger: Self.quiet) }
                 }
             }
             task = created
@@ -170,7 +188,9 @@ public final class PostgresSharedState: Sendable {
     /// The advisory lock that serialises schema creation (an arbitrary constant: "SwYd").
     private static let schemaLockID: Int64 = 0x5377_5964
 
-    private static let createTables: PostgresQuery = """
+    /// The tables of every store: credentials, rate-limit buckets, circuit breakers.
+    private static let tables: [PostgresQuery] = [
+        """
         CREATE TABLE IF NOT EXISTS switchyard_credentials (
             key text PRIMARY KEY,
             token text,
@@ -179,7 +199,24 @@ public final class PostgresSharedState: Sendable {
             version bigint NOT NULL DEFAULT 0,
             updated_at timestamptz NOT NULL DEFAULT now()
         )
+        """,
         """
+        CREATE TABLE IF NOT EXISTS switchyard_rate_buckets (
+            key text PRIMARY KEY,
+            tokens double precision NOT NULL,
+            refilled_at timestamptz NOT NULL,
+            granted double precision NOT NULL DEFAULT 0
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchyard_circuits (
+            key text PRIMARY KEY,
+            failures integer NOT NULL DEFAULT 0,
+            open_until timestamptz,
+            probe_until timestamptz
+        )
+        """
+    ]
 
     /// A logger that writes nothing: the default for the pool's background messages.
     public static let quiet = Logger(label: "switchyard.postgres", factory: { _ in SwiftLogNoOpLogHandler() })

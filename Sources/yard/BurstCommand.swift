@@ -23,7 +23,9 @@ struct BurstCommand: AsyncParsableCommand {
             --token-url signs the GETs with a bearer token fetched with a POST to that URL (answered \
             {"access_token": "...", "expires_in": seconds}) and fetched again after a 401. With \
             --shared-state postgres://user@host:port/database (a password from PGPASSWORD), every \
-            process started with the same URL shares the token: one refresh for the fleet.
+            process started with the same URL shares the token (one refresh for the fleet), the \
+            --rate-limit buckets (the fleet together sends at most R per second per host) and the \
+            --breaker-failures breakers (failures in a row across the fleet open a host for all).
             """
     )
 
@@ -44,6 +46,9 @@ struct BurstCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("breaker-failures"), help: "Open the host's circuit breaker after F consecutive failures.")
     var breakerFailures: Int?
+
+    @Option(name: .customLong("rate-limit"), help: "At most R requests per second per host, in bursts of up to R.")
+    var rateLimit: Double?
 
     @Option(help: "The transport: \(TransportChoice.names).")
     var transport: TransportChoice = .curl
@@ -78,8 +83,9 @@ struct BurstCommand: AsyncParsableCommand {
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds.") }
         if retries < 0 { throw ValidationError("--retries must not be negative.") }
         if !(sharedStateTimeout > 0) { throw ValidationError("--shared-state-timeout must be a positive number of seconds.") }
-        if sharedState != nil, tokenURL == nil {
-            throw ValidationError("--shared-state shares the token of --token-url: give both.")
+        if let rateLimit, !(rateLimit > 0) { throw ValidationError("--rate-limit must be a positive number of requests per second.") }
+        if sharedState != nil, tokenURL == nil, rateLimit == nil, breakerFailures == nil {
+            throw ValidationError("--shared-state shares the state of --token-url, --rate-limit or --breaker-failures: give one of them.")
         }
     }
 
@@ -91,12 +97,11 @@ struct BurstCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         request.options.timeout = timeout.map { .milliseconds(Int64($0 * 1_000)) }
-        var configuration = makeConfiguration()
-        var shared: PostgresSharedState?
+        let bound = Duration.milliseconds(Int64(sharedStateTimeout * 1_000))
+        let shared = try sharedState.map { try PostgresSharedState(url: $0, operationTimeout: bound) }
+        var configuration = makeConfiguration(shared: shared)
         if let tokenURL {
-            let (provider, state) = try BurstCredentials.provider(
-                tokenURL: tokenURL, sharedState: sharedState, timeout: .milliseconds(Int64(sharedStateTimeout * 1_000)))
-            shared = state
+            let provider = BurstCredentials.provider(tokenURL: tokenURL, shared: shared, timeout: bound)
             guard let host = URLComponents(string: url)?.host, !host.isEmpty else { throw ValidationError("The URL has no host.") }
             let auth = AuthPlugin(scope: RequestScope(hosts: [host]), provider: provider)
             configuration.plugins.append(.bearerAuth(auth))
@@ -116,14 +121,20 @@ struct BurstCommand: AsyncParsableCommand {
         if tally.ok < count { throw ExitCode(1) }
     }
 
-    /// The chain the flags ask for.
-    func makeConfiguration() -> ClientConfiguration {
+    /// The chain the flags ask for; its rate limit and breaker shared through `shared`, if given.
+    func makeConfiguration(shared: PostgresSharedState? = nil) -> ClientConfiguration {
         var configuration = ClientConfiguration(
             events: nil, redirects: nil, retry: retries > 0 ? RetryPolicy(maxAttempts: retries + 1) : nil)
         if let maxPerHost { configuration.plugins.append(.concurrencyLimit(ConcurrencyLimiter(maxExchangesPerHost: maxPerHost))) }
         if coalesce { configuration.plugins.append(.coalescing(CoalescingPolicy())) }
+        if let rateLimit {
+            let limits = RateLimits(requestsPerSecond: rateLimit, burst: max(1, Int(rateLimit.rounded(.down))))
+            let sharing = shared.map { RateLimitSharing(ledger: PostgresRateLimitLedger(shared: $0)) }
+            configuration.plugins.append(.rateLimit(RateLimiter(limits: limits, sharing: sharing)))
+        }
         if let breakerFailures {
-            configuration.plugins.append(.circuitBreaker(CircuitBreaker(policy: .consecutiveFailures(breakerFailures))))
+            let sharing = shared.map { CircuitSharing(store: PostgresCircuitStateStore(shared: $0)) }
+            configuration.plugins.append(.circuitBreaker(CircuitBreaker(policy: .consecutiveFailures(breakerFailures), sharing: sharing)))
         }
         return configuration
     }

@@ -8,14 +8,11 @@ import SwitchyardPostgres
 /// answered `{"access_token": "...", "expires_in": seconds}`, and fetched again after a `401` —
 /// once for the whole fleet with `--shared-state`, once for this process without it.
 enum BurstCredentials {
-    /// The provider the flags ask for, and the shared state to shut down after the burst.
-    static func provider(
-        tokenURL: String, sharedState: String?, timeout: Duration
-    ) throws -> (any CredentialProvider, PostgresSharedState?) {
+    /// The provider the flags ask for: the fleet's through `shared`, or this process's.
+    static func provider(tokenURL: String, shared: PostgresSharedState?, timeout: Duration) -> any CredentialProvider {
         let fetch = fetcher(tokenURL)
-        guard let sharedState else { return (LocalTokenProvider(fetch: fetch), nil) }
-        let shared = try PostgresSharedState(url: sharedState, operationTimeout: timeout)
-        return (SharedCredentialProvider(shared: shared, key: tokenURL, lockTimeout: timeout, fetch: fetch), shared)
+        guard let shared else { return LocalTokenProvider(fetch: fetch) }
+        return SharedCredentialProvider(shared: shared, key: tokenURL, lockTimeout: timeout, fetch: fetch)
     }
 
     /// POSTs to `tokenURL` (with the refresh token as the body, when there is one) and reads the token.

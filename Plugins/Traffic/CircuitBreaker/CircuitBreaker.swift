@@ -35,6 +35,8 @@ import SwitchyardCore
 /// link (``CircuitBreakerInterceptor``), so every attempt (each retry, each redirect hop) is
 /// counted, and a request that fails fast skips the attempt plugins and the transport.
 ///
+/// With ``CircuitSharing`` the breakers are a fleet's: see there what each request then adds.
+///
 /// Cost: a request outside the policy's scope pays a scope check (nothing at all with
 /// `RequestScope.all`); one inside takes a lock twice (admit, record) and looks its host up by the
 /// authority string the request already holds (a new string only when the authority has
@@ -56,12 +58,17 @@ public final class CircuitBreaker: Sendable {
     /// Whether each status 0…999 is in the policy's failure statuses: an index, not a hash.
     private let failingStatuses: [Bool]
 
+    /// The link to the fleet's store, when shared.
+    let fleet: FleetCircuits?
+
     /// Creates a breaker with every host closed.
     /// - Parameters:
     ///   - policy: When breakers open and what counts as a failure.
+    ///   - sharing: Shares the breakers with every process of a fleet through a
+    ///     ``CircuitStateStore``; `nil` (the default) keeps them in this process.
     ///   - now: The clock; inject one in tests to move time by hand.
     public init(
-        policy: CircuitBreakerPolicy = CircuitBreakerPolicy(),
+        policy: CircuitBreakerPolicy = CircuitBreakerPolicy(), sharing: CircuitSharing? = nil,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         self.policy = policy
@@ -70,7 +77,11 @@ public final class CircuitBreaker: Sendable {
         self.watchesEveryRequest = policy.scope == .all
         self.rules = CircuitRules(policy)
         self.failingStatuses = (0..<1000).map { policy.failureStatuses.contains($0) }
+        self.fleet = sharing.map { FleetCircuits(sharing: $0, rules: CircuitRules(policy)) }
     }
+
+    /// How the breakers are shared with a fleet, if they are.
+    public var sharing: CircuitSharing? { fleet?.sharing }
 
     /// The state of the breaker for `host`.
     /// - Parameter host: The host as requests name it: the URL's authority without user
@@ -78,7 +89,7 @@ public final class CircuitBreaker: Sendable {
     ///   a ``CircuitBreakerPolicy/Keying/shared(name:)`` breaker.
     /// - Returns: `closed` for a host never seen.
     public func state(forHost host: String) -> CircuitState {
-        let key = host.lowercased()
+        let key = if case .shared(let name) = policy.keying, name == host { name } else { host.lowercased() }
         let now = now()
         return circuits.withLock { $0[key]?.state(at: now) ?? .closed }
     }
@@ -134,6 +145,25 @@ public final class CircuitBreaker: Sendable {
             return circuits.values[index].record(outcome, ticket: ticket, at: now, elapsed: elapsed, rules: rules)
         }
     }
+
+    /// Opens the breaker of `key` for `duration` because the fleet's view says so.
+    /// - Returns: Whether it was not open here already (the caller publishes ``CircuitOpened``).
+    func adoptOpen(_ key: String, for duration: Duration) -> Bool {
+        let until = now().advanced(by: duration)
+        return circuits.withLock { $0[key, default: HostCircuit(window: policy.window)].adoptOpen(until: until) }
+    }
+
+    /// Closes the breaker of `key` because the fleet's probe succeeded.
+    /// - Returns: Whether it was not closed here (the caller publishes ``CircuitClosed``).
+    func adoptClosed(_ key: String) -> Bool {
+        circuits.withLock { circuits in
+            guard let index = circuits.index(forKey: key) else { return false }
+            return circuits.values[index].adoptClosed()
+        }
+    }
+
+    /// The breaker's clock.
+    func clockNow() -> ContinuousClock.Instant { now() }
 
     /// A duration for messages: `250 ms`, `4.2 s`, `90 s`.
     static func describe(_ duration: Duration) -> String {

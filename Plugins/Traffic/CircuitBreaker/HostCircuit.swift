@@ -105,6 +105,32 @@ struct HostCircuit {
         }
     }
 
+    /// Opens the breaker until `until` because the fleet's view says so (a later end extends an
+    /// open breaker).
+    /// - Returns: Whether it was not open before.
+    mutating func adoptOpen(until: ContinuousClock.Instant) -> Bool {
+        if case .open(let current) = phase {
+            if until > current { phase = .open(until: until) }
+            return false
+        }
+        generation &+= 1
+        phase = .open(until: until)
+        window.reset()
+        consecutiveFailures = 0
+        return true
+    }
+
+    /// Closes the breaker because the fleet's probe succeeded.
+    /// - Returns: Whether it was not closed before.
+    mutating func adoptClosed() -> Bool {
+        if case .closed = phase { return false }
+        generation &+= 1
+        phase = .closed
+        window.reset()
+        consecutiveFailures = 0
+        return true
+    }
+
     private func trips(_ rules: CircuitRules) -> Bool {
         if let limit = rules.consecutiveFailures, consecutiveFailures >= max(1, limit) { return true }
         guard let threshold = rules.failureRateThreshold, window.calls >= max(1, rules.minimumCalls) else { return false }

@@ -26,12 +26,24 @@ public struct RateLimitInterceptor: Interceptor {
     ///   - next: The rest of the chain.
     /// - Returns: The response.
     /// - Throws: `SwitchyardError.Kind.cancelled` or `SwitchyardError.Kind.timeout` while queued,
-    ///   or the rest of the chain's error.
+    ///   the fleet ledger's error when it fails and ``RateLimitSharing/Fallback/refuse`` is set, or
+    ///   the rest of the chain's error.
     public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard limiter.limitsEveryRequest || limiter.limits.scope.matches(request) else { return try await next(request) }
         let key = limiter.key(for: request.head)
-        try await context.passLimit { queued throws(SwitchyardError) in
+        let fallback = try await context.passLimit { queued throws(SwitchyardError) in
             try await limiter.acquire(key: key, priority: request.options.priority, deadline: context.deadline, queued: queued)
+        }
+        if let fallback {
+            if fallback.reports {
+                let event = RateLimitLedgerFailed(bucket: key, message: fallback.error.message, usedLocalBuckets: !fallback.refused)
+                context.publish(.plugin(event), request: request)
+            }
+            if fallback.refused {
+                var error = fallback.error
+                error.request = request.head
+                throw error
+            }
         }
         let response = try await next(request)
         if let hold = limiter.hold(askedBy: response.head) {

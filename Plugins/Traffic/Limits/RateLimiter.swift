@@ -17,6 +17,10 @@ import SwitchyardStandardLinks
 /// it to the first of them; it ends when the queue empties (the last queued request cancelled
 /// included). A request that finds a token and an empty queue takes it at once: no task, no sleep.
 ///
+/// With ``RateLimitSharing``, the tokens come from a ``RateLimitLedger`` every process of a fleet
+/// shares, leased in blocks (see ``RateLimitSharing``); the buckets here serve only as the fallback
+/// while the ledger cannot answer, and a `Retry-After` hold holds the ledger's bucket for the fleet.
+///
 /// Cost: a request outside the scope pays a scope check (nothing with `RequestScope.all`); one
 /// inside reads the clock once and takes a lock once, and looks its bucket up by the host string
 /// the request already holds (by none with ``RateLimits/Keying/shared``). Memory: one small record
@@ -37,12 +41,18 @@ public final class RateLimiter: Sendable {
     private let burst: Double
     private let clock: LimiterClock
     private let state = Lock(State())
+    /// The fleet's buckets, when shared (``RateLimitSharing``).
+    private let leased: LeasedBuckets?
+    /// How the buckets are shared with a fleet, if they are.
+    public let sharing: RateLimitSharing?
 
     /// Creates a limiter whose buckets are all full.
     /// - Parameters:
     ///   - limits: The rate, burst, keying and scope.
+    ///   - sharing: Takes the tokens from buckets a fleet of processes shares (a
+    ///     ``RateLimitLedger``) instead of this process's own; `nil` (the default) keeps them here.
     ///   - clock: The clock the buckets refill by; a test passes one it moves by hand.
-    public init(limits: RateLimits, clock: some Clock<Duration> = ContinuousClock()) {
+    public init(limits: RateLimits, sharing: RateLimitSharing? = nil, clock: some Clock<Duration> = ContinuousClock()) {
         // Clamped again: the properties of `limits` are settable after its initialiser.
         let normalised = RateLimits(
             requestsPerSecond: limits.requestsPerSecond, burst: limits.burst, keying: limits.keying, scope: limits.scope,
@@ -52,6 +62,8 @@ public final class RateLimiter: Sendable {
         self.rate = normalised.requestsPerSecond
         self.burst = Double(normalised.burst)
         self.clock = LimiterClock(clock)
+        self.sharing = sharing
+        self.leased = sharing.map { LeasedBuckets(sharing: $0, limits: normalised, clock: LimiterClock(clock)) }
     }
 
     /// Creates a limiter whose buckets are all full.
@@ -95,15 +107,42 @@ public final class RateLimiter: Sendable {
         limits.keying == .shared ? "" : HostKey.of(request)
     }
 
-    /// Takes a token from the bucket `key`, waiting in its queue when there is none (or when others
-    /// wait already).
+    /// What a request did when the fleet's ledger could not answer.
+    struct LedgerFallback {
+        /// The ledger's failure.
+        let error: SwitchyardError
+        /// Whether this request is the first to meet it (it publishes ``RateLimitLedgerFailed``).
+        let reports: Bool
+        /// Whether the request is refused (``RateLimitSharing/Fallback/refuse``) rather than let
+        /// through by the local buckets.
+        let refused: Bool
+    }
+
+    /// Takes a token from the bucket `key` — a leased one from the fleet's ledger when shared —
+    /// waiting in its queue when there is none (or when others wait already).
     /// - Parameters:
     ///   - key: The bucket (``key(for:)``).
     ///   - priority: The request's priority.
     ///   - deadline: The exchange's deadline: the wait ends with `timeout` there.
     ///   - queued: Called once if the exchange has to wait, before it waits.
+    /// - Returns: `nil`, or what the request did because the fleet's ledger failed.
     /// - Throws: `SwitchyardError.Kind.cancelled` or `SwitchyardError.Kind.timeout` while queued.
     func acquire(
+        key: String, priority: RequestPriority, deadline: ContinuousClock.Instant?, queued: () -> Void
+    ) async throws(SwitchyardError) -> LedgerFallback? {
+        guard let leased, let sharing else {
+            try await acquireLocally(key: key, priority: priority, deadline: deadline, queued: queued)
+            return nil
+        }
+        guard let (failure, reports) = try await leased.acquire(key: key, priority: priority, deadline: deadline, queued: queued)
+        else { return nil }
+        guard sharing.fallback == .localBuckets else { return LedgerFallback(error: failure, reports: reports, refused: true) }
+        try await acquireLocally(key: key, priority: priority, deadline: deadline, queued: queued)
+        return LedgerFallback(error: failure, reports: reports, refused: false)
+    }
+
+    /// Takes a token from this process's bucket `key`, waiting in its queue when there is none.
+    private func acquireLocally(
         key: String, priority: RequestPriority, deadline: ContinuousClock.Instant?, queued: () -> Void
     ) async throws(SwitchyardError) {
         let now = clock.now()
@@ -141,6 +180,7 @@ public final class RateLimiter: Sendable {
     /// Holds bucket `key` for `duration`: its next token comes due then, whatever it held. A pump
     /// sleeping for an earlier token finds none when it wakes and sleeps on until this one.
     func hold(_ key: String, for duration: Duration) {
+        leased?.hold(key, for: duration)
         let now = clock.now()
         state.withLock { state in
             state.buckets[key, default: Bucket(full: burst, at: now)].hold(for: duration, at: now, rate: rate, burst: burst)

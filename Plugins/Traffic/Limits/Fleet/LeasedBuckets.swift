@@ -1,0 +1,163 @@
+import SwitchyardCore
+
+/// The tokens a process holds on lease from a ``RateLimitLedger``, per bucket, and the requests
+/// waiting for the next lease.
+///
+/// A request that finds a leased token and nobody queued takes it under the lock: no round trip.
+/// Otherwise it queues, and one task per bucket (the fetcher) takes a lease for the queue — as many
+/// tokens as requests wait, at least the lease size — hands them out in priority order, sleeps until
+/// the ledger's next token is due while requests still wait, and ends when the queue is empty.
+final class LeasedBuckets: Sendable {
+    private let sharing: RateLimitSharing
+    private let limits: RateLimits
+    private let leaseSize: Int
+    private let clock: LimiterClock
+    private let state = Lock<[String: Bucket]>([:])
+
+    init(sharing: RateLimitSharing, limits: RateLimits, clock: LimiterClock) {
+        self.sharing = sharing
+        self.limits = limits
+        self.clock = clock
+        let tenthOfASecond = Int((limits.requestsPerSecond / 10).rounded(.down))
+        self.leaseSize = max(1, min(sharing.leaseSize ?? tenthOfASecond, limits.burst))
+    }
+
+    /// Takes a leased token for bucket `key`, waiting for the next lease when there is none.
+    /// - Returns: `nil` once a token is taken; the ledger's failure when it could not answer (now or
+    ///   within ``RateLimitSharing/retryInterval``): the caller then follows the fallback, and
+    ///   `isFirstToSee` tells whether this request is the one to report it.
+    /// - Throws: `timeout` or `cancelled` while queued.
+    func acquire(
+        key: String, priority: RequestPriority, deadline: ContinuousClock.Instant?, queued: () -> Void
+    ) async throws(SwitchyardError) -> (failure: SwitchyardError, isFirstToSee: Bool)? {
+        let now = clock.now()
+        let step = state.withLock { buckets in buckets[key, default: Bucket()].enter(at: now, priority: priority) }
+        let ticket: UInt64
+        switch step {
+        case .admitted: return nil
+        case .unavailable(let failure): return (failure, false)
+        case .queued(let queuedTicket, let startsFetcher):
+            ticket = queuedTicket
+            if startsFetcher { startFetcher(key) }
+        }
+        queued()
+        let failure = await LimiterQueue<Void>.wait(
+            deadline: deadline,
+            timeout: .timedOut("It was still waiting for the fleet's rate limit to let it go."),
+            park: { continuation in
+                state.withLock { buckets in
+                    guard buckets[key] != nil else { return .init(error: .cancelled) }
+                    return buckets[key]?.queue.park(ticket, continuation)
+                }
+            },
+            abandon: { [weak self] error in self?.abandon(ticket, key: key, with: error) })
+        if let failure { throw failure }
+        return state.withLock { $0[key]?.fellBack.removeValue(forKey: ticket) }.map { ($0, true) }
+    }
+
+    /// Drops the leased tokens of `key` and holds the ledger's bucket for every process.
+    func hold(_ key: String, for duration: Duration) {
+        state.withLock { $0[key]?.tokens = 0 }
+        let ledger = sharing.ledger
+        let limits = limits
+        Task.detached { try? await ledger.hold(key, for: duration, limits: limits) }
+    }
+
+    private func startFetcher(_ key: String) {
+        // Detached: it serves every queued request of the bucket, not the one that started it.
+        Task.detached { [weak self] in await self?.fetch(key) }
+    }
+
+    /// Takes leases for the queue of `key` until it is empty.
+    private func fetch(_ key: String) async {
+        while true {
+            let wanted = state.withLock { max(leaseSize, $0[key]?.queue.count ?? 0) }
+            let result: Result<RateLimitGrant, SwitchyardError>
+            do {
+                result = .success(try await sharing.ledger.take(wanted, from: key, limits: limits))
+            } catch {
+                result = .failure(error as? SwitchyardError ?? SwitchyardError(.transport, "\(error)"))
+            }
+            let now = clock.now()
+            let (admitted, next) = state.withLock { buckets in
+                buckets[key, default: Bucket()].receive(result, at: now, sharing: sharing)
+            }
+            for continuation in admitted { continuation.resume(returning: nil) }
+            guard let next else { return }
+            do {
+                try await clock.sleep(now + max(.milliseconds(1), next))
+            } catch {
+                return
+            }
+        }
+    }
+
+    private func abandon(_ ticket: UInt64, key: String, with error: SwitchyardError) {
+        let continuation = state.withLock { $0[key]?.queue.abandon(ticket, with: error) }
+        continuation?.resume(returning: error)
+    }
+}
+
+extension LeasedBuckets {
+    /// What a request entering a bucket does.
+    enum Step {
+        case admitted
+        case unavailable(SwitchyardError)
+        case queued(ticket: UInt64, startsFetcher: Bool)
+    }
+
+    /// One bucket's leased tokens and queue.
+    struct Bucket {
+        var tokens = 0
+        var expiresAt: Duration = .zero
+        var queue = LimiterQueue<Void>()
+        var isFetching = false
+        /// The ledger's last failure, and until when requests go by the fallback without asking it.
+        var failure: (error: SwitchyardError, until: Duration)?
+        /// Tickets let go because the ledger failed, with its error (the request reports it).
+        var fellBack: [UInt64: SwitchyardError] = [:]
+
+        mutating func enter(at now: Duration, priority: RequestPriority) -> Step {
+            if let failure, now < failure.until { return .unavailable(failure.error) }
+            failure = nil
+            if queue.isEmpty, tokens > 0, now < expiresAt {
+                tokens -= 1
+                return .admitted
+            }
+            let ticket = queue.enqueue((), priority: priority)
+            defer { isFetching = true }
+            return .queued(ticket: ticket, startsFetcher: !isFetching)
+        }
+
+        /// Takes a lease's outcome: admits what it can.
+        /// - Returns: The continuations to resume, and how long to sleep before the next lease
+        ///   (`nil`: the fetcher ends).
+        mutating func receive(
+            _ result: Result<RateLimitGrant, SwitchyardError>, at now: Duration, sharing: RateLimitSharing
+        ) -> ([LimiterQueue<Void>.Continuation], Duration?) {
+            var admitted: [LimiterQueue<Void>.Continuation] = []
+            switch result {
+            case .failure(let error):
+                failure = (error, now + sharing.retryInterval)
+                while let ticket = queue.first, let entry = queue.admit(ticket) {
+                    fellBack[ticket] = error
+                    if let continuation = entry.continuation { admitted.append(continuation) }
+                }
+                isFetching = false
+                return (admitted, nil)
+            case .success(let grant):
+                tokens = grant.tokens
+                expiresAt = now + sharing.leaseLifetime
+                while tokens > 0, let ticket = queue.first, let entry = queue.admit(ticket) {
+                    tokens -= 1
+                    if let continuation = entry.continuation { admitted.append(continuation) }
+                }
+                guard !queue.isEmpty else {
+                    isFetching = false
+                    return (admitted, nil)
+                }
+                return (admitted, grant.nextTokenIn)
+            }
+        }
+    }
+}
