@@ -366,13 +366,15 @@ let package = Package(
             ],
             path: "Plugins/Cache"
         ),
-        // State a fleet of processes shares through PostgreSQL: one token refresh, rate-limit buckets
-        // and circuit breakers for the fleet. Trait Postgres.
+        // State a fleet of processes shares through PostgreSQL: one token refresh, rate-limit buckets,
+        // circuit breakers and an HTTP cache for the fleet. Trait Postgres.
         .target(
             name: "SwitchyardPostgres",
             dependencies: [
-                "SwitchyardCore", "SwitchyardAuth", "SwitchyardTraffic",
+                "SwitchyardCore", "SwitchyardAuth", "SwitchyardTraffic", "SwitchyardCache",
                 product("PostgresNIO", "postgres-nio", trait: "Postgres"),
+                product("NIOCore", "swift-nio", trait: "Postgres"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log")
             ],
             path: "Plugins/Postgres"
@@ -595,7 +597,7 @@ let package = Package(
         // The shared stores, against the PostgreSQL server `make test` starts (SWITCHYARD_POSTGRES_URL).
         .testTarget(
             name: "SwitchyardPostgresTests",
-            dependencies: chainTestDependencies + ["SwitchyardPostgres", "SwitchyardAuth"]
+            dependencies: chainTestDependencies + ["SwitchyardPostgres", "SwitchyardAuth", "CSpawn"]
         ),
         // The example department plugins, one test target each.
         .testTarget(

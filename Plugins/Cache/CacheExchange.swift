@@ -36,6 +36,9 @@ struct CacheExchange: Sendable {
         var head = HTTPResponse(status: HTTPResponse.Status(code: stored.status), headerFields: stored.headerFields)
         head.headerFields[.age] = String(Int(age.rounded(.down)))
         context.provenance = ResponseProvenance(source: source, age: .milliseconds(Int64((age * 1_000).rounded(.down))))
+        if let streamed = stored.streamedBody {
+            return Response(head, body: request.head.method == .head ? nil : streamed.open())
+        }
         if let range, let slice = stored.slice(for: range), let span = stored.storedSpan {
             let start = slice.range.lowerBound - span.range.lowerBound
             head.status = .partialContent
@@ -140,14 +143,18 @@ struct CacheExchange: Sendable {
             if mayStore, !CacheControl(response.head.headerFields).noStore {
                 var entry = refreshed
                 entry.headerFields = fieldsToStore(refreshed.headerFields, directives: refreshed.cacheControl)
-                cache.store.store(.response(entry), for: validating.key)
+                do {
+                    try await cache.store.store(.response(entry), for: validating.key)
+                } catch {
+                    context.reportCacheStoreFailure("write", error, request: request)
+                }
             }
             return .notModified(refreshed, at: responseTime)
         }
         guard mayStore, request.head.method == .get else { return .response(response, isStored: false) }
         let directives = CacheControl(response.head.headerFields)
         guard isStorable(response.head, directives: directives) else { return .response(response, isStored: false) }
-        return storing(response, directives: directives, requestTime: requestTime, responseTime: responseTime)
+        return await storing(response, directives: directives, requestTime: requestTime, responseTime: responseTime)
     }
 
     /// Whether RFC 9111 §3 lets a private cache store this response to this request. To a range
@@ -192,29 +199,44 @@ struct CacheExchange: Sendable {
     /// part, combined with the part already stored when both belong to one representation.
     private func storing(
         _ response: Response, directives: CacheControl, requestTime: Double, responseTime: Double
-    ) -> NetworkAnswer {
+    ) async -> NetworkAnswer {
         let limit = cache.configuration.maxEntryBytes
         if case .known(let length)? = response.body?.length, length > Int64(limit) {
             return .response(response, isStored: false)
         }
         let fields = response.head.headerFields
-        guard let key = cache.storageKey(for: request.head, responseFields: fields, primary: primary) else {
+        let storageKey: CacheKey?
+        do {
+            storageKey = try await cache.storageKey(for: request.head, responseFields: fields, primary: primary)
+        } catch {
+            context.reportCacheStoreFailure("write", error, request: request)
             return .response(response, isStored: false)
         }
+        guard let key = storageKey else { return .response(response, isStored: false) }
         let entry = CachedResponse(
             status: response.head.status.code, headerFields: fieldsToStore(fields, directives: directives),
             requestTime: requestTime, responseTime: responseTime)
-        let writer: (any CacheEntryWriter)? =
-            entry.status == 206
-            ? PartialEntryWriter(cache: cache, key: key, part: entry, limit: limit)
-            : cache.store.makeWriter(for: entry, key: key)
+        let writer: (any CacheEntryWriter)?
+        do {
+            writer =
+                entry.status == 206
+                ? PartialEntryWriter(cache: cache, key: key, part: entry, limit: limit)
+                : try await cache.store.makeWriter(for: entry, key: key)
+        } catch {
+            context.reportCacheStoreFailure("write", error, request: request)
+            return .response(response, isStored: false)
+        }
         guard let writer else { return .response(response, isStored: false) }
         guard let body = response.body else {
-            try? writer.commit()
+            do {
+                try await writer.commit()
+            } catch {
+                context.reportCacheStoreFailure("write", error, request: request)
+            }
             return .response(response, isStored: true)
         }
         var tapped = response
-        tapped.body = body.tapped(by: CacheWritingTap(writer: writer, limit: limit))
+        tapped.body = body.tapped(by: CacheWritingTap(writer: writer, limit: limit, context: context, request: request))
         return .response(tapped, isStored: true)
     }
 

@@ -78,7 +78,11 @@ public struct CacheInterceptor: Interceptor {
         guard head.method == .get || head.method == .head else {
             let response = try await next(request)
             if !Self.safeMethods.contains(head.method), (200..<400).contains(response.head.status.code) {
-                cache.invalidate(head, response: response.head.headerFields)
+                do {
+                    try await cache.invalidate(head, response: response.head.headerFields)
+                } catch {
+                    context.reportCacheStoreFailure("remove", error, request: request)
+                }
             }
             return response
         }
@@ -98,7 +102,12 @@ public struct CacheInterceptor: Interceptor {
             if directives.onlyIfCached { return Self.gatewayTimeout(context) }
             return try await next(request)
         }
-        var stored = cache.lookup(head, primary: primary)
+        var stored: (key: CacheKey, response: CachedResponse)?
+        do {
+            stored = try await cache.lookup(head, primary: primary)
+        } catch {
+            context.reportCacheStoreFailure("read", error, request: request)
+        }
         if range != nil, let ifRange = fields[.ifRange] {
             // RFC 9110 §13.1.5: the range applies to the representation the validator names; for any
             // other, the answer is the whole representation. Without a stored one the request goes

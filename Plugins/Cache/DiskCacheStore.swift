@@ -84,6 +84,8 @@ public final class DiskCacheStore: CacheStore {
     ///   - record: The record.
     ///   - key: The key.
     public func store(_ record: CacheRecord, for key: CacheKey) {
+        // A body another store streams is not here to write: the entry would be short.
+        if case .response(let response) = record, response.streamedBody != nil { return removeRecord(for: key) }
         let prefix = DiskEntryFormat.prefix(record)
         guard let writer = DiskEntryWriter(store: self, key: key, prefix: prefix) else { return }
         if case .response(let response) = record {

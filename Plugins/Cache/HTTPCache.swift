@@ -48,13 +48,15 @@ public final class HTTPCache: Sendable {
 
     /// Removes every entry of `partition` (e.g. when its user signs out).
     /// - Parameter partition: The partition.
-    public func removeAll(partition: String) {
-        store.removeAll(partition: partition)
+    /// - Throws: The store's error when it cannot be written (a shared store whose database is down).
+    public func removeAll(partition: String) async throws {
+        try await store.removeAll(partition: partition)
     }
 
     /// Removes every entry of every partition.
-    public func removeAll() {
-        store.removeAll()
+    /// - Throws: The store's error when it cannot be written.
+    public func removeAll() async throws {
+        try await store.removeAll()
     }
 
     /// The current time in seconds since 1970.
@@ -99,10 +101,10 @@ public final class HTTPCache: Sendable {
 
     /// Stores the partial response `part` under `key`, combined with the part stored there when both
     /// belong to one representation (``CachedResponse/combining(_:with:limit:)``).
-    func storePart(_ part: CachedResponse, key: CacheKey, limit: Int) {
-        let stored: CachedResponse? = if case .response(let response)? = store.record(for: key) { response } else { nil }
+    func storePart(_ part: CachedResponse, key: CacheKey, limit: Int) async throws {
+        let stored: CachedResponse? = if case .response(let response)? = try await store.record(for: key) { response } else { nil }
         guard let combined = CachedResponse.combining(part, with: stored, limit: limit) else { return }
-        store.store(.response(combined), for: key)
+        try await store.store(.response(combined), for: key)
     }
 
     // MARK: - Keys
@@ -115,14 +117,14 @@ public final class HTTPCache: Sendable {
     }
 
     /// The stored response for `head` under `primary`, following a `Vary` index to the variant.
-    func lookup(_ head: HTTPRequest, primary: CacheKey) -> (key: CacheKey, response: CachedResponse)? {
+    func lookup(_ head: HTTPRequest, primary: CacheKey) async throws -> (key: CacheKey, response: CachedResponse)? {
         // A status outside 200…999 (only a faulty custom store could hold one) is a miss, never a crash.
-        switch store.record(for: primary) {
+        switch try await store.record(for: primary) {
         case .response(let response)? where (200...999).contains(response.status):
             return (primary, response)
         case .variants(let names, let generation)?:
             let key = primary.variant([generation] + Self.varyValues(names, of: head))
-            guard case .response(let response)? = store.record(for: key), (200...999).contains(response.status) else {
+            guard case .response(let response)? = try await store.record(for: key), (200...999).contains(response.status) else {
                 return nil
             }
             return (key, response)
@@ -135,7 +137,7 @@ public final class HTTPCache: Sendable {
 
     /// Where a response to `head` with these header fields goes: `primary`, or a variant key after
     /// storing the `Vary` index; `nil` for `Vary: *` (never reusable).
-    func storageKey(for head: HTTPRequest, responseFields: HTTPFields, primary: CacheKey) -> CacheKey? {
+    func storageKey(for head: HTTPRequest, responseFields: HTTPFields, primary: CacheKey) async throws -> CacheKey? {
         let names = responseFields[values: .vary]
             .flatMap { $0.split(separator: ",") }
             .map { String($0.trimmingOptionalWhitespace()).lowercased() }
@@ -143,25 +145,25 @@ public final class HTTPCache: Sendable {
         guard !names.contains("*") else { return nil }
         guard !names.isEmpty else { return primary }
         let generation: String
-        if case .variants(names, let existing)? = store.record(for: primary) {
+        if case .variants(names, let existing)? = try await store.record(for: primary) {
             generation = existing
         } else {
             generation = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-            store.store(.variants(names: names, generation: generation), for: primary)
+            try await store.store(.variants(names: names, generation: generation), for: primary)
         }
         return primary.variant([generation] + Self.varyValues(names, of: head))
     }
 
     /// Removes what is stored for `head`'s resource after an unsafe method succeeded on it, and for
     /// the same-origin URLs the response's `Location` and `Content-Location` name (RFC 9111 §4.4).
-    func invalidate(_ head: HTTPRequest, response: HTTPFields) {
+    func invalidate(_ head: HTTPRequest, response: HTTPFields) async throws {
         guard let key = primaryKey(for: head), let scheme = head.scheme, let authority = head.authority else { return }
-        store.removeRecord(for: key)
+        try await store.removeRecord(for: key)
         let origin = scheme + "://" + authority
         for value in [response[.location], response[.contentLocation]].compactMap({ $0 }) {
             let url = value.hasPrefix("/") ? origin + value : value
             guard url.hasPrefix(origin + "/") else { continue }
-            store.removeRecord(for: CacheKey(partition: key.partition, resource: "GET " + url))
+            try await store.removeRecord(for: CacheKey(partition: key.partition, resource: "GET " + url))
         }
     }
 

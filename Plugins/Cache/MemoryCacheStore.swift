@@ -59,6 +59,8 @@ public final class MemoryCacheStore: CacheStore {
     ///   - record: The record.
     ///   - key: The key.
     public func store(_ record: CacheRecord, for key: CacheKey) {
+        // A body another store streams is not held here.
+        if case .response(let response) = record, response.streamedBody != nil { return removeRecord(for: key) }
         let bytes = record.byteCount
         guard bytes <= maxBytes else { return removeRecord(for: key) }
         state.withLock { state in

@@ -28,9 +28,9 @@ final class PartialEntryWriter: CacheEntryWriter {
         }
     }
 
-    func commit() throws {
+    func commit() async throws {
         guard let complete = part.withLock({ $0.take() }) else { return }
-        cache.storePart(complete, key: key, limit: limit)
+        try await cache.storePart(complete, key: key, limit: limit)
     }
 
     func abort() {

@@ -28,23 +28,32 @@ import Foundation
 public final class PostgresSharedState: Sendable {
     /// How long one operation on the database may take, connecting included.
     public let operationTimeout: Duration
+    /// How long after the database failed to answer (down, unreachable, or slower than the bound)
+    /// operations fail at once with the same error instead of waiting for it again.
+    public let retryInterval: Duration
     /// `host:port/database`, for messages: the URL without user and password.
     public let serverDescription: String
 
     private let client: PostgresClient
     private let runner: Task<Void, Never>
     private let schema = Lock<Task<Void, any Error>?>(nil)
+    private let watchdog = OperationWatchdog()
+    /// The last failure to answer, and until when operations fail at once with it.
+    private let down = Lock<(error: SwitchyardError, until: ContinuousClock.Instant)?>(nil)
 
     /// Connects to the database at `url` (lazily: the first operation opens a connection).
     /// - Parameters:
     ///   - url: `postgres://user[:password]@host[:port]/database`.
     ///   - password: The password, when not in the URL; `nil` reads `PGPASSWORD`.
     ///   - operationTimeout: The bound of each operation (default 5 seconds).
+    ///   - retryInterval: How long operations fail at once after the database failed to answer
+    ///     (default 5 seconds).
     ///   - maximumConnections: The pool's size (default 4).
     ///   - logger: Where the pool's background messages go (connections made and lost); none by default.
     /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/invalidRequest`` for a URL that is not one.
     public init(
-        url: String, password: String? = nil, operationTimeout: Duration = .seconds(5), maximumConnections: Int = 4,
+        url: String, password: String? = nil, operationTimeout: Duration = .seconds(5), retryInterval: Duration = .seconds(5),
+        maximumConnections: Int = 4,
         logger: Logger = PostgresSharedState.quiet
     ) throws(SwitchyardError) {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
@@ -58,8 +67,16 @@ public final class PostgresSharedState: Sendable {
             password: components.password ?? password ?? ProcessInfo.processInfo.environment["PGPASSWORD"],
             database: database.isEmpty ? nil : database, tls: .disable)
         configuration.options.maximumConnections = max(1, maximumConnections)
+        // The pool arms a keep-alive and an idle timer each time a connection goes back to it and
+        // keeps the cancelled ones until they would have fired: with the defaults (30 and 60 s) a
+        // store making hundreds of round trips a second (a body streaming into the cache) grew by
+        // 1.6 KB a round trip, without bound over a 1 GiB body. Idle connections close after 5 s
+        // instead, which needs no keep-alive and holds what the timers keep to those 5 seconds.
+        configuration.options.keepAliveBehavior = nil
+        configuration.options.connectionIdleTimeout = .seconds(5)
         configuration.options.connectTimeout = operationTimeout
         self.operationTimeout = operationTimeout
+        self.retryInterval = retryInterval
         self.serverDescription = "\(host):\(components.port ?? 5432)/\(database)"
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
@@ -105,19 +122,26 @@ public final class PostgresSharedState: Sendable {
     private func bounded<Value: Sendable>(
         _ name: String, _ operation: @escaping @Sendable (PostgresClient) async throws -> Value
     ) async throws -> Value {
-        let deadline = ContinuousClock.now.advanced(by: operationTimeout)
+        let now = ContinuousClock.now
+        if let down = down.withLock({ $0 }), now < down.until { throw down.error }
+        let deadline = now.advanced(by: operationTimeout)
         let client = client
         do {
-            return try await Self.race(deadline, timeoutError: unavailable(name, "no answer within \(operationTimeout)")) {
+            return try await race(deadline, timeoutError: unavailable(name, "no answer within \(operationTimeout)")) {
                 try await self.ensureSchema()
                 return try await operation(client)
             }
         } catch let error as SwitchyardError {
+            if error.kind == .sharedStateUnavailable { markDown(error) }
             throw error
         } catch let error as PassedThrough {
             throw error.error
+        } catch let error as PSQLError where error.serverInfo != nil {
+            throw unavailable(name, Self.describe(error))  // the server answered: no reason to stop asking it
         } catch {
-            throw unavailable(name, Self.describe(error))
+            let failure = unavailable(name, Self.describe(error))
+            markDown(failure)
+            throw failure
         }
     }
 
@@ -125,12 +149,13 @@ public final class PostgresSharedState: Sendable {
     /// `deadline` (or `cancelled` when the caller is cancelled) without waiting for it: the pool may
     /// take long to give up on a server that does not answer, and the caller's bound is what counts.
     /// The operation's task is cancelled then and ends on its own (its transaction rolls back).
-    private static func race<Value: Sendable>(
+    private func race<Value: Sendable>(
         _ deadline: ContinuousClock.Instant, timeoutError: SwitchyardError,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let waiter = Lock<CheckedContinuation<Value, any Error>?>(nil)
         let work = Lock<Task<Void, Never>?>(nil)
+        let watchdog = watchdog
         @Sendable func finish(_ result: Result<Value, any Error>) {
             guard let continuation = waiter.withLock({ $0.take() }) else { return }
             continuation.resume(with: result)
@@ -139,18 +164,24 @@ public final class PostgresSharedState: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiter.withLock { $0 = continuation }
+                let timeout = watchdog.arm(deadline) { finish(.failure(timeoutError)) }
                 let task = Task {
                     do { finish(.success(try await operation())) } catch { finish(.failure(error)) }
+                    watchdog.disarm(timeout)
                 }
                 work.withLock { $0 = task }
-                Task {
-                    try? await Task.sleep(until: deadline, clock: .continuous)
-                    finish(.failure(timeoutError))
-                }
+                // Finished before the task was stored: nobody else cancels it.
+                if waiter.withLock({ $0 == nil }) { task.cancel() }
             }
         } onCancel: {
             finish(.failure(SwitchyardError.cancelled))
         }
+    }
+
+    /// Makes operations fail at once with `error` for ``retryInterval``.
+    private func markDown(_ error: SwitchyardError) {
+        let until = ContinuousClock.now.advanced(by: retryInterval)
+        down.withLock { $0 = (error, until) }
     }
 
     /// An error of the caller's own (not the database's), passed through a transaction as it is.
@@ -188,7 +219,7 @@ public final class PostgresSharedState: Sendable {
     /// The advisory lock that serialises schema creation (an arbitrary constant: "SwYd").
     private static let schemaLockID: Int64 = 0x5377_5964
 
-    /// The tables of every store: credentials, rate-limit buckets, circuit breakers.
+    /// The tables of every store: credentials, rate-limit buckets, circuit breakers, the HTTP cache.
     private static let tables: [PostgresQuery] = [
         """
         CREATE TABLE IF NOT EXISTS switchyard_credentials (
@@ -214,6 +245,38 @@ public final class PostgresSharedState: Sendable {
             failures integer NOT NULL DEFAULT 0,
             open_until timestamptz,
             probe_until timestamptz
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchyard_cache_bodies (
+            body_id bigserial PRIMARY KEY,
+            started_at timestamptz NOT NULL DEFAULT now()
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchyard_cache_chunks (
+            body_id bigint NOT NULL REFERENCES switchyard_cache_bodies ON DELETE CASCADE,
+            seq integer NOT NULL,
+            data bytea NOT NULL,
+            PRIMARY KEY (body_id, seq)
+        )
+        """,
+        // Bodies are stored as they came (often compressed already): no second compression.
+        "ALTER TABLE switchyard_cache_chunks ALTER COLUMN data SET STORAGE EXTERNAL",
+        """
+        CREATE TABLE IF NOT EXISTS switchyard_cache_entries (
+            store text NOT NULL,
+            partition text NOT NULL,
+            resource text NOT NULL,
+            variants text,
+            status integer NOT NULL DEFAULT 0,
+            request_time double precision NOT NULL DEFAULT 0,
+            response_time double precision NOT NULL DEFAULT 0,
+            fields text NOT NULL DEFAULT '',
+            body_id bigint,
+            body_size bigint NOT NULL DEFAULT 0,
+            stored_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (store, partition, resource)
         )
         """
     ]

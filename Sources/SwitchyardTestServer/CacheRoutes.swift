@@ -14,6 +14,8 @@ import NIOHTTP1
 /// - `expires=D`, `date=D`: those fields verbatim (else the server sends its own `Date`).
 /// - `vary=H`: `Vary: H`, and the body names the request's value of `H`.
 /// - `status=S` (200–599, default 200): the status of full responses.
+/// - `bytes=N`: a full response's body is `N` pattern bytes (as `/bytes/N`), streamed, instead of
+///   the text below.
 ///
 /// Every response carries `X-Request-Number: n`, the `n`th request for the key; `304`s carry the
 /// cache fields again (refreshed). A full response's body is `{key} #{m}` — `m` counts full
@@ -117,7 +119,14 @@ enum CacheRoutes {
         if matchesETag || (headers["If-None-Match"].isEmpty && matchesDate) {
             return .respond(ResponseHead(status: 304, headers: fields), body: ByteBuffer())
         }
-        var body = "\(key) #\(state.cacheKeys.served(key: key))"
+        let served = state.cacheKeys.served(key: key)
+        if let text = target.value("bytes") {
+            guard let count = Int(text), (0...(1 << 40)).contains(count) else { return Router.badRequest }
+            let head = ResponseHead(
+                status: status, headers: fields + [("Content-Type", "application/octet-stream"), ("Content-Length", String(count))])
+            return .patternSlice(RangedBytes.Plan(head: head, start: 0, end: count, cutAfter: nil, stallAt: nil))
+        }
+        var body = "\(key) #\(served)"
         if let vary { body += " \(vary)=\(headers[vary].joined(separator: ", "))" }
         return .text(status, body + "\n", headers: fields)
     }

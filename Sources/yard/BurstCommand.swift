@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Switchyard
 import SwitchyardAuth
+import SwitchyardCache
 import SwitchyardJSON
 import SwitchyardPostgres
 import SwitchyardTraffic
@@ -24,8 +25,9 @@ struct BurstCommand: AsyncParsableCommand {
             {"access_token": "...", "expires_in": seconds}) and fetched again after a 401. With \
             --shared-state postgres://user@host:port/database (a password from PGPASSWORD), every \
             process started with the same URL shares the token (one refresh for the fleet), the \
-            --rate-limit buckets (the fleet together sends at most R per second per host) and the \
-            --breaker-failures breakers (failures in a row across the fleet open a host for all).
+            --rate-limit buckets (the fleet together sends at most R per second per host), the \
+            --breaker-failures breakers (failures in a row across the fleet open a host for all) and \
+            the --cache (a response stored by one process is served to all).
             """
     )
 
@@ -46,6 +48,9 @@ struct BurstCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("breaker-failures"), help: "Open the host's circuit breaker after F consecutive failures.")
     var breakerFailures: Int?
+
+    @Flag(help: "Cache responses (RFC 9111): in memory, or in the --shared-state database for the fleet.")
+    var cache = false
 
     @Option(name: .customLong("rate-limit"), help: "At most R requests per second per host, in bursts of up to R.")
     var rateLimit: Double?
@@ -84,8 +89,9 @@ struct BurstCommand: AsyncParsableCommand {
         if retries < 0 { throw ValidationError("--retries must not be negative.") }
         if !(sharedStateTimeout > 0) { throw ValidationError("--shared-state-timeout must be a positive number of seconds.") }
         if let rateLimit, !(rateLimit > 0) { throw ValidationError("--rate-limit must be a positive number of requests per second.") }
-        if sharedState != nil, tokenURL == nil, rateLimit == nil, breakerFailures == nil {
-            throw ValidationError("--shared-state shares the state of --token-url, --rate-limit or --breaker-failures: give one of them.")
+        if sharedState != nil, tokenURL == nil, rateLimit == nil, breakerFailures == nil, !cache {
+            throw ValidationError(
+                "--shared-state shares the state of --token-url, --rate-limit, --breaker-failures or --cache: give one of them.")
         }
     }
 
@@ -121,12 +127,15 @@ struct BurstCommand: AsyncParsableCommand {
         if tally.ok < count { throw ExitCode(1) }
     }
 
-    /// The chain the flags ask for; its rate limit and breaker shared through `shared`, if given.
+    /// The chain the flags ask for; its cache, rate limit and breaker shared through `shared`, if given.
     func makeConfiguration(shared: PostgresSharedState? = nil) -> ClientConfiguration {
         var configuration = ClientConfiguration(
             events: nil, redirects: nil, retry: retries > 0 ? RetryPolicy(maxAttempts: retries + 1) : nil)
         if let maxPerHost { configuration.plugins.append(.concurrencyLimit(ConcurrencyLimiter(maxExchangesPerHost: maxPerHost))) }
         if coalesce { configuration.plugins.append(.coalescing(CoalescingPolicy())) }
+        if cache {
+            configuration.plugins.append(.cache(shared.map(CacheArgument.fleetCache) ?? HTTPCache()))
+        }
         if let rateLimit {
             let limits = RateLimits(requestsPerSecond: rateLimit, burst: max(1, Int(rateLimit.rounded(.down))))
             let sharing = shared.map { RateLimitSharing(ledger: PostgresRateLimitLedger(shared: $0)) }

@@ -6,6 +6,7 @@ import Switchyard
 import SwitchyardCache
 import SwitchyardCookies
 import SwitchyardObservability
+import SwitchyardPostgres
 import SwitchyardTransfers
 
 extension RequestCommand {
@@ -29,6 +30,7 @@ extension RequestCommand {
             jarFailure = error
         }
         if !silent { tls.warnIfInsecure() }
+        var sharedCache: PostgresSharedState?
         do {
             if let jarFailure { throw jarFailure }
             let (request, uploadProgress) = try makeRequest()
@@ -48,7 +50,9 @@ extension RequestCommand {
                 configuration.attemptInterceptors.append(Self.recordingURL(into: lastURL))
                 if har != nil { configuration.attemptInterceptors.append(archive.interceptor) }
                 if let cache {
-                    configuration.plugins.append(.cache(HTTPCache(store: try DiskCacheStore(directory: cache))))
+                    let (httpCache, shared) = try CacheArgument.cache(cache)
+                    sharedCache = shared
+                    configuration.plugins.append(.cache(httpCache))
                 }
                 if let jar { configuration.plugins.append(.cookies(jar)) }
                 if let resolving = try resolve.plugin() { configuration.plugins.append(resolving) }
@@ -67,6 +71,7 @@ extension RequestCommand {
         } catch {
             outcome.error = SwitchyardError.wrapping(error)
         }
+        await sharedCache?.shutdown()
         outcome.elapsed = started.duration(to: .now)
         outcome.effectiveURL = lastURL.withLock { $0 } ?? outcome.effectiveURL
         finish(&outcome, jar: jar, archive: archive, events: events)

@@ -181,7 +181,11 @@ struct RequestCommand: AsyncParsableCommand {
         name: .customLong("noproxy"), help: "Comma-separated hosts that bypass the proxy, as NO_PROXY (which it replaces); '*' for all.")
     var noProxy: String?
 
-    @Option(help: "Cache responses in this directory (RFC 9111; several processes may share it).")
+    @Option(
+        help: """
+            Cache responses (RFC 9111) in this directory (several processes may share it), or in the \
+            PostgreSQL database at postgres://user@host:port/database that a fleet shares.
+            """)
     var cache: String?
 
     @Option(name: .customLong("cache-policy"), help: "With --cache: standard, stale-if-error or cache-only (default standard).")
@@ -223,7 +227,7 @@ struct RequestCommand: AsyncParsableCommand {
         if retries < 0 || (maxRedirects ?? 0) < 0 { throw ValidationError("--retries and --max-redirs must not be negative.") }
         if let method, HTTPRequest.Method(method) == nil { throw ValidationError("'\(method)' is not a valid method.") }
         if http1_1, http2 { throw ValidationError("Give only one of --http1.1 and --http2.") }
-        if cache == nil, cachePolicy != .standard { throw ValidationError("--cache-policy needs --cache DIR.") }
+        if cache == nil, cachePolicy != .standard { throw ValidationError("--cache-policy needs --cache DIR|URL.") }
         if let writeOut {
             do throws(SwitchyardError) { _ = try WriteOut(argument: writeOut) } catch { throw ValidationError(error.message) }
         }

@@ -23,7 +23,7 @@ struct CachePartitionTests {
 
             cache.partition = "alice"
             #expect(try await client.send(try get(server, path)).text == "profile #1\n")
-            cache.removeAll(partition: "alice")  // sign-out
+            try await cache.removeAll(partition: "alice")  // sign-out
             let cleared = await failure(of: client, try get(server, path, policy: .cacheOnly))
             #expect(cleared?.kind == .cacheMiss)
             cache.partition = "bob"

@@ -47,7 +47,7 @@ struct CacheReadmeExampleTests {
         #expect(offline.text == "feed #1\n")
         #expect(offline.banner == "Offline: showing data from 0 minutes ago")
 
-        cache.removeAll(partition: "user-42")  // on sign-out
+        try await cache.removeAll(partition: "user-42")  // on sign-out
         #expect(await failure(of: client, try Request(url: screen.url)) != nil)
     }
 }

@@ -3,8 +3,8 @@ import SwitchyardTestServer
 import Testing
 
 /// 1 GiB through `yard request` to a pipe: the body is streamed, so the yard process's peak resident
-/// memory stays at 64 MiB or less, and `sha256sum` of the pipe is the body's digest. Run alone (the
-/// Makefile's `InBoundedMemory` pass).
+/// memory stays at 64 MiB or less, and `sha256sum` of the pipe is the body's digest; and 1 GiB
+/// through the fleet's PostgreSQL cache, in and out. Run alone (the Makefile's `InBoundedMemory` pass).
 @Suite(.serialized, .timeLimit(.minutes(10))) struct YardRequestInBoundedMemoryTests {
     static let oneGiB = 1 << 30
 
@@ -55,5 +55,37 @@ import Testing
         let reference = try await runProgram("sh", ["-c", "curl -s \(shellQuoted(url)) | sha256sum"])
         #expect(run.stdout.prefix(64) == reference.stdout.prefix(64))
         #expect(run.stdout.count >= 64)
+    }
+
+    /// 1 GiB stored in the fleet's PostgreSQL cache by one `yard request` and served to another, both
+    /// within the budget: the body streams into the database and back out, one row at a time.
+    @Test func oneGiBStoredInTheFleetsCacheAndServedInBoundedMemory() async throws {
+        let database = try YardFleetTests.databaseURL()
+        let time = "/usr/bin/time"
+        try #require(FileManager.default.isExecutableFile(atPath: time), "GNU time (apt-get install time) measures the peak")
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let key = "gib-\(UUID().uuidString.prefix(8))"
+        let url = server.url("/cache/\(key)?max_age=600&bytes=\(Self.oneGiB)")
+        let command = [
+            time, "-f", "yard-peak-kib=%M", yardExecutablePath, "request", url, "--cache", database, "-w", "%{json}", "-o", "/dev/null"
+        ]
+        .map(shellQuoted).joined(separator: " ")
+        var digests: [String] = []
+        for expected in ["network", "cache"] {
+            let run = try await runProgram("sh", ["-c", command])
+            #expect(run.status == 0, "\(run.stderr)")
+            let peak = try #require(
+                run.stderr.split(separator: "\n").last { $0.hasPrefix("yard-peak-kib=") }.flatMap { Int($0.dropFirst(14)) },
+                "\(run.stderr)")
+            #expect(peak <= Self.budgetKiB, "\(expected): peak resident memory \(peak) KiB for 1 GiB through the fleet's cache")
+            let summary = try jsonObject(run.stdout)
+            #expect((summary["cache"] as? [String: Any])?["source"] as? String == expected)
+            #expect(summary["body_bytes"] as? Int == Self.oneGiB)
+            digests.append(summary["body_sha256"] as? String ?? "")
+        }
+        #expect(digests[0] == digests[1] && digests[0].count == 64)
+        #expect(server.requestCount(path: "/cache/\(key)") == 1)
+        _ = try await runProgram("psql", [database, "-q", "-c", "DELETE FROM switchyard_cache_entries WHERE resource LIKE '%\(key)%'"])
     }
 }

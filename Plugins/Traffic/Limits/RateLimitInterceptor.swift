@@ -47,7 +47,7 @@ public struct RateLimitInterceptor: Interceptor {
         }
         let response = try await next(request)
         if let hold = limiter.hold(askedBy: response.head) {
-            limiter.hold(key, for: hold)
+            await limiter.hold(key, for: hold)
             context.publish(.plugin(RateLimitHeld(host: HostKey.of(request.head), duration: hold)), request: request)
         }
         return response

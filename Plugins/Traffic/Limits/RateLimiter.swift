@@ -178,13 +178,14 @@ public final class RateLimiter: Sendable {
     }
 
     /// Holds bucket `key` for `duration`: its next token comes due then, whatever it held. A pump
-    /// sleeping for an earlier token finds none when it wakes and sleeps on until this one.
-    func hold(_ key: String, for duration: Duration) {
-        leased?.hold(key, for: duration)
+    /// sleeping for an earlier token finds none when it wakes and sleeps on until this one. A shared
+    /// limiter holds the fleet's bucket too, and returns once the ledger has it.
+    func hold(_ key: String, for duration: Duration) async {
         let now = clock.now()
         state.withLock { state in
             state.buckets[key, default: Bucket(full: burst, at: now)].hold(for: duration, at: now, rate: rate, burst: burst)
         }
+        await leased?.hold(key, for: duration)
     }
 
     /// Starts the task that hands out the tokens of bucket `key` to its queue.

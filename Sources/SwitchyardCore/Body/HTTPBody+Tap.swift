@@ -11,10 +11,12 @@
 public protocol BodyTap: Sendable {
     /// An iteration of the body began (a replayable body may be iterated again).
     func iterationStarted()
-    /// The reader is about to receive `chunk`. Throwing fails the reader's `next()` instead.
-    func received(_ chunk: ArraySlice<UInt8>) throws
-    /// The body ended normally. Throwing here fails the reader's last `next()`.
-    func ended() throws
+    /// The reader is about to receive `chunk`. Throwing fails the reader's `next()` instead; a tap
+    /// that suspends here holds the reader back (e.g. while it writes the chunk to a database).
+    func received(_ chunk: ArraySlice<UInt8>) async throws
+    /// The body ended normally. Throwing here fails the reader's last `next()`; the reader sees the
+    /// end once this returns.
+    func ended() async throws
     /// The body failed with `error` (the reader sees the same error, converted to a
     /// ``SwitchyardError`` once, here).
     func failed(_ error: SwitchyardError)
@@ -66,11 +68,11 @@ private struct TappedChunks<Tap: BodyTap>: AsyncSequence, Sendable {
             }
             guard let chunk else {
                 finished = true
-                try tap.ended()
+                try await tap.ended()
                 return nil
             }
             do {
-                try tap.received(chunk)
+                try await tap.received(chunk)
             } catch {
                 finished = true
                 throw error

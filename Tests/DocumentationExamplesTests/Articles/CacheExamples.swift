@@ -63,9 +63,9 @@ func cacheThenNetwork(client: Client, url: String) async throws -> [String] {
     return shown
 }
 
-func signOut(cache: HTTPCache) {
+func signOut(cache: HTTPCache) async throws {
     // doc:cache-sign-out
-    cache.removeAll(partition: "user-42")  // on sign-out
+    try await cache.removeAll(partition: "user-42")  // on sign-out
     // end
 }
 
@@ -81,7 +81,7 @@ func signOut(cache: HTTPCache) {
             let second = try await cachedFeed(client: client, url: url)
             #expect(second.offline && second.text == first.text)
             #expect(try await cacheOnly(client: client, url: url) == first.text)
-            signOut(cache: cache)
+            try await signOut(cache: cache)
             #expect(try await cacheOnly(client: client, url: url) == nil)
             _ = try await client.send(try Request(url: server.url("/cache-mode/docs-feed/ok")))
             #expect(try await cacheThenNetwork(client: client, url: url).count >= 1)

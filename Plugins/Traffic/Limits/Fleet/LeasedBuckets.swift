@@ -55,12 +55,12 @@ final class LeasedBuckets: Sendable {
         return state.withLock { $0[key]?.fellBack.removeValue(forKey: ticket) }.map { ($0, true) }
     }
 
-    /// Drops the leased tokens of `key` and holds the ledger's bucket for every process.
-    func hold(_ key: String, for duration: Duration) {
+    /// Drops the leased tokens of `key` and holds the ledger's bucket for every process: once this
+    /// returns, no process gets a token of it before the hold ends (unless the ledger failed, within
+    /// its bound; the local buckets hold this process then).
+    func hold(_ key: String, for duration: Duration) async {
         state.withLock { $0[key]?.tokens = 0 }
-        let ledger = sharing.ledger
-        let limits = limits
-        Task.detached { try? await ledger.hold(key, for: duration, limits: limits) }
+        try? await sharing.ledger.hold(key, for: duration, limits: limits)
     }
 
     private func startFetcher(_ key: String) {
