@@ -88,7 +88,11 @@ let package = Package(
         .trait(name: "ServiceLifecycle", description: "SwitchyardServiceLifecycle (swift-service-lifecycle)."),
         .trait(name: "Cache", description: "SwitchyardCache (swift-crypto: SHA-256 of disk entries)."),
         .trait(name: "Signing", description: "SwitchyardSigning (swift-crypto: HMAC)."),
-        .trait(name: "Postgres", description: "SwitchyardPostgres (postgres-nio): state a fleet of processes shares."),
+        .trait(
+            name: "Postgres",
+            description: "SwitchyardPostgres (postgres-nio): the cache, rate limits, token refresh and breakers a fleet shares; enables Cache.",
+            enabledTraits: ["Cache"]
+        ),
         .trait(
             name: "TestServer",
             description: "SwitchyardTestServer and SwitchyardConformance (SwiftNIO, NIOSSL, NIOHTTP2, swift-certificates, swift-crypto)."
