@@ -253,16 +253,22 @@ public final class PostgresSharedState: Sendable {
             started_at timestamptz NOT NULL DEFAULT now()
         )
         """,
+        // Bodies are stored as they came (often compressed already): no second compression. Created
+        // once, with no ALTER on later starts: its exclusive lock would queue every process's reads
+        // behind the longest body being streamed.
         """
-        CREATE TABLE IF NOT EXISTS switchyard_cache_chunks (
-            body_id bigint NOT NULL REFERENCES switchyard_cache_bodies ON DELETE CASCADE,
-            seq integer NOT NULL,
-            data bytea NOT NULL,
-            PRIMARY KEY (body_id, seq)
-        )
+        DO $$ BEGIN
+            IF to_regclass('switchyard_cache_chunks') IS NULL THEN
+                CREATE TABLE switchyard_cache_chunks (
+                    body_id bigint NOT NULL REFERENCES switchyard_cache_bodies ON DELETE CASCADE,
+                    seq integer NOT NULL,
+                    data bytea NOT NULL,
+                    PRIMARY KEY (body_id, seq)
+                );
+                ALTER TABLE switchyard_cache_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
+            END IF;
+        END $$
         """,
-        // Bodies are stored as they came (often compressed already): no second compression.
-        "ALTER TABLE switchyard_cache_chunks ALTER COLUMN data SET STORAGE EXTERNAL",
         """
         CREATE TABLE IF NOT EXISTS switchyard_cache_entries (
             store text NOT NULL,

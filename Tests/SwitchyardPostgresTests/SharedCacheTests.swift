@@ -44,6 +44,55 @@ import Testing
         await sharedB.shutdown()
     }
 
+    @Test(arguments: [100, 3_000_000])
+    func aNotModifiedAnswerRefreshesTheFleetsEntryAndKeepsItsBody(bytes: Int) async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let name = PostgresTestDatabase.uniqueKey("revalidate")
+        let (sharedA, sharedB) = (try PostgresTestDatabase.shared(), try PostgresTestDatabase.shared())
+        let (clientA, _) = try Self.client(sharedA, name: name)
+        let (clientB, _) = try Self.client(sharedB, name: name)
+        // Stale at once, with a validator: every later request is a conditional one, answered 304.
+        let url = server.url("/cache/\(name)?max_age=0&etag=v1&bytes=\(bytes)")
+        let first = try await clientA.send(try Request(url: url))
+        #expect(first.context.provenance == .network)
+        for client in [clientB, clientA, clientB] {
+            let again = try await client.send(try Request(url: url))
+            #expect(again.context.provenance.source == .revalidated)
+            #expect(again.body == first.body)
+        }
+        let number = HTTPField.Name("X-Request-Number")!
+        // The stored head is the last 304's: the fourth request's number reached the fleet's entry.
+        let store = PostgresCacheStore(shared: sharedA, name: name)
+        let key = CacheKey(partition: "", resource: "GET " + url)
+        if case .response(let stored)? = try await store.record(for: key) {
+            #expect(stored.headerFields[number] == "4")
+        } else {
+            Issue.record("no entry under \(key)")
+        }
+        #expect(server.requestCount(path: "/cache/\(name)") == 4)
+        await sharedA.shutdown()
+        await sharedB.shutdown()
+    }
+
+    @Test func anUnsafeRequestInOneProcessInvalidatesTheEntryForAll() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let name = PostgresTestDatabase.uniqueKey("invalidate")
+        let (sharedA, sharedB) = (try PostgresTestDatabase.shared(), try PostgresTestDatabase.shared())
+        let (clientA, _) = try Self.client(sharedA, name: name)
+        let (clientB, _) = try Self.client(sharedB, name: name)
+        let url = server.url("/cache/\(name)?max_age=600")
+        #expect(try await clientA.send(try Request(url: url)).text == "\(name) #1\n")
+        #expect(try await clientB.send(try Request(url: url)).context.provenance.source == .cache)
+        _ = try await clientA.send(try Request(method: .post, url: url))
+        let after = try await clientB.send(try Request(url: url))
+        #expect(after.context.provenance == .network)
+        #expect(after.text == "\(name) #3\n")
+        await sharedA.shutdown()
+        await sharedB.shutdown()
+    }
+
     @Test func variantsByVaryAreSharedToo() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }

@@ -123,6 +123,27 @@ import Testing
         await sharedB.shutdown()
     }
 
+    @Test func aRequestWaitingForTheFleetsNextTokenHonoursItsDeadline() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let shared = try PostgresTestDatabase.shared()
+        // The fleet's bucket of this server holds no token for 1,000 seconds (whatever an earlier run left).
+        let limits = RateLimits(requestsPerSecond: 0.001, burst: 1)
+        let ledger = PostgresRateLimitLedger(shared: shared)
+        try await ledger.hold(String(server.baseURL.dropFirst("http://".count)), for: .seconds(1000), limits: limits)
+        let (client, _) = try Self.client(.rateLimit(RateLimiter(limits: limits, sharing: RateLimitSharing(ledger: ledger))))
+        var waiting = try Request(url: server.url("/status/204"))
+        waiting.options.timeout = .milliseconds(300)
+        do {
+            _ = try await client.send(waiting)
+            Issue.record("a request went out without the fleet's token")
+        } catch {
+            #expect(error.kind == .timeout)
+        }
+        #expect(server.requestCount(path: "/status/204") == 0)
+        await shared.shutdown()
+    }
+
     @Test func aRetryAfterSeenByOneLimiterHoldsTheOther() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }

@@ -38,7 +38,7 @@ final class LeasedBuckets: Sendable {
         case .unavailable(let failure): return (failure, false)
         case .queued(let queuedTicket, let startsFetcher):
             ticket = queuedTicket
-            if startsFetcher { startFetcher(key) }
+            if startsFetcher { startFetcher(key, id: queuedTicket) }
         }
         queued()
         let failure = await LimiterQueue<Void>.wait(
@@ -63,15 +63,27 @@ final class LeasedBuckets: Sendable {
         try? await sharing.ledger.hold(key, for: duration, limits: limits)
     }
 
-    private func startFetcher(_ key: String) {
+    private func startFetcher(_ key: String, id: UInt64) {
         // Detached: it serves every queued request of the bucket, not the one that started it.
-        Task.detached { [weak self] in await self?.fetch(key) }
+        let task = Task.detached { [weak self] in
+            guard let self else { return }
+            await self.fetch(key, id: id)
+        }
+        let orphaned = state.withLock { buckets in
+            guard buckets[key]?.fetcherID == id else { return true }
+            buckets[key]?.fetcher = task
+            return false
+        }
+        if orphaned { task.cancel() }
     }
 
-    /// Takes leases for the queue of `key` until it is empty.
-    private func fetch(_ key: String) async {
+    /// Takes leases for the queue of `key` until it is empty (or until the fetcher `id` is stopped
+    /// while it sleeps, its queue emptied by deadlines and cancellations).
+    private func fetch(_ key: String, id: UInt64) async {
         while true {
-            let wanted = state.withLock { max(leaseSize, $0[key]?.queue.count ?? 0) }
+            guard let wanted = state.withLock({ $0[key]?.fetcherID == id ? max(leaseSize, $0[key]?.queue.count ?? 0) : nil }) else {
+                return
+            }
             let result: Result<RateLimitGrant, SwitchyardError>
             do {
                 result = .success(try await sharing.ledger.take(wanted, from: key, limits: limits))
@@ -79,21 +91,36 @@ final class LeasedBuckets: Sendable {
                 result = .failure(error as? SwitchyardError ?? SwitchyardError(.transport, "\(error)"))
             }
             let now = clock.now()
-            let (admitted, next) = state.withLock { buckets in
-                buckets[key, default: Bucket()].receive(result, at: now, sharing: sharing)
+            let (admitted, next) = state.withLock { buckets -> ([LimiterQueue<Void>.Continuation], Duration?) in
+                guard buckets[key]?.fetcherID == id else { return ([], nil) }
+                return buckets[key, default: Bucket()].receive(result, at: now, sharing: sharing)
             }
             for continuation in admitted { continuation.resume(returning: nil) }
             guard let next else { return }
             do {
                 try await clock.sleep(now + max(.milliseconds(1), next))
             } catch {
-                return
+                return  // stopped: its queue emptied
+            }
+            state.withLock { buckets in
+                if buckets[key]?.fetcherID == id { buckets[key]?.fetcherSleeps = false }
             }
         }
     }
 
     private func abandon(_ ticket: UInt64, key: String, with error: SwitchyardError) {
-        let continuation = state.withLock { $0[key]?.queue.abandon(ticket, with: error) }
+        let (continuation, stopped) = state.withLock { buckets -> (LimiterQueue<Void>.Continuation?, Task<Void, Never>?) in
+            let continuation = buckets[key]?.queue.abandon(ticket, with: error)
+            // A fetcher sleeping until the ledger's next token serves nobody now: stop it (one in a
+            // round trip ends by itself when it finds the queue empty).
+            guard buckets[key]?.queue.isEmpty == true, buckets[key]?.fetcherSleeps == true else { return (continuation, nil) }
+            let fetcher = buckets[key]?.fetcher
+            buckets[key]?.fetcherID = nil
+            buckets[key]?.fetcher = nil
+            buckets[key]?.fetcherSleeps = false
+            return (continuation, fetcher)
+        }
+        stopped?.cancel()
         continuation?.resume(returning: error)
     }
 }
@@ -111,7 +138,10 @@ extension LeasedBuckets {
         var tokens = 0
         var expiresAt: Duration = .zero
         var queue = LimiterQueue<Void>()
-        var isFetching = false
+        /// The fetcher taking leases for the queue, if one runs: its id, task, and whether it sleeps.
+        var fetcherID: UInt64?
+        var fetcher: Task<Void, Never>?
+        var fetcherSleeps = false
         /// The ledger's last failure, and until when requests go by the fallback without asking it.
         var failure: (error: SwitchyardError, until: Duration)?
         /// Tickets let go because the ledger failed, with its error (the request reports it).
@@ -125,8 +155,15 @@ extension LeasedBuckets {
                 return .admitted
             }
             let ticket = queue.enqueue((), priority: priority)
-            defer { isFetching = true }
-            return .queued(ticket: ticket, startsFetcher: !isFetching)
+            guard fetcherID == nil else { return .queued(ticket: ticket, startsFetcher: false) }
+            fetcherID = ticket
+            return .queued(ticket: ticket, startsFetcher: true)
+        }
+
+        mutating func endFetcher() {
+            fetcherID = nil
+            fetcher = nil
+            fetcherSleeps = false
         }
 
         /// Takes a lease's outcome: admits what it can.
@@ -143,7 +180,7 @@ extension LeasedBuckets {
                     fellBack[ticket] = error
                     if let continuation = entry.continuation { admitted.append(continuation) }
                 }
-                isFetching = false
+                endFetcher()
                 return (admitted, nil)
             case .success(let grant):
                 tokens = grant.tokens
@@ -153,9 +190,10 @@ extension LeasedBuckets {
                     if let continuation = entry.continuation { admitted.append(continuation) }
                 }
                 guard !queue.isEmpty else {
-                    isFetching = false
+                    endFetcher()
                     return (admitted, nil)
                 }
+                fetcherSleeps = true
                 return (admitted, grant.nextTokenIn)
             }
         }
