@@ -198,8 +198,12 @@ public final class PostgresSharedState: Sendable {
         let task = schema.withLock { task in
             if let task { return task }
             let client = client
-            // One creator at a time across the fleet: concurrent CREATE TABLE IF NOT EXISTS race in PostgreSQL.
             let created = Task {
+                // Made already (the usual case): one query, no lock, so that a fleet starting at once
+                // does not queue every process on the creators' lock.
+                let last = try await client.query("SELECT to_regclass('switchyard_cache_entries') IS NOT NULL", logger: Self.quiet)
+                for try await exists in last.decode(Bool.self) where exists { return }
+                // One creator at a time across the fleet: concurrent CREATE TABLE IF NOT EXISTS race in PostgreSQL.
                 try await client.withTransaction(logger: Self.quiet) { connection in
                     try await connection.query("SELECT pg_advisory_xact_lock(\(Self.schemaLockID))", logger: Self.quiet)
                     for table in Self.tables { try await connection.query(table, logger: Self.quiet) }

@@ -32,6 +32,11 @@ import Testing
         let databaseURL = try #require(PostgresTestDatabase.url, "SWITCHYARD_POSTGRES_URL is not set: run `make test`.")
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
+        // The tables exist before the example's pool (bounded at its default 5 s) first asks for them:
+        // creating them on a fresh database while the whole suite starts pools is slower than that.
+        let warm = try PostgresTestDatabase.shared()
+        _ = try await PostgresCacheStore(shared: warm).record(for: CacheKey(partition: "", resource: "warm-up"))
+        await warm.shutdown()
         let key = PostgresTestDatabase.uniqueKey("article")
         let itemsURL = server.url("/cache/\(key)?max_age=600")
         #expect(try await example(databaseURL: databaseURL, itemsURL: itemsURL).text == "\(key) #1\n")

@@ -31,7 +31,12 @@ final class LeasedBuckets: Sendable {
         key: String, priority: RequestPriority, deadline: ContinuousClock.Instant?, queued: () -> Void
     ) async throws(SwitchyardError) -> (failure: SwitchyardError, isFirstToSee: Bool)? {
         let now = clock.now()
-        let step = state.withLock { buckets in buckets[key, default: Bucket()].enter(at: now, priority: priority) }
+        let step = state.withLock { buckets in
+            if buckets.count >= RateLimiter.maxTrackedBuckets, buckets[key] == nil {
+                buckets = buckets.filter { !$0.value.isIdle }  // leased tokens expire within a second anyway
+            }
+            return buckets[key, default: Bucket()].enter(at: now, priority: priority)
+        }
         let ticket: UInt64
         switch step {
         case .admitted: return nil
@@ -159,6 +164,9 @@ extension LeasedBuckets {
             fetcherID = ticket
             return .queued(ticket: ticket, startsFetcher: true)
         }
+
+        /// Whether nobody waits and no fetcher runs: forgetting it loses at most its leased tokens.
+        var isIdle: Bool { queue.isEmpty && fetcherID == nil && fellBack.isEmpty }
 
         mutating func endFetcher() {
             fetcherID = nil
