@@ -17,8 +17,10 @@ import Testing
         return (client, CollectedEvents(bus))
     }
 
-    static func breaker(_ shared: PostgresSharedState, name: String, retryInterval: Duration = .seconds(5)) -> CircuitBreaker {
-        var policy = CircuitBreakerPolicy.consecutiveFailures(3, openDuration: .milliseconds(300))
+    static func breaker(
+        _ shared: PostgresSharedState, name: String, openDuration: Duration = .seconds(60), retryInterval: Duration = .seconds(5)
+    ) -> CircuitBreaker {
+        var policy = CircuitBreakerPolicy.consecutiveFailures(3, openDuration: openDuration)
         policy.keying = .shared(name: name)
         let store = PostgresCircuitStateStore(shared: shared)
         return CircuitBreaker(policy: policy, sharing: CircuitSharing(store: store, refreshInterval: .zero, retryInterval: retryInterval))
@@ -31,7 +33,7 @@ import Testing
             url: "postgres://app:s3cret-pw@127.0.0.1:9/none", operationTimeout: .seconds(2), retryInterval: .seconds(600))
     }
 
-    @Test func failuresOfTwoProcessesOpenTheHostForBothAndOneProbeClosesIt() async throws {
+    @Test func failuresOfTwoProcessesOpenTheHostForBoth() async throws {
         let server = try await LoopbackServer.start()
         defer { Task { try? await server.shutdown() } }
         let name = PostgresTestDatabase.uniqueKey("breaker")
@@ -40,7 +42,6 @@ import Testing
         let (clientA, eventsA) = try Self.client(.circuitBreaker(breakerA))
         let (clientB, eventsB) = try Self.client(.circuitBreaker(breakerB))
         let failing = try Request(url: server.url("/status/500"))
-        let healthy = try Request(url: server.url("/status/204"))
 
         // Two failures in A and one in B: the fleet's third opens the breaker, in B at once…
         _ = try await clientA.send(failing)
@@ -49,24 +50,46 @@ import Testing
         #expect(breakerB.state(forHost: name) == .open)
         #expect(eventsB.names.contains("circuitOpened"))
         // …and in A before its next request reaches the server.
-        await #expect(throws: SwitchyardError.self) { _ = try await clientA.send(failing) }
+        do {
+            _ = try await clientA.send(failing)
+            Issue.record("A sent a request to a host the fleet opened")
+        } catch {
+            #expect(error.kind == .circuitOpen)
+        }
         #expect(breakerA.state(forHost: name) == .open)
         #expect(eventsA.names.contains("circuitOpened"))
         #expect(server.requestCount(path: "/status/500") == 3)
+        await sharedA.shutdown()
+        await sharedB.shutdown()
+    }
 
-        // After the cool-down, another process holds the fleet's probe: B keeps failing fast.
-        #expect(await eventually { breakerB.state(forHost: name) == .halfOpen })
+    @Test func oneProcessHoldsTheFleetsProbeAndItsSuccessClosesTheHostForAll() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let name = PostgresTestDatabase.uniqueKey("probe")
+        let (sharedA, sharedB) = (try PostgresTestDatabase.shared(), try PostgresTestDatabase.shared())
+        let breakerA = Self.breaker(sharedA, name: name, openDuration: .milliseconds(300))
+        let breakerB = Self.breaker(sharedB, name: name, openDuration: .milliseconds(300))
+        let (clientA, _) = try Self.client(.circuitBreaker(breakerA))
+        let (clientB, eventsB) = try Self.client(.circuitBreaker(breakerB))
+        for _ in 0..<3 { _ = try await clientA.send(try Request(url: server.url("/status/500"))) }
+
+        // The fleet's cool-down ends (by the database's clock) with nobody holding the probe…
         let store = PostgresCircuitStateStore(shared: sharedA)
+        #expect(await eventually { (try? await store.state(of: name).openFor) == .zero })
+        // …then another process claims it: B fails fast while that probe is out.
         #expect(try await store.claimProbe(of: name, for: .seconds(60)) == nil)
+        let healthy = try Request(url: server.url("/status/204"))
         do {
             _ = try await clientB.send(healthy)
             Issue.record("a request went out while another process held the probe")
         } catch {
             #expect(error.kind == .circuitOpen)
         }
+        #expect(breakerB.state(forHost: name) == .open)
         #expect(server.requestCount(path: "/status/204") == 0)
 
-        // The probe's success closes the breaker for the fleet: B's next probe finds it closed.
+        // The probe's success closes the breaker for the fleet: B's next request finds it closed.
         try await store.recordSuccess(of: name, isProbe: true)
         #expect(try await store.state(of: name) == SharedCircuit(failures: 0, openFor: nil))
         #expect(try await clientB.send(healthy).head.status.code == 204)
