@@ -127,7 +127,8 @@ public final class PostgresSharedState: Sendable {
         let deadline = now.advanced(by: operationTimeout)
         let client = client
         do {
-            return try await race(deadline, timeoutError: unavailable(name, "no answer within \(operationTimeout)")) {
+            // The timeout's message is built only if it fires: a shared cache hit runs this per request.
+            return try await race(deadline, timeoutError: self.unavailable(name, "no answer within \(self.operationTimeout)")) {
                 try await self.ensureSchema()
                 return try await operation(client)
             }
@@ -150,7 +151,7 @@ public final class PostgresSharedState: Sendable {
     /// take long to give up on a server that does not answer, and the caller's bound is what counts.
     /// The operation's task is cancelled then and ends on its own (its transaction rolls back).
     private func race<Value: Sendable>(
-        _ deadline: ContinuousClock.Instant, timeoutError: SwitchyardError,
+        _ deadline: ContinuousClock.Instant, timeoutError: @autoclosure @escaping @Sendable () -> SwitchyardError,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let waiter = Lock<CheckedContinuation<Value, any Error>?>(nil)
@@ -164,7 +165,7 @@ public final class PostgresSharedState: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiter.withLock { $0 = continuation }
-                let timeout = watchdog.arm(deadline) { finish(.failure(timeoutError)) }
+                let timeout = watchdog.arm(deadline) { finish(.failure(timeoutError())) }
                 let task = Task {
                     do { finish(.success(try await operation())) } catch { finish(.failure(error)) }
                     watchdog.disarm(timeout)
