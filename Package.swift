@@ -498,6 +498,8 @@ let package = Package(
                 "SwitchyardConformance",
                 product("ArgumentParser", "swift-argument-parser", trait: "Tools"),
                 product("Crypto", "swift-crypto", trait: "Tools"),
+                // `yard bench --wrap-client`: an HTTPClient of its own, wrapped as an app wraps its client.
+                product("AsyncHTTPClient", "async-http-client", trait: "Tools"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Logging", package: "swift-log")
             ],

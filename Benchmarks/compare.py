@@ -67,7 +67,9 @@ if args.floor_client or args.replay:
     available.insert(1, ("async floor", reference_cmd(args.floor_client, "async floor")))
 if args.ahc_client or args.replay:
     available += [("AsyncHTTPClient direct", reference_cmd(args.ahc_client, "AsyncHTTPClient direct")),
-                  ("ahc bare", yard_cmd(args.yard, "ahc", "bare", "ahc bare"))]
+                  ("ahc bare", yard_cmd(args.yard, "ahc", "bare", "ahc bare")),
+                  # The app's own HTTPClient, configured as the direct reference's, wrapped by the transport.
+                  ("ahc wrapped", yard_cmd(args.yard, "ahc", "bare", "ahc wrapped", "--wrap-client"))]
 if args.urlsession_client or args.replay:
     available += [("URLSession direct", reference_cmd(args.urlsession_client, "URLSession direct")),
                   ("urlsession bare", yard_cmd(args.yard, "urlsession", "bare", "urlsession bare"))]
@@ -212,6 +214,8 @@ for c in args.levels:
 for c in args.levels:
     target(f"ahc bare ÷ AsyncHTTPClient direct, CPU/request, c={c}", "ahc bare", "AsyncHTTPClient direct", c, "cpu_us", "≤", 1.1)
     target(f"ahc bare ÷ AsyncHTTPClient direct, req/s, c={c}", "ahc bare", "AsyncHTTPClient direct", c, "rps", "≥", 0.95)
+    target(f"ahc wrapped ÷ AsyncHTTPClient direct, CPU/request, c={c}", "ahc wrapped", "AsyncHTTPClient direct", c, "cpu_us", "≤", 1.1)
+    target(f"ahc wrapped ÷ AsyncHTTPClient direct, req/s, c={c}", "ahc wrapped", "AsyncHTTPClient direct", c, "rps", "≥", 0.95)
     target(f"urlsession bare ÷ URLSession direct, CPU/request, c={c}", "urlsession bare", "URLSession direct", c, "cpu_us", "≤", 1.1)
     target(f"urlsession bare ÷ URLSession direct, req/s, c={c}", "urlsession bare", "URLSession direct", c, "rps", "≥", 0.95)
 for c in args.levels:

@@ -44,7 +44,7 @@ public struct OpenAPIMiddlewareInterceptor: Interceptor {
     ///   - next: The rest of the chain.
     /// - Returns: The response the middleware returns.
     /// - Throws: What the middleware or the rest of the chain throws.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let operationID = self.operationID ?? request.options.openAPIOperationID ?? ""
         let (head, baseURL) = try OpenAPIRequestHead.relative(request.head)
         let originalBody = request.body

@@ -15,7 +15,7 @@ struct AuthInterceptor: Interceptor {
     ///
     /// A request whose body cannot be sent twice (a single-use stream) gets the `401` back as it is.
     /// So does a request the server refuses even with a freshly refreshed credential.
-    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         var credential = try await gate.credentialForRequest(deadline: context.deadline)
         var replays = 0
         var fromRefresh = false

@@ -73,7 +73,7 @@ public struct CacheInterceptor: Interceptor {
     /// - Returns: The response.
     /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/cacheMiss`` for a cache-only miss (unless
     ///   ``SwitchyardCore/RequestOptions/cacheMissAsksNetwork``), or the network's error.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let head = request.head
         guard head.method == .get || head.method == .head else {
             let response = try await next(request)

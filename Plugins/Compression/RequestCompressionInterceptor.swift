@@ -57,7 +57,7 @@ public struct RequestCompressionInterceptor: Interceptor {
     }
 
     /// Replaces a large body with its compressed stream and adjusts the headers; forwards other requests unchanged.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard let body = request.body, shouldCompress(request, body) else { return try await next(request) }
         var request = request
         let name = coding.name

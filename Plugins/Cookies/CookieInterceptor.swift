@@ -7,7 +7,7 @@ import SwitchyardCore
 struct CookieInterceptor: Interceptor {
     let jar: CookieJar
 
-    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         var request = request
         let now = Date()
         do {

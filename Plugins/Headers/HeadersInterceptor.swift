@@ -24,7 +24,7 @@ public struct HeadersInterceptor: Interceptor {
     }
 
     /// Applies the groups whose scope matches and passes the request on.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         var request = request
         var fields = request.head.headerFields
         for group in groups where group.scope.matches(request) {

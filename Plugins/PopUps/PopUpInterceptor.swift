@@ -20,7 +20,7 @@ public struct PopUpInterceptor: HearsLateFailures {
     }
 
     /// Passes the call on; chooses a pop-up when it fails.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         do {
             return try await next(request)
         } catch {

@@ -7,7 +7,7 @@ struct QuotaInterceptor: Interceptor {
     let quota: Quota
     let warnAtOrBelow: Int
 
-    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let cost = request.options.quotaCost
         switch quota.spend(cost) {
         case .refused(let remaining, let retryAfter):

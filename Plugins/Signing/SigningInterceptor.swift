@@ -39,7 +39,7 @@ public struct SigningInterceptor: Interceptor {
     }
 
     /// Adds the signing headers and passes the request on.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         var request = request
         let bodyBytes: ArraySlice<UInt8>
         if let body = request.body {

@@ -24,7 +24,7 @@ struct CallSpanInterceptor: Interceptor {
     let redaction: QueryRedaction
     let isClient: Bool
 
-    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard let tracer = source.current else { return try await next(request) }
         let span = tracer.startSpan(
             SpanFinisher.name(of: request.head), context: ServiceContext.current ?? .topLevel,
@@ -42,7 +42,7 @@ struct AttemptSpanInterceptor: Interceptor {
     let source: TracerSource
     let redaction: QueryRedaction
 
-    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard let tracer = source.current else { return try await next(request) }
         let call = context[CallTraceKey.self]
         let resends = call.map { $0.attempts.wrappingAdd(1, ordering: .relaxed).oldValue } ?? (context.attempt - 1)

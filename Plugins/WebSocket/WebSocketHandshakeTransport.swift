@@ -18,7 +18,7 @@ struct WebSocketHandshakeTransport: Transport {
     /// The GUID of RFC 6455 §1.3, appended to the key before hashing.
     static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
-    func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+    nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         try context.checkLiveness()
         let origin = RequestOrigin(request.head)
         let secure = origin.scheme == "https" || origin.scheme == "wss"

@@ -56,7 +56,7 @@ public final class StubTransport: Transport {
     ///   - context: The exchange context.
     /// - Returns: The handler's response.
     /// - Throws: The handler's error.
-    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         recorded.withLock { $0.append(request) }
         return try await handler(request, context)
     }

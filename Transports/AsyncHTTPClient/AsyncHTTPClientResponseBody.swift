@@ -26,23 +26,28 @@ struct AsyncHTTPClientResponseBody: AsyncSequence, Sendable {
     let keepAlive: any Sendable
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(cursor: BodyCursor(body.makeAsyncIterator()), body: self)
+        AsyncIterator(base: body.makeAsyncIterator(), body: self)
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {
+        /// AsyncHTTPClient's iterator, read in place while no read races the deadline.
+        private var base: HTTPClientResponse.Body.AsyncIterator?
+        /// The same iterator, moved into a box by the first read that races the deadline (a child
+        /// task advances it then); a response without a deadline never allocates one.
         private var cursor: BodyCursor?
+        private var finished = false
         private let body: AsyncHTTPClientResponseBody
         private var received: Int64 = 0
 
-        fileprivate init(cursor: BodyCursor, body: AsyncHTTPClientResponseBody) {
-            self.cursor = cursor
+        fileprivate init(base: HTTPClientResponse.Body.AsyncIterator, body: AsyncHTTPClientResponseBody) {
+            self.base = base
             self.body = body
         }
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
-            guard let cursor else { return nil }
+            guard !finished else { return nil }
             do {
-                while let buffer = try await cursor.next(before: deadlineForNextRead) {
+                while let buffer = try await nextBuffer() {
                     guard buffer.readableBytes > 0 else { continue }
                     received += Int64(buffer.readableBytes)
                     if let limit = body.limit, received > limit { throw SwitchyardError.responseTooLarge(limit: limit) }
@@ -54,6 +59,19 @@ struct AsyncHTTPClientResponseBody: AsyncSequence, Sendable {
                 finish()
                 throw AsyncHTTPClientErrorMapping.error(for: error, phase: .readingBody, host: body.host)
             }
+        }
+
+        /// AsyncHTTPClient's next buffer, raced against the deadline when one applies.
+        private mutating func nextBuffer() async throws -> ByteBuffer? {
+            if let deadline = deadlineForNextRead {
+                if cursor == nil, let base {
+                    cursor = BodyCursor(base)
+                    self.base = nil
+                }
+                return try await cursor?.next(before: deadline)
+            }
+            if let cursor { return try await cursor.next(before: nil) }
+            return try await base?.next()
         }
 
         /// The deadline to race the next read against.
@@ -69,6 +87,8 @@ struct AsyncHTTPClientResponseBody: AsyncSequence, Sendable {
         /// Records the total time and releases AsyncHTTPClient's iterator (closing the connection if
         /// the body did not end cleanly).
         private mutating func finish() {
+            finished = true
+            base = nil
             cursor = nil
             let context = body.context
             let now = ContinuousClock.now
@@ -78,7 +98,8 @@ struct AsyncHTTPClientResponseBody: AsyncSequence, Sendable {
     }
 }
 
-/// Owns AsyncHTTPClient's body iterator so a child task can advance it while a deadline timer runs.
+/// Owns AsyncHTTPClient's body iterator so a child task can advance it while a deadline timer runs
+/// (responses with a deadline only).
 ///
 /// `@unchecked Sendable` is safe because at most one `next` call is ever in flight: the only caller,
 /// ``AsyncHTTPClientResponseBody/AsyncIterator``, is not `Sendable` and awaits each call — including

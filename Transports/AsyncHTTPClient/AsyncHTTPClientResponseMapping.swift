@@ -27,10 +27,9 @@ enum AsyncHTTPClientResponseMapping {
 
     /// The body's length as the head declares it; unknown when the body is content-encoded (it is
     /// decoded on the way in, so the declared length is not the length delivered).
-    static func bodyLength(of head: HTTPResponse) -> HTTPBody.Length {
-        guard head.headerFields[.contentEncoding] == nil,
-            let declared = head.headerFields[.contentLength], let count = Int64(declared), count >= 0
-        else { return .unknown }
-        return .known(count)
+    /// - Parameter validated: The length ``ResponseHeadRules/validate(_:host:)`` read from the head.
+    static func bodyLength(of head: HTTPResponse, validated: Int64?) -> HTTPBody.Length {
+        guard let validated, head.headerFields[.contentEncoding] == nil else { return .unknown }
+        return .known(validated)
     }
 }

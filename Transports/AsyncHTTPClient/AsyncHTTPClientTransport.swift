@@ -188,7 +188,7 @@ public final class AsyncHTTPClientTransport: Transport {
     ///   - context: The exchange context; its deadline bounds the head and the whole body.
     /// - Returns: The response head with a streaming body (`nil` for HEAD, 204 and 304).
     /// - Throws: A `SwitchyardError`.
-    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         try context.checkLiveness()
         if let tlsFailure { throw tlsFailure }
         let host = request.head.authority ?? "the server"
@@ -243,10 +243,11 @@ public final class AsyncHTTPClientTransport: Transport {
                     + " Create the HTTPClient with `redirectConfiguration: .disallow`.")
         }
         var head = try AsyncHTTPClientResponseMapping.head(of: response, host: host)
-        try ResponseHeadRules.validate(head, host: host)
+        let validated = try ResponseHeadRules.validate(head, host: host)
         if contentDecoding == .byClient { head = head.describingDecodedBody() }
         let hasNoBody = !ResponseHeadRules.hasBody(method: request.head.method, status: head.status)
-        let length: HTTPBody.Length = hasNoBody ? .known(0) : AsyncHTTPClientResponseMapping.bodyLength(of: head)
+        let length: HTTPBody.Length =
+            hasNoBody ? .known(0) : AsyncHTTPClientResponseMapping.bodyLength(of: head, validated: validated)
         var declaredLength: Int64?
         if case .known(let declared) = length { declaredLength = declared }
         let body = AsyncHTTPClientResponseBody(

@@ -228,7 +228,7 @@ public final class CurlTransport: Transport {
     ///   - context: The exchange context; its deadline bounds the whole transfer.
     /// - Returns: The response head with a streaming body.
     /// - Throws: A `SwitchyardError`.
-    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         var upload: CurlUploadPump?
         if let body = request.body, body.bufferedBytes == nil {
             upload = CurlUploadPump()

@@ -180,6 +180,8 @@ public final class URLSessionTransport: Transport {
     private let ownsSession: Bool
     /// Why ``Configuration/proxy`` cannot be honoured, if it cannot.
     private let proxyRefusal: SwitchyardError?
+    /// Fails exchanges that see no progress for ``Configuration/idleTimeout`` (`nil` when it is off).
+    private let idleWatchdog: IdleWatchdog?
     /// The error every request fails with because ``Configuration/tls`` asks for what URLSession cannot do.
     private let tlsLimitation: SwitchyardError?
     /// Whether ``shutdown()`` invalidated the session. Tasks are created under this lock: a task made
@@ -199,6 +201,7 @@ public final class URLSessionTransport: Transport {
         self.session = Self.makeSession(sessionConfiguration, router: router)
         self.ownsSession = true
         self.proxyRefusal = Self.proxyRefusal(configuration.proxy)
+        self.idleWatchdog = configuration.idleTimeout.map(IdleWatchdog.init(limit:))
     }
 
     /// Creates a transport that sends through a session the app already has.
@@ -213,6 +216,7 @@ public final class URLSessionTransport: Transport {
         self.tlsLimitation = URLSessionTLSLimitation.error(for: configuration.tls)
         self.router = SessionRouter()
         self.proxyRefusal = Self.proxyRefusal(configuration.proxy)
+        self.idleWatchdog = configuration.idleTimeout.map(IdleWatchdog.init(limit:))
         #if canImport(FoundationNetworking)
         let copy = session.configuration
         Self.disablePolicies(of: copy, configuration: configuration)
@@ -246,7 +250,7 @@ public final class URLSessionTransport: Transport {
     ///   - context: The exchange context; its deadline bounds the whole exchange, body included.
     /// - Returns: The response head with a streaming body.
     /// - Throws: A `SwitchyardError`.
-    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         try context.checkLiveness()
         if let tlsLimitation { throw tlsLimitation }
         if let proxyRefusal { throw proxyRefusal }
@@ -299,7 +303,7 @@ public final class URLSessionTransport: Transport {
         #endif
         if let upload { Self.startProducing(upload.body, into: upload.pipe, for: exchange) }
         if let deadline = context.deadline { Self.startDeadlineTimer(deadline, for: exchange) }
-        if let idle = configuration.idleTimeout { Self.startIdleWatchdog(idle, for: exchange) }
+        idleWatchdog?.watch(exchange)
         if exchange.attach(task) { task.resume() }
         return try await exchange.head()
     }
@@ -373,27 +377,6 @@ public final class URLSessionTransport: Transport {
             exchange.fail(.timedOut("\(exchange.host) had not finished the exchange in time."))
         }
         exchange.onEnd { timer.cancel() }
-    }
-
-    /// Ends the exchange with ``SwitchyardError/Kind/timeout`` once URLSession delivered nothing for
-    /// `limit`: it looks every quarter of `limit` whether the exchange's progress count moved, so the
-    /// delegate pays one relaxed atomic increment per event and no clock read.
-    private static func startIdleWatchdog(_ limit: Duration, for exchange: URLSessionExchange) {
-        let watchdog = Task {
-            var seen = exchange.progress
-            var quietTicks = 0
-            while true {
-                try await sleepReleasingTimerOnCancel(until: .now.advanced(by: limit / 4))
-                let now = exchange.progress
-                quietTicks = now == seen ? quietTicks + 1 : 0
-                seen = now
-                if quietTicks >= 4 {
-                    exchange.fail(IdleTimeout.error(host: exchange.host, limit: limit))
-                    return
-                }
-            }
-        }
-        exchange.onEnd { watchdog.cancel() }
     }
 
     /// Pulls the streamed request body into the pipe on its own task.

@@ -59,7 +59,7 @@ public final class SampleTransport: Transport {
     }
 
     /// Answers from the matching endpoint's next sample.
-    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         let number = counter.wrappingAdd(1, ordering: .relaxed).newValue
         let path = Self.segments(request.head.path ?? "/")
         guard let index = routes.firstIndex(where: { $0.method == request.head.method && Self.matches($0.template, path) }),

@@ -83,7 +83,7 @@ public final class HARRecorder: Sendable {
 struct HARInterceptor: Interceptor {
     let recorder: HARRecorder
 
-    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let started = Date()
         var entry = HAREntry(
             started: started, request: request.head, requestHeaders: recorder.headers(request.head.headerFields),

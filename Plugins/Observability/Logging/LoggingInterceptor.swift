@@ -41,7 +41,7 @@ public struct LoggingInterceptor: Interceptor {
 
     /// Logs the attempt around the rest of the chain, to the request's own logger
     /// (`RequestOptions.logger`) when it has one, else the configuration's.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let logger = request.options.logger ?? configuration.logger
         guard logger.logLevel <= .debug else { return try await next(request) }
         // Passed with each line rather than set on the logger: no copy of the handler, and the

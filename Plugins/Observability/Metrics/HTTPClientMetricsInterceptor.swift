@@ -19,7 +19,7 @@ public struct HTTPClientMetricsInterceptor: Interceptor {
     }
 
     /// Counts the attempt as active around the rest of the chain and records it when it is over.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let head = request.head
         let key = HTTPClientMetrics.Key(
             method: head.method, scheme: head.scheme, authority: head.authority,

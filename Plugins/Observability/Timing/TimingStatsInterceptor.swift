@@ -32,7 +32,7 @@ public struct TimingStatsInterceptor: Interceptor, ReadsStageTimings {
     }
 
     /// Times the call around the rest of the chain.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let recorder = CallRecorder(
             stats: stats, exporter: exporter, request: request.head, template: request.options.endpointTemplate,
             context: context)

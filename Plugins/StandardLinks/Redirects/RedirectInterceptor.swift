@@ -60,7 +60,7 @@ public struct RedirectInterceptor: Interceptor, RepeatsTheRestOfTheChain {
     /// - Returns: The first response that is not a followed redirect.
     /// - Throws: `SwitchyardError.Kind.tooManyRedirects`, `SwitchyardError.Kind.invalidRequest` for a
     ///   refused `https` → `http` redirect, or any error from further down the chain.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         var current = request
         var visited: [String] = []  // the locations so far, built from the first redirect on
         while true {

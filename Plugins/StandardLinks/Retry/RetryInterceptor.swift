@@ -71,7 +71,7 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
     ///   - next: The rest of the chain, called once per attempt.
     /// - Returns: The first non-retried response, or the last one when retries are exhausted.
     /// - Throws: The last attempt's error, or `SwitchyardError.Kind.cancelled` during a wait.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let policy = policy.applying(request.options.retry)
         let request = policy.idempotencyKeys.map { $0.keyed(request, context: context) } ?? request
         let deadline = policy.deadline(for: context)

@@ -23,7 +23,7 @@ public struct ResponseSizeLimitInterceptor: Interceptor {
     }
 
     /// Applies the limit to the request and counts the response body against it.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         var request = request
         let limit = request.options.maxResponseBytes ?? maxResponseBytes
         request.options.maxResponseBytes = limit

@@ -24,7 +24,7 @@ public struct StatusValidationInterceptor: Interceptor {
 
     /// Passes accepted responses through and throws for the others; a request's own
     /// ``SwitchyardCore/RequestOptions/validation`` replaces ``validation`` for that request.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         let validation = request.options.validation ?? self.validation
         let response = try await next(request)
         guard !validation.accepts(response.head.status) else { return response }

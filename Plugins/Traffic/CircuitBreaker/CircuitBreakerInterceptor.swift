@@ -36,7 +36,7 @@ public struct CircuitBreakerInterceptor: Interceptor {
     ///   - next: The rest of the chain.
     /// - Returns: The response from further down the chain.
     /// - Throws: ``SwitchyardCore/SwitchyardError/Kind/circuitOpen``, or the error from further down the chain.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard breaker.watchesEveryRequest || breaker.policy.scope.matches(request) else { return try await next(request) }
         let key = breaker.key(for: request.head)
         if let fleet = breaker.fleet { publish(await fleet.look(at: key, breaker: breaker), key, request, context) }

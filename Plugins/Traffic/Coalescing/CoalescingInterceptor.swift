@@ -34,7 +34,7 @@ public struct CoalescingInterceptor: Interceptor {
     /// - Returns: The caller's own response, with its own body.
     /// - Throws: The shared exchange's failure; `SwitchyardError.Kind.cancelled` when this caller
     ///   is cancelled.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard policy.isEligible(request) else { return try await next(request) }
         let membership = registry.join(
             CoalescingKey(request.head, additionalFields: policy.additionalKeyFields),

@@ -42,7 +42,7 @@ public struct ConnectivityInterceptor: Interceptor {
     /// - Returns: The response from further down the chain.
     /// - Throws: `SwitchyardError.Kind.timeout` or `SwitchyardError.Kind.cancelled` while
     ///   waiting, or the error from further down the chain.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         context.attemptHold = retryHold
         if request.options.waitsForConnectivity, source.status == .offline {
             context.publish(.plugin(WaitingForConnectivity()), request: request)

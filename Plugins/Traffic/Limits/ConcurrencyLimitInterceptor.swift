@@ -23,7 +23,7 @@ public struct ConcurrencyLimitInterceptor: Interceptor {
     /// - Returns: The response; its body gives the slot back when it ends.
     /// - Throws: `SwitchyardError.Kind.cancelled` or `SwitchyardError.Kind.timeout` while queued,
     ///   or the rest of the chain's error.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard limiter.limits.scope == .all || limiter.limits.scope.matches(request) else { return try await next(request) }
         let slot = try await context.passLimit { queued throws(SwitchyardError) in
             try await limiter.acquire(

@@ -28,7 +28,7 @@ public struct RateLimitInterceptor: Interceptor {
     /// - Throws: `SwitchyardError.Kind.cancelled` or `SwitchyardError.Kind.timeout` while queued,
     ///   the fleet ledger's error when it fails and ``RateLimitSharing/Fallback/refuse`` is set, or
     ///   the rest of the chain's error.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard limiter.limitsEveryRequest || limiter.limits.scope.matches(request) else { return try await next(request) }
         let key = limiter.key(for: request.head)
         let fallback = try await context.passLimit { queued throws(SwitchyardError) in

@@ -7,7 +7,7 @@ import SwitchyardCore
 struct TrackingInterceptor: Interceptor {
     let tracker: ExchangeTracker
 
-    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         try await tracker.trackStream(context, tags: request.options.tags) { () async throws(SwitchyardError) in
             do {
                 return try await next(request)

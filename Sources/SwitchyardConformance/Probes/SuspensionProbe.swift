@@ -118,7 +118,7 @@ public struct ProbedTransport: Transport {
     ///   - context: The exchange context.
     /// - Returns: The inner transport's response.
     /// - Throws: What the inner transport throws.
-    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         probe.mark()
         return try await inner.send(request, context: context)
     }

@@ -23,7 +23,7 @@ public struct EventsInterceptor: Interceptor {
     }
 
     /// Publishes the call's start and end around the rest of the chain.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         context.publish(.started, request: request)
         do {
             let response = try await next(request)

@@ -35,6 +35,15 @@
 ///     }
 /// }
 /// ```
+///
+/// ### Where it runs
+///
+/// The requirement is `nonisolated(nonsending)`: a link runs on the executor of the link that
+/// called it, so a request crosses the whole chain without a hop between links. ``Client/send(_:)``
+/// and ``Client/stream(_:)`` leave the caller's actor once, for the global pool or the task's
+/// preferred executor. An `intercept` written without the attribute still conforms; it then runs on
+/// the global pool, at the cost of one executor switch per call. Mark your own links
+/// `nonisolated(nonsending)` too, unless they must leave the caller's executor.
 public protocol Interceptor: Sendable {
     /// Handles one request on its way down the chain.
     /// - Parameters:
@@ -43,7 +52,7 @@ public protocol Interceptor: Sendable {
     ///   - next: The rest of the chain; call it to continue towards the transport.
     /// - Returns: The response to hand back up the chain.
     /// - Throws: Any error; the chain converts it into a ``SwitchyardError`` once, at its boundary.
-    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response
+    nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response
 }
 
 /// The rest of the chain after one interceptor: a cheap value (the pipeline, a position and the
@@ -67,7 +76,7 @@ public struct Next: Sendable {
     /// - Returns: The response from further down the chain.
     /// - Throws: A ``SwitchyardError`` from further down the chain (never any other error).
     @inlinable
-    public func callAsFunction(_ request: Request) async throws(SwitchyardError) -> Response {
+    public nonisolated(nonsending) func callAsFunction(_ request: Request) async throws(SwitchyardError) -> Response {
         try await pipeline.run(request, context: context, from: index)
     }
 
@@ -131,7 +140,7 @@ public struct ClosureInterceptor: Interceptor {
     ///   - next: The rest of the chain.
     /// - Returns: The closure's response.
     /// - Throws: The closure's error.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         try await body(request, context, next)
     }
 }

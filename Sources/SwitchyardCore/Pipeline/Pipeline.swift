@@ -56,7 +56,9 @@ public final class Pipeline: Sendable {
     /// - Returns: The response.
     /// - Throws: A ``SwitchyardError``.
     @usableFromInline
-    func run(_ request: Request, context: ExchangeContext, from index: Int) async throws(SwitchyardError) -> Response {
+    nonisolated(nonsending) func run(_ request: Request, context: ExchangeContext, from index: Int) async throws(SwitchyardError)
+        -> Response
+    {
         guard context.profilesChain else { return try await step(request, context: context, from: index) }
         context.enterLink(index)
         defer { context.leaveLink(index) }
@@ -64,7 +66,9 @@ public final class Pipeline: Sendable {
     }
 
     /// Runs link `index`: an interceptor, or the transport past the last one.
-    private func step(_ request: Request, context: ExchangeContext, from index: Int) async throws(SwitchyardError) -> Response {
+    private nonisolated(nonsending) func step(_ request: Request, context: ExchangeContext, from index: Int) async throws(SwitchyardError)
+        -> Response
+    {
         if index < interceptors.count {
             let interceptor = interceptors[index]
             do {

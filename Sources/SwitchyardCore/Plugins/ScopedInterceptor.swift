@@ -19,7 +19,7 @@ public struct ScopedInterceptor: Interceptor {
     }
 
     /// Hands in-scope requests to the wrapped interceptor and the rest to `next`.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         guard scope.matches(request) else { return try await next(request) }
         return try await wrapped.intercept(request, context: context, next: next)
     }

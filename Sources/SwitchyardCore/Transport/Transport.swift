@@ -40,6 +40,10 @@
 /// - finish by ``ExchangeContext/deadline``, or throw ``SwitchyardError/Kind/timeout``;
 /// - enforce ``RequestOptions/maxResponseBytes`` while the body streams;
 /// - never return a silently truncated body: a short body ends in ``SwitchyardError/Kind/protocolViolation``.
+///
+/// `send` is `nonisolated(nonsending)`, as ``Interceptor/intercept(_:context:next:)`` is: it runs on the
+/// executor of the link that called it (no hop between the last link and the transport), so it must
+/// not block. A `send` written without the attribute conforms too, and runs on the global pool.
 public protocol Transport: Sendable {
     /// Sends one request.
     /// - Parameters:
@@ -47,7 +51,7 @@ public protocol Transport: Sendable {
     ///   - context: The exchange context: deadline, options and the timings to record.
     /// - Returns: The response head and body; the body may still be streaming.
     /// - Throws: A ``SwitchyardError`` (other errors are wrapped as ``SwitchyardError/Kind/transport``).
-    func send(_ request: Request, context: ExchangeContext) async throws -> Response
+    nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response
 
     /// Releases what the transport owns (threads, connections, a client it created), waiting until
     /// they are gone. Call it once, when you are done with the transport; requests still in flight
@@ -103,7 +107,7 @@ public struct ClosureTransport: Transport {
     ///   - context: The exchange context.
     /// - Returns: The closure's response.
     /// - Throws: The closure's error, or ``SwitchyardError/Kind/timeout`` at the deadline.
-    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         try await withDeadline(context.deadline) { try await body(request, context) }
     }
 }

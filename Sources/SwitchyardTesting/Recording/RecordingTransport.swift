@@ -104,7 +104,7 @@ public final class RecordingTransport: Transport {
     /// - Returns: The wrapped transport's response; its body records itself as it is read.
     /// - Throws: The wrapped transport's error, unchanged (it is recorded first); or
     ///   `SwitchyardError.Kind.transport` when a response without body cannot be written.
-    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         let recorder = ExchangeRecorder(sequence: store.nextSequence(), request: request, store: store)
         var forwarded = request
         if let body = request.body, body.bufferedBytes == nil {

@@ -92,7 +92,7 @@ public final class ReplayingTransport: Transport {
     /// - Throws: The recorded error (same kind); `SwitchyardError.Kind.invalidRequest` when nothing
     ///   matches or the matches are used up under ``ExhaustionPolicy/fail``; `SwitchyardError.Kind.cancelled`
     ///   or `SwitchyardError.Kind.timeout` when the exchange is already cancelled or past its deadline.
-    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         let exact = "\(request.head.method.rawValue) \(request.head.path ?? "/")"
         let target =
             byTarget[exact] != nil

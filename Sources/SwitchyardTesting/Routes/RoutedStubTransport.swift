@@ -129,7 +129,7 @@ public final class RoutedStubTransport: Transport {
     /// - Returns: The route's response.
     /// - Throws: The route's error; `SwitchyardError.Kind.cancelled` or `SwitchyardError.Kind.timeout`
     ///   during a delay; `SwitchyardError.Kind.invalidRequest` when no route matches (unless a fallback is set).
-    public func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
         let (route, routes) = state.withLock { state in
             state.requests.append(request)
             let route = state.routes.first { $0.matches(request.head) }

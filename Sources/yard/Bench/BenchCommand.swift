@@ -1,6 +1,9 @@
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import Switchyard
+import SwitchyardAsyncHTTPClient
 import SwitchyardConformance
 import SwitchyardCurl
 import SwitchyardJSON
@@ -67,6 +70,15 @@ struct BenchCommand: AsyncParsableCommand {
         name: .customLong("on-transport-executor"),
         help: "Run the load's tasks on the transport's own executor (Transport.taskExecutor: curl's loop thread), if it has one.")
     var onTransportExecutor = false
+
+    @Flag(
+        name: .customLong("wrap-client"),
+        help: """
+            ahc: wrap an HTTPClient configured as Benchmarks/Reference's AsyncHTTPClient client is (HTTP/1.1, \
+            no read timeout, no decompression, a connection per task), as an app wraps the client it has, \
+            instead of the transport's own client.
+            """)
+    var wrapClient = false
 
     @Flag(name: .customLong("result-line"), help: "Print only the RESULT line per cell (the format of Benchmarks/Reference's clients).")
     var resultLine = false
@@ -258,6 +270,7 @@ struct BenchCommand: AsyncParsableCommand {
         _ choice: TransportChoice,
         _ body: (any Transport) async throws -> Result
     ) async throws -> Result {
+        if choice == .ahc, wrapClient { return try await withWrappedClient(body) }
         guard choice == .curl, curlBusyPollMicroseconds != nil || curlBusyPollMaxInFlight != nil else {
             return try await choice.withTransport(body)
         }
@@ -265,6 +278,28 @@ struct BenchCommand: AsyncParsableCommand {
         if let curlBusyPollMicroseconds { configuration.busyPollDuration = .microseconds(curlBusyPollMicroseconds) }
         if let curlBusyPollMaxInFlight { configuration.busyPollMaxInFlight = curlBusyPollMaxInFlight }
         return try await body(CurlTransport(configuration: configuration))
+    }
+
+    /// An ``AsyncHTTPClientTransport`` wrapping a client of the bench's own, configured as the
+    /// reference client that uses AsyncHTTPClient directly (`Benchmarks/Reference/Sources/ahc-load`),
+    /// plus the one setting a wrapped client needs (redirects left to the chain); shut down afterwards.
+    private func withWrappedClient<Result>(_ body: (any Transport) async throws -> Result) async throws -> Result {
+        let inFlight = concurrency?.values.map(\.value).max() ?? 1
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, inFlight))
+        configuration.httpVersion = .http1Only
+        configuration.decompression = .disabled
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let transport = AsyncHTTPClientTransport(wrapping: client, contentDecoding: .none)
+        do {
+            let result = try await body(transport)
+            try await client.shutdown()
+            return result
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
     }
 
     static func path(forPayload name: String) throws -> String {
@@ -292,7 +327,7 @@ extension String {
 
 /// Forwards to `next` unchanged: the unit of chain overhead.
 struct PassThroughInterceptor: Interceptor {
-    func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         try await next(request)
     }
 }

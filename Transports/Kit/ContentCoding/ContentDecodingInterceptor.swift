@@ -22,7 +22,7 @@ public struct ContentDecodingInterceptor: Interceptor {
     }
 
     /// Adds the codecs to the request's ``RequestOptions/contentDecoders`` and forwards it.
-    public func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
         var request = request
         let current = request.options.contentDecoders
         request.options.contentDecoders = current == .builtIn ? decoders : current.adding(decoders.added)
