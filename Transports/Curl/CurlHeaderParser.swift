@@ -129,7 +129,13 @@ struct CurlHeaderParser {
         guard HTTPField.isValidValue(value) else {
             throw .protocolViolation("The server sent header '\(name.rawName)' with control characters in its value.")
         }
-        fields.append(HTTPField(name: name, value: value))
+        // An ASCII value (nearly every one) becomes a String directly: the byte initialiser validates
+        // UTF-8 through the standard library's unspecialised generic path, a metadata lookup per field.
+        if value.allSatisfy({ $0 < 0x80 }) {
+            fields.append(HTTPField(name: name, value: String(decoding: value, as: UTF8.self)))
+        } else {
+            fields.append(HTTPField(name: name, value: value))
+        }
         lastFieldIndex = fields.index(before: fields.endIndex)
     }
 

@@ -7,18 +7,18 @@ import SwitchyardTransportKit
 /// the event-loop thread only hands them over.
 ///
 /// `@unchecked Sendable`: the list is built completely in `init` and never changed afterwards;
-/// libcurl reads it only while the transfer that owns this object is in the multi handle, and it
-/// is freed in `deinit`, when nothing can reference it any more. A request without header fields
+/// libcurl reads it only while the transfer holding these lines is in the multi handle, and a list
+/// of this request's own is freed by its ``OwnedList``'s `deinit`, when no copy can reference it any more. A request without header fields
 /// or body (the common `GET`), or with only the standard `User-Agent`, uses one of four lists built once
 /// per process and never freed, which libcurl only reads, from any number of transfers.
-final class CurlRequestLines: @unchecked Sendable {
+struct CurlRequestLines: @unchecked Sendable {
     /// The absolute URL.
     let url: String
     /// The header lines for `CURLOPT_HTTPHEADER`, including the blank `Name:` lines that stop
     /// libcurl from adding its own `Accept`, `Expect` and `Content-Type`.
     let headers: UnsafeMutablePointer<curl_slist>?
-    /// Whether `headers` was built for this request (and is freed with it).
-    private let ownsHeaders: Bool
+    /// Frees a list built for this request alone; `nil` for a shared list (no allocation then).
+    private let owner: OwnedList?
 
     init(_ request: Request, decodesContentEncoding: Bool) {
         let head = request.head
@@ -36,11 +36,10 @@ final class CurlRequestLines: @unchecked Sendable {
                 }
             if let shared {
                 headers = shared.pointer
-                ownsHeaders = false
+                owner = nil
                 return
             }
         }
-        ownsHeaders = true
         var list: UnsafeMutablePointer<curl_slist>?
         func add(_ line: String) { list = curl_slist_append(list, line) }
         for field in fields {
@@ -62,6 +61,7 @@ final class CurlRequestLines: @unchecked Sendable {
             add(decoders == .builtIn ? Self.acceptEncodingLine : "Accept-Encoding: \(decoders.acceptEncoding)")
         }
         headers = list
+        owner = OwnedList(list)
     }
 
     /// The `Accept-Encoding` line added when the request has none, built once.
@@ -90,7 +90,10 @@ final class CurlRequestLines: @unchecked Sendable {
         "User-Agent: \(SwitchyardVersion.userAgent)", "Accept:", "Expect:", acceptEncodingLine
     ])
 
-    deinit {
-        if ownsHeaders { curl_slist_free_all(headers) }
+    /// A header list built for one request, freed with the last copy of its lines.
+    private final class OwnedList: @unchecked Sendable {  // only read after init, freed in deinit
+        let pointer: UnsafeMutablePointer<curl_slist>?
+        init(_ pointer: UnsafeMutablePointer<curl_slist>?) { self.pointer = pointer }
+        deinit { curl_slist_free_all(pointer) }
     }
 }

@@ -30,24 +30,33 @@ public protocol RequestOptionKey: Sendable {
 }
 
 /// The plugin options one ``RequestOptions`` carries, by key; empty (and unallocated) when none is set.
+///
+/// Reading is inlinable, so a read is specialized for its key where it is written: no generic
+/// metadata is looked up at run time on the request path.
+@usableFromInline
 struct RequestOptionValues: Sendable, Hashable {
     /// A set value; compared and hashed through the value's own conformances.
-    private struct Stored: Sendable, Hashable {
-        let value: any Sendable & Hashable
+    @usableFromInline
+    struct Stored: Sendable, Hashable {
+        @usableFromInline let value: any Sendable & Hashable
 
-        static func == (lhs: Stored, rhs: Stored) -> Bool { AnyHashable(lhs.value) == AnyHashable(rhs.value) }
-        func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(value)) }
+        @usableFromInline static func == (lhs: Stored, rhs: Stored) -> Bool { AnyHashable(lhs.value) == AnyHashable(rhs.value) }
+        @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(value)) }
     }
 
-    private var values: [ObjectIdentifier: Stored] = [:]
+    @usableFromInline var values: [ObjectIdentifier: Stored] = [:]
+
+    @usableFromInline init() {}
 
     /// The value set for `key`, or `nil`.
+    @inlinable
     func value<Key: RequestOptionKey>(for key: Key.Type) -> Key.Value? {
         guard !values.isEmpty else { return nil }
         return values[ObjectIdentifier(key)]?.value as? Key.Value
     }
 
     /// Sets the value for `key`; setting the default removes it, so options compare by what they mean.
+    @usableFromInline
     mutating func set<Key: RequestOptionKey>(_ value: Key.Value, for key: Key.Type) {
         values[ObjectIdentifier(key)] = value == Key.defaultValue ? nil : Stored(value: value)
     }

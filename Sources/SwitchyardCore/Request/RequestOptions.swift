@@ -28,7 +28,7 @@ public struct RequestOptions: Sendable, Hashable {
     /// shown and logged.
     public var userInfo: [String: String] = [:]
     /// The options plugins declare (``RequestOptionKey``), by key.
-    private var pluginValues = RequestOptionValues()
+    @usableFromInline var pluginValues = RequestOptionValues()
 
     /// A plugin's option: the value set for this request, or the key's default.
     ///
@@ -36,6 +36,7 @@ public struct RequestOptions: Sendable, Hashable {
     /// options[TraceSampledKey.self] = true   // usually through a property the plugin declares
     /// ```
     /// - Parameter key: The key the plugin declares.
+    @inlinable
     public subscript<Key: RequestOptionKey>(key: Key.Type) -> Key.Value {
         get { pluginValues.value(for: key) ?? Key.defaultValue }
         set { pluginValues.set(newValue, for: key) }

@@ -32,8 +32,12 @@ public protocol ResponseChunkQueue {
 /// The in-memory ``ResponseChunkQueue``: chunks in arrival order, each handed out once.
 ///
 /// Popping does not shift the array on every chunk: the front index advances and the storage is
-/// compacted only when it drained or 32 chunks were taken, so a steady stream costs no copying.
+/// compacted only when it drained or 32 chunks were taken, so a steady stream costs no copying. A
+/// chunk that arrives into an empty queue waits in a slot of its own: a small response (one chunk)
+/// allocates no array.
 public struct ResponseChunks: ResponseChunkQueue, Sendable {
+    /// The oldest chunk, when it arrived while the queue was empty; older than every chunk of ``chunks``.
+    @usableFromInline var first: ArraySlice<UInt8>?
     @usableFromInline var chunks: [ArraySlice<UInt8>] = []
     @usableFromInline var front = 0
 
@@ -45,7 +49,7 @@ public struct ResponseChunks: ResponseChunkQueue, Sendable {
     @inlinable public init() {}
 
     /// `true` when no chunk is queued.
-    @inlinable public var isEmpty: Bool { front == chunks.count }
+    @inlinable public var isEmpty: Bool { first == nil && front == chunks.count }
 
     /// The chunk's size.
     @inlinable public static func byteCount(of incoming: ArraySlice<UInt8>) -> Int { incoming.count }
@@ -55,12 +59,21 @@ public struct ResponseChunks: ResponseChunkQueue, Sendable {
 
     /// Queues `incoming`; never throws.
     @inlinable public mutating func append(_ incoming: ArraySlice<UInt8>) {
-        chunks.append(incoming)
+        if isEmpty {
+            first = incoming
+        } else {
+            chunks.append(incoming)
+        }
         queuedBytes += incoming.count
     }
 
     /// Takes the oldest chunk, releasing the queue's reference to it.
     @inlinable public mutating func popFirst() -> ArraySlice<UInt8>? {
+        if let chunk = first {
+            first = nil
+            queuedBytes -= chunk.count
+            return chunk
+        }
         guard front < chunks.count else { return nil }
         let chunk = chunks[front]
         chunks[front] = []
@@ -78,6 +91,7 @@ public struct ResponseChunks: ResponseChunkQueue, Sendable {
 
     /// Drops every queued chunk.
     @inlinable public mutating func removeAll() {
+        first = nil
         chunks.removeAll()
         front = 0
         queuedBytes = 0
