@@ -199,13 +199,19 @@ public final class CurlTransport: Transport {
         loop.submit(.shutdown)
     }
 
-    /// The event-loop thread as a task executor. Tasks that prefer it run their chain and read their
-    /// responses on that thread, between libcurl calls: a request then costs no hand-off between
-    /// threads (no wake-up of a pool thread per response). On a 2-core loopback run that saved 8–18 %
-    /// of the CPU per request and lowered latency at concurrency 1, but cost throughput at 16 and 64,
-    /// where one thread did the work of two (`Benchmarks/results/`). Jobs that arrive after
-    /// ``shutdown()`` run on the global concurrent executor. Code in such tasks must not block: while
-    /// it runs, no transfer of this transport moves.
+    /// The event-loop thread as a task executor: the transport-executor mode. Tasks that prefer it
+    /// run their chain and read their responses on that thread, between libcurl calls, so a request
+    /// costs no hand-off between threads (no wake-up of a pool thread per response).
+    ///
+    /// What it keeps, each tested (`CurlTaskExecutorTests`): cancelling such a task fails its request
+    /// with `cancelled` and closes the connection; a request's deadline ends it with `timeout` and
+    /// closes the connection; jobs and libcurl's work take turns, so a task that only yields never
+    /// starves the transfers; jobs that arrive after ``shutdown()`` run on the global concurrent
+    /// executor and their requests fail typed. What it costs: everything in those tasks shares one
+    /// thread, so code in them must not block (while it runs, no transfer of this transport moves),
+    /// and at 16 or 64 requests in flight one thread does the work the default spreads over two
+    /// (`Benchmarks/compare.sh` measures both: `curl bare, on loop` beside `curl bare`; figures in
+    /// `Benchmarks/results/`).
     ///
     /// ```swift
     /// let transport = CurlTransport()

@@ -33,7 +33,7 @@ public final class ExchangeContext: Sendable {
     let observers: [Plugin.Observer]
     /// Whether the chain records where this exchange spent its time in each link (set by the
     /// pipeline when a link reads stage timings: a ``ReadsStageTimings`` link).
-    let profilesChain: Bool
+    @usableFromInline let profilesChain: Bool
 
     private struct State {
         var attemptStartedAt: ContinuousClock.Instant?

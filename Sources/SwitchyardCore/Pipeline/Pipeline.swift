@@ -65,8 +65,10 @@ public final class Pipeline: Sendable {
         return try await step(request, context: context, from: index)
     }
 
-    /// Runs link `index`: an interceptor, or the transport past the last one.
-    private nonisolated(nonsending) func step(_ request: Request, context: ExchangeContext, from index: Int) async throws(SwitchyardError)
+    /// Runs link `index`: an interceptor, or the transport past the last one. ``Next`` calls it
+    /// directly when the chain records no stage timings (one async frame per hop instead of two).
+    @usableFromInline
+    nonisolated(nonsending) func step(_ request: Request, context: ExchangeContext, from index: Int) async throws(SwitchyardError)
         -> Response
     {
         if index < interceptors.count {
