@@ -38,6 +38,9 @@ final class CurlEasyTransfer {
     private var sendsStarted = 0
     /// A complete head block, not yet handed to the caller; see ``flushHead()``.
     private var readyHead: [UInt8]?
+    /// Whether the current transfer's timings were read from libcurl yet (when its head is handed
+    /// over, or at its end if that comes first: a small response is read once, not twice).
+    private var timingsRecorded = false
     private let onHeadReady: (CurlEasyTransfer) -> Void
     /// What the handle is configured for; `nil` after a reset (or before the first transfer).
     private var shape: Shape?
@@ -82,6 +85,7 @@ final class CurlEasyTransfer {
         receivedBytes = 0
         callbackFailure = nil
         readyHead = nil
+        timingsRecorded = false
         memoryUpload = nil
         memoryUploadOffset = 0
         sentBytesObserver = nil
@@ -318,8 +322,10 @@ final class CurlEasyTransfer {
                 return 0
             }
             headDelivered = true
-            recordTimings(final: false)
-            if watchesConnection { publishConnectionEvents() }
+            if watchesConnection {
+                recordTimings(final: false)
+                publishConnectionEvents()
+            }
             readyHead = block
             onHeadReady(self)
         }
@@ -412,8 +418,9 @@ final class CurlEasyTransfer {
             }
         var connects = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
-        // Read once per transfer: when the head arrives, or at the end of a transfer without one.
-        let readsEndpoint = !final || !headDelivered
+        // Read once per transfer: with the first timings read.
+        let readsEndpoint = !timingsRecorded
+        timingsRecorded = true
         let (remoteAddress, remotePort) = readsEndpoint ? remoteEndpoint() : (nil, nil)
         transfer.context.recordTimings { timings in
             timings.httpVersion = httpVersion
@@ -497,6 +504,7 @@ final class CurlEasyTransfer {
     func flushHead() {
         guard let block = readyHead, let transfer else { return }
         readyHead = nil
+        if !timingsRecorded { recordTimings(final: false) }
         transfer.deliverHead(block)
     }
 
@@ -507,8 +515,10 @@ final class CurlEasyTransfer {
             // libcurl refuses a header line over 100 KiB this way, before the framer sees it.
             callbackFailure = ResponseHeadRules.headTooLarge(host: transfer.request.head.authority ?? "the server")
         }
-        flushHead()
+        // The final timings first: a head handed over now (a small response, complete in this turn)
+        // then carries them, and libcurl is asked once.
         recordTimings(final: true)
+        flushHead()
         if watchesConnection { publishConnectionEvents() }
         if code != CURLE_OK || callbackFailure != nil { needsReset = true }
         if code == CURLE_OK, callbackFailure == nil {
