@@ -41,7 +41,9 @@ extension AsyncHTTPClientTransport {
         /// How long an idle pooled connection is kept open.
         public var connectionIdleTimeout: Duration
         /// How long the server may send nothing during an exchange before it fails with `timeout`
-        /// (`IdleTimeout`; AsyncHTTPClient's read timeout); `nil` turns the check off.
+        /// (`IdleTimeout`; AsyncHTTPClient's read timeout); `nil` turns the check off. AsyncHTTPClient
+        /// schedules and cancels a timer per request for it (5–9 % of the samples in a loopback profile of
+        /// small requests; `Benchmarks/results/2026-11-29-issue-42-close-to-the-floor.md`).
         public var idleTimeout: Duration?
         /// Whether `gzip`/`deflate` response bodies are decoded before they reach the chain.
         ///
