@@ -35,7 +35,6 @@ struct AsyncHTTPClientResponseBody: AsyncSequence, Sendable {
         /// The same iterator, moved into a box by the first read that races the deadline (a child
         /// task advances it then); a response without a deadline never allocates one.
         private var cursor: BodyCursor?
-        private var finished = false
         private let body: AsyncHTTPClientResponseBody
         private var received: Int64 = 0
 
@@ -45,7 +44,7 @@ struct AsyncHTTPClientResponseBody: AsyncSequence, Sendable {
         }
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
-            guard !finished else { return nil }
+            guard base != nil || cursor != nil else { return nil }  // finished
             do {
                 while let buffer = try await nextBuffer() {
                     guard buffer.readableBytes > 0 else { continue }
@@ -87,7 +86,6 @@ struct AsyncHTTPClientResponseBody: AsyncSequence, Sendable {
         /// Records the total time and releases AsyncHTTPClient's iterator (closing the connection if
         /// the body did not end cleanly).
         private mutating func finish() {
-            finished = true
             base = nil
             cursor = nil
             let context = body.context

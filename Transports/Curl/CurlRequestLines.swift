@@ -8,9 +8,10 @@ import SwitchyardTransportKit
 ///
 /// `@unchecked Sendable`: the list is built completely in `init` and never changed afterwards;
 /// libcurl reads it only while the transfer holding these lines is in the multi handle, and a list
-/// of this request's own is freed by its ``OwnedList``'s `deinit`, when no copy can reference it any more. A request without header fields
-/// or body (the common `GET`), or with only the standard `User-Agent`, uses one of four lists built once
-/// per process and never freed, which libcurl only reads, from any number of transfers.
+/// of this request's own is freed by its ``OwnedList``'s `deinit`, when no copy can reference it
+/// any more. A request without header fields or body (the common `GET`), or with only the standard
+/// `User-Agent`, uses one of four lists built once per process and never freed, which libcurl only
+/// reads, from any number of transfers.
 struct CurlRequestLines: @unchecked Sendable {
     /// The absolute URL.
     let url: String

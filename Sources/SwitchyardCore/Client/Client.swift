@@ -192,7 +192,6 @@ public struct Client: Sendable {
         } catch {
             throw .sealing(error, request: request.head)
         }
-        guard context.profilesChain else { return try await chain.pipeline.step(request, context: context, from: 0) }
         return try await chain.pipeline.run(request, context: context, from: 0)
     }
 }

@@ -77,8 +77,7 @@ public struct Next: Sendable {
     /// - Throws: A ``SwitchyardError`` from further down the chain (never any other error).
     @inlinable
     public nonisolated(nonsending) func callAsFunction(_ request: Request) async throws(SwitchyardError) -> Response {
-        guard context.profilesChain else { return try await pipeline.step(request, context: context, from: index) }
-        return try await pipeline.run(request, context: context, from: index)
+        try await pipeline.run(request, context: context, from: index)
     }
 
     /// The rest of the chain for an exchange of its own, starting now: a new context (a new id,

@@ -55,18 +55,28 @@ public final class Pipeline: Sendable {
     ///   - index: The position of the first interceptor to run; `interceptors.count` means the transport.
     /// - Returns: The response.
     /// - Throws: A ``SwitchyardError``.
-    @usableFromInline
+    ///
+    /// Inlined where it is called (``Next``, ``Client``): a chain that records no stage timings goes
+    /// straight to the link, one async frame per hop.
+    @inlinable
     nonisolated(nonsending) func run(_ request: Request, context: ExchangeContext, from index: Int) async throws(SwitchyardError)
         -> Response
     {
         guard context.profilesChain else { return try await step(request, context: context, from: index) }
+        return try await runRecordingStage(request, context: context, from: index)
+    }
+
+    /// Runs link `index` between the stage-timing marks of a chain that records them.
+    @usableFromInline
+    nonisolated(nonsending) func runRecordingStage(_ request: Request, context: ExchangeContext, from index: Int)
+        async throws(SwitchyardError) -> Response
+    {
         context.enterLink(index)
         defer { context.leaveLink(index) }
         return try await step(request, context: context, from: index)
     }
 
-    /// Runs link `index`: an interceptor, or the transport past the last one. ``Next`` calls it
-    /// directly when the chain records no stage timings (one async frame per hop instead of two).
+    /// Runs link `index`: an interceptor, or the transport past the last one.
     @usableFromInline
     nonisolated(nonsending) func step(_ request: Request, context: ExchangeContext, from index: Int) async throws(SwitchyardError)
         -> Response

@@ -120,9 +120,7 @@ final class LeasedBuckets: Sendable {
             // round trip ends by itself when it finds the queue empty).
             guard buckets[key]?.queue.isEmpty == true, buckets[key]?.fetcherSleeps == true else { return (continuation, nil) }
             let fetcher = buckets[key]?.fetcher
-            buckets[key]?.fetcherID = nil
-            buckets[key]?.fetcher = nil
-            buckets[key]?.fetcherSleeps = false
+            buckets[key]?.endFetcher()
             return (continuation, fetcher)
         }
         stopped?.cancel()
