@@ -89,16 +89,18 @@ final class CurlEasyTransfer {
         memoryUpload = nil
         memoryUploadOffset = 0
         sentBytesObserver = nil
-        maxResponseBytes = transfer.request.options.maxResponseBytes
+        // One reference to the transfer's request, context and lines (a copy of the request would
+        // retain each of its parts).
+        let driver = transfer.driver
+        maxResponseBytes = driver.request.options.maxResponseBytes
         handle.errorBuffer[0] = 0
 
-        let request = transfer.request
-        let plainGet = request.head.method == .get && request.body == nil
+        let plainGet = driver.request.head.method == .get && driver.request.body == nil
         if needsReset || shape == nil || !(plainGet && shape == .plainGet) {
             resetHandle()
         }
         let easy = handle.raw
-        let lines = transfer.lines
+        let lines = driver.lines
         if configuredURL != lines.url {
             configuredURL = nil
             try check(ccurl_easy_setopt_string(easy, CURLOPT_URL, lines.url), "URL")
@@ -109,9 +111,9 @@ final class CurlEasyTransfer {
             let waitsForMultiplexing = configuration.httpVersion == .automatic && lines.url.hasPrefix("https:")
             _ = ccurl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, waitsForMultiplexing ? 1 : 0)
         }
-        if let proxies = configuration.proxy { applyProxy(proxies, to: request) }
+        if let proxies = configuration.proxy { applyProxy(proxies, to: driver.request) }
         // 0 turns either limit off, so a value left by the previous transfer never lingers.
-        let timeout = transfer.context.remainingTime.map { max(1, Self.milliseconds($0)) } ?? 0
+        let timeout = driver.context.remainingTime.map { max(1, Self.milliseconds($0)) } ?? 0
         _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, timeout)
         _ = ccurl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxResponseBytes ?? 0))
         _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, lines.headers)
@@ -122,9 +124,9 @@ final class CurlEasyTransfer {
             }
         } else {
             needsReset = true  // the next transfer starts from a reset handle
-            try configureMethodAndBody(request, transfer: transfer)
+            try configureMethodAndBody(driver.request, transfer: transfer)
         }
-        watchesConnection = request.options.publishesConnectionEvents
+        watchesConnection = driver.request.options.publishesConnectionEvents
         connectionEventsPublished = false
         if watchesConnection { watchSockets() }
     }
@@ -235,7 +237,7 @@ final class CurlEasyTransfer {
         _ = ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(size))
         if let bytes = body.bufferedBytes {
             memoryUpload = bytes
-        } else if transfer.upload == nil {
+        } else if transfer.driver.upload == nil {
             throw .invalidRequest("The request body stream could not be attached.")
         }
         let userdata = Unmanaged.passUnretained(self).toOpaque()
@@ -284,7 +286,7 @@ final class CurlEasyTransfer {
     func requestWillBeSent() -> Bool {
         sendsStarted += 1
         guard sendsStarted > 1, let transfer else { return true }
-        let head = transfer.request.head
+        let head = transfer.driver.request.head
         callbackFailure = TransportFailure.notResentAfterConnectionLoss(
             host: head.authority ?? "the server",
             method: head.method.rawValue)
@@ -305,20 +307,20 @@ final class CurlEasyTransfer {
     // MARK: - Callbacks (event-loop thread)
 
     fileprivate func didReceiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
-        guard let transfer else { return 0 }
+        guard transfer != nil else { return 0 }
         guard !headDelivered else { return line.count }  // trailers: ignored
         let block: [UInt8]?
-        do throws(SwitchyardError) {
-            block = try framer.consume(line, host: transfer.request.head.authority ?? "the server")
+        do throws(CurlHeadFramer.Overflow) {
+            block = try framer.consume(line)
         } catch {
-            callbackFailure = error
+            callbackFailure = error.error(host: transfer?.driver.host ?? "the server")
             return 0
         }
         if let block {
             if let activeProxy, CurlProxyRoute.isProxyAuthenticationRequired(block) {
                 // A forwarding proxy's 407 fails the request, as a refused CONNECT does.
                 callbackFailure = ProxyFailure.authenticationRequired(
-                    proxy: activeProxy, host: transfer.request.head.authority ?? "the server")
+                    proxy: activeProxy, host: transfer?.driver.host ?? "the server")
                 return 0
             }
             headDelivered = true
@@ -360,7 +362,7 @@ final class CurlEasyTransfer {
             memoryUploadOffset += count
             return count
         }
-        guard let upload = transfer?.upload else { return 0 }
+        guard let upload = transfer?.driver.upload else { return 0 }
         switch upload.read(into: buffer) {
         case .bytes(let count): return count
         case .pause: return ccurl_read_pause()
@@ -422,7 +424,7 @@ final class CurlEasyTransfer {
         let readsEndpoint = !timingsRecorded
         timingsRecorded = true
         let (remoteAddress, remotePort) = readsEndpoint ? remoteEndpoint() : (nil, nil)
-        transfer.context.recordTimings { timings in
+        transfer.driver.context.recordTimings { timings in
             timings.httpVersion = httpVersion
             timings.dns = dns
             timings.connect = connect
@@ -471,7 +473,7 @@ final class CurlEasyTransfer {
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
         var localPort = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_LOCAL_PORT, &localPort)
-        let (context, request) = (transfer.context, transfer.request)
+        let (context, request) = (transfer.driver.context, transfer.driver.request)
         guard connects > 0 else {
             let connection = connections.reused(
                 localPort: localPort, remoteAddress: remoteAddress, remotePort: remotePort, context: context, request: request)
@@ -513,68 +515,80 @@ final class CurlEasyTransfer {
         guard let transfer else { return }
         if code == CURLE_OUT_OF_MEMORY, !headDelivered, callbackFailure == nil {
             // libcurl refuses a header line over 100 KiB this way, before the framer sees it.
-            callbackFailure = ResponseHeadRules.headTooLarge(host: transfer.request.head.authority ?? "the server")
+            callbackFailure = ResponseHeadRules.headTooLarge(host: transfer.driver.request.head.authority ?? "the server")
         }
         // The final timings first: a head handed over now (a small response, complete in this turn)
         // then carries them, and libcurl is asked once.
         recordTimings(final: true)
-        flushHead()
         if watchesConnection { publishConnectionEvents() }
         if code != CURLE_OK || callbackFailure != nil { needsReset = true }
+        let outcome: Result<Void, SwitchyardError>
         if code == CURLE_OK, callbackFailure == nil {
-            transfer.finish(.success(()))
+            outcome = .success(())
         } else if let activeProxy, callbackFailure == nil,
-            let failure = CurlProxyRoute.failure(code, handle: handle, proxy: activeProxy, request: transfer.request.head)
+            let failure = CurlProxyRoute.failure(code, handle: handle, proxy: activeProxy, request: transfer.driver.request.head)
         {
-            transfer.finish(.failure(failure))
+            outcome = .failure(failure)
         } else {
-            transfer.finish(
-                .failure(
-                    CurlErrorMapping.error(
-                        for: code, detail: handle.errorMessage,
-                        callbackFailure: callbackFailure,
-                        request: transfer.request.head,
-                        idleTimeout: configuration.idleTimeout,
-                        headReceived: headDelivered)))
+            outcome = .failure(
+                CurlErrorMapping.error(
+                    for: code, detail: handle.errorMessage,
+                    callbackFailure: callbackFailure,
+                    request: transfer.driver.request.head,
+                    idleTimeout: configuration.idleTimeout,
+                    headReceived: headDelivered))
+        }
+        // A head still waiting to be handed over goes with the outcome: its reader then finds the
+        // whole body instead of racing the end.
+        if let block = readyHead {
+            readyHead = nil
+            transfer.deliverHead(block, finishing: outcome)
+        } else {
+            transfer.finish(outcome)
         }
     }
 }
 
 // MARK: - C callbacks
 
-private func easyTransfer(_ userdata: UnsafeMutableRawPointer?) -> CurlEasyTransfer {
-    // The event loop keeps every CurlEasyTransfer alive as long as its handle exists (it is the
-    // handle's owner), and libcurl only calls back while the handle is in the multi handle: an
-    // unretained reference is valid here.
-    Unmanaged<CurlEasyTransfer>.fromOpaque(userdata!).takeUnretainedValue()
+/// Runs `body` with the `CurlEasyTransfer` a callback's user data points at, neither retained nor
+/// released (a header callback runs once per line).
+///
+/// The event loop keeps every CurlEasyTransfer alive as long as its handle exists (it is the
+/// handle's owner), and libcurl only calls back while the handle is in the multi handle: the
+/// reference is valid for the whole call.
+private func withEasyTransfer<Result>(
+    _ userdata: UnsafeMutableRawPointer?, _ body: (CurlEasyTransfer) -> Result
+) -> Result {
+    Unmanaged<CurlEasyTransfer>.fromOpaque(userdata!)._withUnsafeGuaranteedRef(body)
 }
 
 private let curlHeaderCallback: curl_write_callback = { data, size, count, userdata in
-    easyTransfer(userdata).didReceiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+    withEasyTransfer(userdata) { $0.didReceiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count)) }
 }
 
 private let curlWriteCallback: curl_write_callback = { data, size, count, userdata in
-    easyTransfer(userdata).didReceiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+    withEasyTransfer(userdata) { $0.didReceiveBody(UnsafeRawBufferPointer(start: data, count: size * count)) }
 }
 
 private let curlReadCallback: curl_read_callback = { data, size, count, userdata in
-    easyTransfer(userdata).readUploadBytes(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
+    withEasyTransfer(userdata) { $0.readUploadBytes(into: UnsafeMutableRawBufferPointer(start: data, count: size * count)) }
 }
 
 private let curlProgressCallback: curl_xferinfo_callback = { userdata, _, _, _, uploaded in
-    easyTransfer(userdata).didProgress(uploaded: uploaded)
+    withEasyTransfer(userdata) { $0.didProgress(uploaded: uploaded) }
     return 0
 }
 
 private let curlPrereqCallback: curl_prereq_callback = { userdata, _, _, _, _ in
-    easyTransfer(userdata).requestWillBeSent() ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
+    withEasyTransfer(userdata) { $0.requestWillBeSent() } ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
 }
 
 private let curlSeekCallback: curl_seek_callback = { userdata, offset, origin in
-    easyTransfer(userdata).seekUpload(to: offset, origin: origin)
+    withEasyTransfer(userdata) { $0.seekUpload(to: offset, origin: origin) }
 }
 
 private let curlSockoptCallback: curl_sockopt_callback = { userdata, socket, purpose in
-    if purpose == CURLSOCKTYPE_IPCXN { easyTransfer(userdata).didCreateSocket(socket) }
+    if purpose == CURLSOCKTYPE_IPCXN { withEasyTransfer(userdata) { $0.didCreateSocket(socket) } }
     return ccurl_sockopt_ok()
 }

@@ -304,7 +304,7 @@ private final class CurlLoopThreadState {
         }
         active[easy.handle.raw] = easy
         byTransfer[ObjectIdentifier(transfer)] = easy
-        if let deadline = transfer.context.deadline {
+        if let deadline = transfer.driver.context.deadline {
             nearestDeadline = min(nearestDeadline ?? deadline, deadline)
         }
     }
@@ -325,7 +325,7 @@ private final class CurlLoopThreadState {
         guard now >= due else { return }
         nearestDeadline = nil
         for easy in Array(active.values) {
-            guard let transfer = easy.transfer, let deadline = transfer.context.deadline else { continue }
+            guard let transfer = easy.transfer, let deadline = transfer.driver.context.deadline else { continue }
             if deadline <= now {
                 remove(easy, cleanly: false)
                 transfer.finish(.failure(.timedOut("It was still queued or in flight on the curl transport.")))

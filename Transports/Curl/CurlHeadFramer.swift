@@ -14,20 +14,31 @@ struct CurlHeadFramer {
     private var interim = false
     private var interimCount = 0
 
-    /// Adds one line (with its line ending).
-    /// - Parameters:
-    ///   - line: The raw bytes libcurl handed to the header callback.
-    ///   - host: The server's name, evaluated only for an error (this runs for every header line).
+    /// A limit of ``ResponseHeadRules`` the head went past.
+    enum Overflow: Error {
+        /// The head is larger than ``ResponseHeadRules/maxHeadBytes``.
+        case headTooLarge
+        /// More interim responses than ``ResponseHeadRules/maxInterimResponses``.
+        case tooManyInterimResponses
+
+        /// The error to report for a head from `host`.
+        func error(host: String) -> SwitchyardError {
+            switch self {
+            case .headTooLarge: ResponseHeadRules.headTooLarge(host: host)
+            case .tooManyInterimResponses: ResponseHeadRules.tooManyInterimResponses(host: host)
+            }
+        }
+    }
+
+    /// Adds one line (with its line ending). Runs for every header line, so it names no host: the
+    /// caller turns an ``Overflow`` into its error.
+    /// - Parameter line: The raw bytes libcurl handed to the header callback.
     /// - Returns: The complete final block once `line` ended it, otherwise `nil`.
-    /// - Throws: ``SwitchyardError/Kind/protocolViolation`` past ``ResponseHeadRules``' limits.
-    mutating func consume(
-        _ line: UnsafeRawBufferPointer, host: @autoclosure () -> String = "the server"
-    ) throws(SwitchyardError) -> [UInt8]? {
+    /// - Throws: ``Overflow`` past ``ResponseHeadRules``' limits.
+    mutating func consume(_ line: UnsafeRawBufferPointer) throws(Overflow) -> [UInt8]? {
         let startsBlock = block.isEmpty
         if startsBlock { block.reserveCapacity(512) }
-        guard block.count + line.count <= ResponseHeadRules.maxHeadBytes else {
-            throw ResponseHeadRules.headTooLarge(host: host())
-        }
+        guard block.count + line.count <= ResponseHeadRules.maxHeadBytes else { throw .headTooLarge }
         block.append(contentsOf: line)
         if startsBlock {
             interim = Self.isInterimStatusLine(line)
@@ -36,9 +47,7 @@ struct CurlHeadFramer {
         guard Self.isEmptyLine(line) else { return nil }
         if interim {
             interimCount += 1
-            guard interimCount <= ResponseHeadRules.maxInterimResponses else {
-                throw ResponseHeadRules.tooManyInterimResponses(host: host())
-            }
+            guard interimCount <= ResponseHeadRules.maxInterimResponses else { throw .tooManyInterimResponses }
             block.removeAll(keepingCapacity: true)
             return nil
         }

@@ -21,7 +21,7 @@ struct CurlRequestLines: @unchecked Sendable {
     /// Frees a list built for this request alone; `nil` for a shared list (no allocation then).
     private let owner: OwnedList?
 
-    init(_ request: Request, decodesContentEncoding: Bool) {
+    init(_ request: borrowing Request, decodesContentEncoding: Bool) {
         let head = request.head
         url = "\(head.scheme ?? "http")://\(head.authority ?? "")\(head.path ?? "/")"
         let fields = head.headerFields

@@ -12,7 +12,11 @@ import SwitchyardTransportKit
 typealias CurlTransfer = ResponseStream<CurlTransferDriver>
 
 /// What a curl transfer does when its stream decides something, and what the loop reads from it.
-struct CurlTransferDriver: ResponseStreamDriver {
+///
+/// A class, not a struct: the stream, the loop and the easy handle each hold the transfer's request,
+/// context and lines through one reference, so handing the driver around costs one retain instead of
+/// one per reference it holds (about ten, with the request's).
+final class CurlTransferDriver: ResponseStreamDriver {
     typealias Head = [UInt8]
     typealias Queue = ResponseChunks
 
@@ -26,6 +30,18 @@ struct CurlTransferDriver: ResponseStreamDriver {
     let decodesContentEncoding: Bool
 
     var host: String { request.head.authority ?? "the server" }
+
+    init(
+        request: Request, context: ExchangeContext, upload: CurlUploadPump?, lines: CurlRequestLines, loop: CurlEventLoop,
+        decodesContentEncoding: Bool
+    ) {
+        self.request = request
+        self.context = context
+        self.upload = upload
+        self.lines = lines
+        self.loop = loop
+        self.decodesContentEncoding = decodesContentEncoding
+    }
 
     /// The caller waits for the head: hand the transfer to the loop.
     func startReceiving(_ stream: CurlTransfer) { loop.submit(.start(stream)) }
@@ -48,12 +64,12 @@ extension ResponseStream where Driver == CurlTransferDriver {
 
     /// A transfer for `request`, waiting to be handed to `loop` by ``start()``.
     convenience init(
-        request: Request, context: ExchangeContext, upload: CurlUploadPump?, loop: CurlEventLoop,
+        request: consuming Request, context: ExchangeContext, upload: CurlUploadPump?, loop: CurlEventLoop,
         highWaterBytes: Int, decodesContentEncoding: Bool
     ) {
+        let lines = CurlRequestLines(request, decodesContentEncoding: decodesContentEncoding)
         let driver = CurlTransferDriver(
-            request: request, context: context, upload: upload,
-            lines: CurlRequestLines(request, decodesContentEncoding: decodesContentEncoding),
+            request: request, context: context, upload: upload, lines: lines,
             loop: loop, decodesContentEncoding: decodesContentEncoding)
         self.init(
             driver: driver,
@@ -61,15 +77,6 @@ extension ResponseStream where Driver == CurlTransferDriver {
                 queue: ResponseChunks(), highWaterBytes: highWaterBytes,
                 overflow: .refuseAndPause))
     }
-
-    /// The request, as the loop configures the easy handle from it.
-    var request: Request { driver.request }
-    /// The exchange's context: deadline and timings.
-    var context: ExchangeContext { driver.context }
-    /// The streamed request body's pump, if the body streams.
-    var upload: CurlUploadPump? { driver.upload }
-    /// The URL and header lines, prepared for libcurl on the caller's task.
-    var lines: CurlRequestLines { driver.lines }
 
     // MARK: - Caller side
 
@@ -85,7 +92,7 @@ extension ResponseStream where Driver == CurlTransferDriver {
             let head = try CurlHeaderParser.parseHead(block)
             let declared = try ResponseHeadRules.validate(head, host: driver.host)
             var body: HTTPBody?
-            if ResponseHeadRules.hasBody(method: request.head.method, status: head.status) {
+            if ResponseHeadRules.hasBody(method: driver.request.head.method, status: head.status) {
                 if let whole = takeWholeBody(upTo: Self.wholeBodyLimit) {
                     body = HTTPBody(whole)
                 } else {
@@ -97,7 +104,8 @@ extension ResponseStream where Driver == CurlTransferDriver {
             let response = Response(head, body: body)
             return driver.decodesContentEncoding
                 ? try response.decodingContent(
-                    limit: request.options.maxResponseBytes, decoders: request.options.contentDecoders) : response
+                    limit: driver.request.options.maxResponseBytes, decoders: driver.request.options.contentDecoders)
+                : response
         } catch {
             cancel(error)
             throw error

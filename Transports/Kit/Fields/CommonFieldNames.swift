@@ -7,8 +7,17 @@ import SwitchyardCore
 /// in lower case (HTTP/2, and servers that send it so); any other spelling takes the general path,
 /// which keeps the name exactly as sent.
 package enum CommonFieldNames {
-    /// The names, indexed by their length in bytes.
-    private static let byLength: [[(spelling: [UInt8], name: HTTPField.Name)]] = {
+    /// The spellings and their names, made once: a lookup compares bytes in one buffer and copies a
+    /// name only for the match (a header line's lookup retains nothing else).
+    private struct Table: @unchecked Sendable {  // built once in `table`'s initialiser, then only read
+        /// Every spelling's bytes, back to back; never freed.
+        let bytes: UnsafeRawBufferPointer
+        /// For each length in bytes, the (offset into ``bytes``, index into ``names``) of its spellings.
+        let byLength: [[(offset: Int, name: Int)]]
+        let names: [HTTPField.Name]
+    }
+
+    private static let table: Table = {
         let predefined: [HTTPField.Name] = [
             .date, .server, .contentType, .contentLength, .connection, .cacheControl, .eTag, .lastModified,
             .expires, .vary, .location, .setCookie, .transferEncoding, .contentEncoding, .acceptRanges, .age,
@@ -21,17 +30,26 @@ package enum CommonFieldNames {
             spellings.append(name)
             if name.canonicalName != name.rawName, let lower = HTTPField.Name(name.canonicalName) { spellings.append(lower) }
         }
-        var table = Array(
-            repeating: [(spelling: [UInt8], name: HTTPField.Name)](), count: 1 + (spellings.map(\.rawName.utf8.count).max() ?? 0))
-        for name in spellings { table[name.rawName.utf8.count].append((Array(name.rawName.utf8), name)) }
-        return table
+        let joined = spellings.flatMap { Array($0.rawName.utf8) }
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: joined.count, alignment: 1)
+        bytes.copyMemory(from: UnsafeRawBufferPointer(start: joined, count: joined.count))
+        var byLength = Array(repeating: [(offset: Int, name: Int)](), count: 1 + (spellings.map(\.rawName.utf8.count).max() ?? 0))
+        var offset = 0
+        for (index, name) in spellings.enumerated() {
+            let count = name.rawName.utf8.count
+            byLength[count].append((offset, index))
+            offset += count
+        }
+        return Table(bytes: UnsafeRawBufferPointer(bytes), byLength: byLength, names: spellings)
     }()
 
     /// The name `bytes` spell, if it is one of the common names in a recognised spelling.
     package static func name(_ bytes: UnsafeRawBufferPointer) -> HTTPField.Name? {
-        guard bytes.count < byLength.count else { return nil }
-        for candidate in byLength[bytes.count] where candidate.spelling.withUnsafeBytes({ $0.elementsEqual(bytes) }) {
-            return candidate.name
+        let table = Self.table
+        guard bytes.count < table.byLength.count else { return nil }
+        for candidate in table.byLength[bytes.count]
+        where UnsafeRawBufferPointer(rebasing: table.bytes[candidate.offset..<candidate.offset + bytes.count]).elementsEqual(bytes) {
+            return table.names[candidate.name]
         }
         return nil
     }

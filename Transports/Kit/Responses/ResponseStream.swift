@@ -209,6 +209,30 @@ public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
         return delivery
     }
 
+    /// Hands the response head over and records the I/O's outcome in one step, for a response that
+    /// completed before its head was handed over (a small one, in one turn of the I/O): the head's
+    /// waiter wakes to an exchange that has already ended, so its body is there whole
+    /// (``takeWholeBody(upTo:)``) instead of racing the end, and the stream locks once, not twice.
+    /// The same as ``deliverHead(_:declaredBytes:)`` followed by ``finish(_:)``.
+    /// - Parameters:
+    ///   - head: The head.
+    ///   - declaredBytes: The body length to hold a clean end to.
+    ///   - result: The I/O's outcome.
+    @inlinable public func deliverHead(
+        _ head: Driver.Head, declaredBytes: Int64? = nil, finishing result: Result<Void, SwitchyardError>
+    ) {
+        let (waiter, waiters) = state.withLock { locked in
+            var waiter: UnsafeContinuation<Driver.Head, any Error>?
+            if locked.machine.headArrived(head, declaredBytes: declaredBytes) == .resumeWaiter {
+                waiter = locked.headWaiter
+                locked.headWaiter = nil
+            }
+            return (waiter, locked.machine.finish(result, host: driver.host).map { take($0, &locked) })
+        }
+        if let waiters { complete(waiters, stopReceiving: false) }
+        waiter?.resume(returning: head)
+    }
+
     /// Offers a body chunk (any thread, one at a time).
     @inlinable public func offer(_ incoming: Driver.Queue.Incoming) -> Offer {
         let (offer, reader, ending): (State.ChunkOffer, UnsafeContinuation<ArraySlice<UInt8>?, any Error>?, Waiters?) = state.withLock {
