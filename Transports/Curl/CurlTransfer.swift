@@ -87,7 +87,13 @@ extension ResponseStream where Driver == CurlTransferDriver {
     /// Hands the transfer to the event loop, waits for the response head and parses it (here, on the
     /// caller's task, not on the loop thread).
     func start() async throws -> Response {
-        let block = try await self.head()
+        try makeResponse(from: try await self.head())
+    }
+
+    /// The response for the head `block`: parsed, checked, with its body. Synchronous and never
+    /// inlined, so the parse's temporaries stay out of the async frame of ``start()``.
+    @inline(never)
+    private func makeResponse(from block: [UInt8]) throws(SwitchyardError) -> Response {
         do throws(SwitchyardError) {
             let head = try CurlHeaderParser.parseHead(block)
             let declared = try ResponseHeadRules.validate(head, host: driver.host)

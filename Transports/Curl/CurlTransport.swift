@@ -235,6 +235,14 @@ public final class CurlTransport: Transport {
     /// - Returns: The response head with a streaming body.
     /// - Throws: A `SwitchyardError`.
     public nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+        try await makeTransfer(for: request, context: context).start()
+    }
+
+    /// The transfer for `request`, with its streamed body's producer started. Synchronous and never
+    /// inlined, so what it builds (the URL, the header list) is not kept in the async frame of
+    /// ``send(_:context:)`` for the whole exchange.
+    @inline(never)
+    private func makeTransfer(for request: Request, context: ExchangeContext) -> CurlTransfer {
         var upload: CurlUploadPump?
         if let body = request.body, body.bufferedBytes == nil {
             upload = CurlUploadPump()
@@ -246,7 +254,7 @@ public final class CurlTransport: Transport {
         if let upload, let body = request.body {
             startProducing(body, into: upload, for: transfer)
         }
-        return try await transfer.start()
+        return transfer
     }
 
     /// Pulls the streamed request body into the upload pump on its own task, so the body's

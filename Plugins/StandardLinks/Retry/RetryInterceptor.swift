@@ -72,23 +72,69 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
     /// - Returns: The first non-retried response, or the last one when retries are exhausted.
     /// - Throws: The last attempt's error, or `SwitchyardError.Kind.cancelled` during a wait.
     public nonisolated(nonsending) func intercept(_ request: Request, context: ExchangeContext, next: Next) async throws -> Response {
+        // The first attempt is all most calls make: it runs here, with every decision made in
+        // synchronous helpers that are never inlined, and the retries run in a function of their
+        // own. Inlined, the retry loop made this link's async frame about 10 KB, allocated per call.
+        let (request, deadline) = prepare(request, context: context)
+        context.attempt = 1
+        let outcome = await Self.attempt(request, next: next, number: 1)
+        guard case .retry(let wait, let why) = decide(after: outcome, of: request, attempt: 1, deadline: deadline)
+        else { return try outcome.get() }
+        return try await retry(
+            after: outcome, wait: wait, reason: why, policy: policy.applying(request.options.retry), request: request,
+            context: context, next: next, deadline: deadline)
+    }
+
+    /// The request as every attempt sends it (with an idempotency key when the policy gives one), and
+    /// the deadline of all attempts.
+    @inline(never)
+    private func prepare(_ request: Request, context: ExchangeContext) -> (Request, ContinuousClock.Instant?) {
         let policy = policy.applying(request.options.retry)
         let request = policy.idempotencyKeys.map { $0.keyed(request, context: context) } ?? request
-        let deadline = policy.deadline(for: context)
         budget?.recordRequest()
+        return (request, policy.deadline(for: context))
+    }
+
+    /// The decision after an attempt of the policy for `request` (with its override); out of line and
+    /// without the policy in the caller's frame: see ``intercept(_:context:next:)``.
+    @inline(never)
+    private func decide(
+        after outcome: Result<Response, SwitchyardError>, of request: Request, attempt: Int, deadline: ContinuousClock.Instant?
+    ) -> RetryStep {
+        policy.applying(request.options.retry).decision(after: outcome, of: request, attempt: attempt, deadline: deadline)
+    }
+
+    /// Retries after attempt 1 decided to: waits (for the back-off, or for an attempt hold to lift)
+    /// and sends again, as long as the policy and the budget allow.
+    @inline(never)
+    private nonisolated(nonsending) func retry(
+        after first: Result<Response, SwitchyardError>, wait firstWait: Duration, reason firstReason: String,
+        policy: RetryPolicy, request: Request, context: ExchangeContext, next: Next, deadline: ContinuousClock.Instant?
+    ) async throws -> Response {
+        var decided: (outcome: Result<Response, SwitchyardError>, wait: Duration, reason: String)? = (
+            first, firstWait, firstReason
+        )
         var attempt = 1
         while true {
-            context.attempt = attempt
             let delay: Duration
             let reason: String
             do {
                 // Scoped so that a discarded response (and any transfer behind its body) is
                 // released before the wait, not after it.
-                let outcome = await Self.attempt(request, next: next, number: attempt)
-                guard
-                    case .retry(let wait, let why) = policy.decision(
-                        after: outcome, of: request, attempt: attempt, deadline: deadline)
-                else { return try outcome.get() }
+                let outcome: Result<Response, SwitchyardError>
+                let wait: Duration
+                let why: String
+                if let carried = decided.take() {
+                    (outcome, wait, why) = carried
+                } else {
+                    context.attempt = attempt
+                    let sent = await Self.attempt(request, next: next, number: attempt)
+                    guard
+                        case .retry(let nextWait, let nextWhy) = decide(
+                            after: sent, of: request, attempt: attempt, deadline: deadline)
+                    else { return try sent.get() }
+                    (outcome, wait, why) = (sent, nextWait, nextWhy)
+                }
                 if case .failure = outcome, let hold = context.attemptHold, hold.isHolding {
                     // Waiting for the hold (the network) replaces the back-off: retrying into it would only burn attempts.
                     ActivityReporting.report(.waitingForAttempt(attempt + 1, delay: nil))

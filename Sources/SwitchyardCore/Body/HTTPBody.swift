@@ -154,11 +154,13 @@ extension HTTPBody: AsyncSequence {
         public typealias Element = ArraySlice<UInt8>
         private var pending: ArraySlice<UInt8>?
         private var producer: ChunkProducer?
-        private var refusal: SwitchyardError?
+        /// Whether the body was single-use and already read (a flag, not the error: the iterator is
+        /// kept in the async frame of every read).
+        private var refused = false
 
         init(_ body: HTTPBody) {
             guard body.beginIteration() else {
-                refusal = HTTPBody.spentRefusal
+                refused = true
                 return
             }
             switch body.storage {
@@ -171,7 +173,7 @@ extension HTTPBody: AsyncSequence {
         /// - Returns: The next chunk.
         /// - Throws: The stream's error, or ``SwitchyardError/Kind/invalidRequest`` for a replayed single-use body.
         public mutating func next() async throws -> ArraySlice<UInt8>? {
-            if let refusal { throw refusal }
+            if refused { throw HTTPBody.spentRefusal }
             if let bytes = pending {
                 pending = nil
                 return bytes.isEmpty ? nil : bytes

@@ -178,6 +178,17 @@ public struct Client: Sendable {
     }
 
     private func run(_ request: Request, chain: AssembledChain, context: ExchangeContext) async throws(SwitchyardError) -> Response {
+        let request = try Self.prepare(request, chain: chain, context: context)
+        return try await chain.pipeline.run(request, context: context, from: 0)
+    }
+
+    /// The request as the chain receives it: validated, with the chain's `User-Agent`, and only while
+    /// the exchange is live. Synchronous and never inlined, so its temporaries (the field lookups,
+    /// the error it may build) live on the thread's stack, not in the async frame of every request.
+    @inline(never)
+    private static func prepare(_ request: Request, chain: AssembledChain, context: ExchangeContext) throws(SwitchyardError)
+        -> Request
+    {
         var request = request
         do throws(SwitchyardError) {
             if !request.isValidated { try RequestValidator.validate(request.head) }
@@ -192,7 +203,7 @@ public struct Client: Sendable {
         } catch {
             throw .sealing(error, request: request.head)
         }
-        return try await chain.pipeline.run(request, context: context, from: 0)
+        return request
     }
 }
 

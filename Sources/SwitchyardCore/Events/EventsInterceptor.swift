@@ -27,11 +27,23 @@ public struct EventsInterceptor: Interceptor {
         context.publish(.started, request: request)
         do {
             let response = try await next(request)
-            context.publish(.succeeded(status: response.head.status.code), request: request)
+            Self.publishSuccess(of: response, request: request, context: context)
             return response
         } catch {
-            context.publish(error.kind == .cancelled ? .cancelled : .failed(error), request: request)
+            Self.publishFailure(error, request: request, context: context)
             throw error
         }
+    }
+
+    // Out of line, so the events' temporaries are not kept in the async frame of every call.
+
+    @inline(never)
+    private static func publishSuccess(of response: Response, request: Request, context: ExchangeContext) {
+        context.publish(.succeeded(status: response.head.status.code), request: request)
+    }
+
+    @inline(never)
+    private static func publishFailure(_ error: SwitchyardError, request: Request, context: ExchangeContext) {
+        context.publish(error.kind == .cancelled ? .cancelled : .failed(error), request: request)
     }
 }

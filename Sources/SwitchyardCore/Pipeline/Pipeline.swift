@@ -66,8 +66,10 @@ public final class Pipeline: Sendable {
         return try await runRecordingStage(request, context: context, from: index)
     }
 
-    /// Runs link `index` between the stage-timing marks of a chain that records them.
-    @usableFromInline
+    /// Runs link `index` between the stage-timing marks of a chain that records them. Never inlined:
+    /// inlined into ``run(_:context:from:)`` beside ``step(_:context:from:)``, it doubled the async
+    /// frame every request allocates.
+    @usableFromInline @inline(never)
     nonisolated(nonsending) func runRecordingStage(_ request: Request, context: ExchangeContext, from index: Int)
         async throws(SwitchyardError) -> Response
     {
@@ -81,27 +83,40 @@ public final class Pipeline: Sendable {
     nonisolated(nonsending) func step(_ request: Request, context: ExchangeContext, from index: Int) async throws(SwitchyardError)
         -> Response
     {
-        if index < interceptors.count {
-            let interceptor = interceptors[index]
-            do {
-                return try await interceptor.intercept(
-                    request, context: context, next: Next(pipeline: self, index: index + 1, context: context))
-            } catch {
-                throw .sealing(
-                    error, request: request.head, attempt: context.attempt,
-                    thrownBy: error is SwitchyardError ? nil : Self.name(of: interceptor))
-            }
-        }
-        try context.checkLiveness()
-        if let body = request.body, body.isSpent {
-            throw .sealing(HTTPBody.spentRefusal, request: request.head, attempt: context.attempt)
-        }
-        context.attemptStartedAt = .now
+        // One way out for every failure: each `throw` site would take a `SwitchyardError` of room in
+        // the async frame.
         do {
+            if index < interceptors.count {
+                return try await interceptors[index].intercept(
+                    request, context: context, next: Next(pipeline: self, index: index + 1, context: context))
+            }
+            try Self.beginAttempt(of: request, context: context)
             return try await transport.send(request, context: context)
         } catch {
-            throw .sealing(error, request: request.head, attempt: context.attempt)
+            throw Self.seal(error, thrownBy: index < interceptors.count ? interceptors[index] : nil, request: request, context: context)
         }
+    }
+
+    /// Checks that the exchange is live and its body can be sent, and marks the attempt's start, just
+    /// before the transport runs. Synchronous and never inlined, for the reason ``seal(_:thrownBy:request:context:)`` is.
+    @usableFromInline @inline(never)
+    static func beginAttempt(of request: Request, context: ExchangeContext) throws(SwitchyardError) {
+        try context.checkLiveness()
+        if let body = request.body, body.isSpent {
+            throw seal(HTTPBody.spentRefusal, thrownBy: nil, request: request, context: context)
+        }
+        context.attemptStartedAt = .now
+    }
+
+    /// The ``SwitchyardError`` a link's failure leaves it as (see the type's discussion). A synchronous
+    /// function of its own, never inlined: its temporaries then live on the thread's stack, not in the
+    /// async frame of ``step(_:context:from:)``, which every request allocates.
+    @usableFromInline @inline(never)
+    static func seal(
+        _ error: any Error, thrownBy interceptor: (any Interceptor)?, request: Request, context: ExchangeContext
+    ) -> SwitchyardError {
+        let name = interceptor.flatMap { error is SwitchyardError ? nil : Self.name(of: $0) }
+        return .sealing(error, request: request.head, attempt: context.attempt, thrownBy: name)
     }
 
     /// The name reports and chain listings use for an interceptor: a ``ClosureInterceptor``'s
