@@ -189,6 +189,37 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Returns: The response head with a streaming body (`nil` for HEAD, 204 and 304).
     /// - Throws: A `SwitchyardError`.
     public nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+        // The synchronous work and the failure path run in functions that are never inlined: inlined,
+        // they made this method's async frame over 4 KB, allocated per request.
+        let exchange = try prepare(request, context: context)
+        defer { if let probe = exchange.probe { connectionObserver?.withdraw(probe) } }
+        let response: HTTPClientResponse
+        do {
+            response = try await exchange.client.execute(exchange.outgoing, deadline: Self.nioDeadline(for: context))
+        } catch {
+            throw await failure(error, of: exchange, context: context)
+        }
+        recordHead(of: response, context: context)
+        do {
+            return try await makeResponse(response, for: request, context: context, host: exchange.host)
+        } catch {
+            recordTotal(context)
+            throw error
+        }
+    }
+
+    /// One request as AsyncHTTPClient takes it, and what the failure path needs to know about it.
+    private struct Exchange {
+        let outgoing: HTTPClientRequest
+        let client: HTTPClient
+        let proxy: ProxyServer?
+        let probe: String?
+        let host: String
+    }
+
+    /// Maps `request` for the wrapped client (or the proxy's), watching its connection when asked.
+    @inline(never)
+    private func prepare(_ request: Request, context: ExchangeContext) throws -> Exchange {
         try context.checkLiveness()
         if let tlsFailure { throw tlsFailure }
         let host = request.head.authority ?? "the server"
@@ -197,25 +228,35 @@ public final class AsyncHTTPClientTransport: Transport {
             request, acceptEncoding: acceptEncoding.map { decoders == .builtIn ? $0 : decoders.acceptEncoding })
         let probe = request.options.publishesConnectionEvents ? connectionObserver?.watch(request, context: context) : nil
         if let probe { outgoing.headers.add(name: AsyncHTTPClientConnectionObserver.probeField, value: probe) }
-        defer { if let probe { connectionObserver?.withdraw(probe) } }
         var client = self.client
         var proxy: ProxyServer?
         if let proxyClients { (client, proxy) = proxyClients.route(request.head, direct: client) }
-        let response: HTTPClientResponse
-        do {
-            response = try await client.execute(outgoing, deadline: Self.nioDeadline(for: context))
-        } catch {
-            recordTotal(context)
-            if let proxy, let failure = AsyncHTTPClientProxyClients.failure(for: error, proxy: proxy, host: host) {
-                throw failure
-            }
-            let mapped = AsyncHTTPClientErrorMapping.error(for: error, phase: .waitingForHead, host: host)
-            // The diagnosis connects to the server directly: through a proxy it would reach the wrong peer.
-            if proxy == nil, AsyncHTTPClientTLSDiagnosis.isChainVerificationFailure(error) {
-                throw await AsyncHTTPClientTLSDiagnosis.refine(mapped, host: host, url: outgoing.url, group: client.eventLoopGroup)
-            }
-            throw mapped
+        return Exchange(outgoing: outgoing, client: client, proxy: proxy, probe: probe, host: host)
+    }
+
+    /// The error for a request that got no head.
+    @inline(never)
+    private nonisolated(nonsending) func failure(_ error: any Error, of exchange: Exchange, context: ExchangeContext) async
+        -> any Error
+    {
+        recordTotal(context)
+        if let proxy = exchange.proxy,
+            let failure = AsyncHTTPClientProxyClients.failure(for: error, proxy: proxy, host: exchange.host)
+        {
+            return failure
         }
+        let mapped = AsyncHTTPClientErrorMapping.error(for: error, phase: .waitingForHead, host: exchange.host)
+        // The diagnosis connects to the server directly: through a proxy it would reach the wrong peer.
+        if exchange.proxy == nil, AsyncHTTPClientTLSDiagnosis.isChainVerificationFailure(error) {
+            return await AsyncHTTPClientTLSDiagnosis.refine(
+                mapped, host: exchange.host, url: exchange.outgoing.url, group: exchange.client.eventLoopGroup)
+        }
+        return mapped
+    }
+
+    /// Records when the head arrived and the protocol version.
+    @inline(never)
+    private func recordHead(of response: HTTPClientResponse, context: ExchangeContext) {
         let headArrived = ContinuousClock.now
         let elapsed = context.attemptStartedAt.duration(to: headArrived)
         let version = HTTPProtocolVersion(major: response.version.major, minor: response.version.minor)
@@ -223,17 +264,12 @@ public final class AsyncHTTPClientTransport: Transport {
             timings.firstByte = elapsed
             timings.httpVersion = version
         }
-        do {
-            return try await makeResponse(response, for: request, context: context, host: host)
-        } catch {
-            recordTotal(context)
-            throw error
-        }
     }
 
     // MARK: - Response
 
-    private func makeResponse(
+    @inline(never)
+    private nonisolated(nonsending) func makeResponse(
         _ response: HTTPClientResponse, for request: Request, context: ExchangeContext, host: String
     ) async throws -> Response {
         if response.history.count > 1 {

@@ -251,6 +251,20 @@ public final class URLSessionTransport: Transport {
     /// - Returns: The response head with a streaming body.
     /// - Throws: A `SwitchyardError`.
     public nonisolated(nonsending) func send(_ request: Request, context: ExchangeContext) async throws -> Response {
+        // The synchronous steps are functions of their own, never inlined: inlined, they made this
+        // method's async frame 2.4 KB, allocated per request.
+        var (urlRequest, exchange) = try prepare(request, context: context)
+        var upload: (body: HTTPBody, pipe: RequestBodyPipe)?
+        if let body = request.body, body.bufferedBytes == nil {
+            upload = try await attachStreamedBody(body, of: request, to: &urlRequest, exchange: exchange, context: context)
+        }
+        try launch(urlRequest, exchange: exchange, upload: upload, context: context)
+        return try await exchange.head()
+    }
+
+    /// The request as URLSession takes it, with a buffered body, and the exchange that will track it.
+    @inline(never)
+    private func prepare(_ request: Request, context: ExchangeContext) throws -> (URLRequest, URLSessionExchange) {
         try context.checkLiveness()
         if let tlsLimitation { throw tlsLimitation }
         if let proxyRefusal { throw proxyRefusal }
@@ -259,36 +273,54 @@ public final class URLSessionTransport: Transport {
             request: request, context: context,
             memoryLimit: max(configuration.bufferedBodyBytes, 64 * 1024),
             pausesTask: Self.canPauseTasks)
-        var upload: (body: HTTPBody, pipe: RequestBodyPipe)?
         if let body = request.body, let bytes = body.bufferedBytes {
             if request.head.method == .get, !bytes.isEmpty { throw Self.getWithBody }
             urlRequest.httpBody = Data(bytes)
-        } else if let body = request.body {
-            if request.head.method == .get { throw Self.getWithBody }
-            #if canImport(FoundationNetworking)
-            switch try await Self.spool(body, context: context, memoryLimit: configuration.bufferedBodyBytes) {
-            case .bytes(let data):
-                urlRequest.httpBody = data
-            case .file(let url):
-                // A stream, not `uploadTask(fromFile:)`: corelibs' file source traps the process
-                // (`try!` on `curl_easy_pause`) when its read completes after the transfer ended.
-                exchange.onEnd { try? FileManager.default.removeItem(at: url) }
-                guard let stream = InputStream(url: url) else {
-                    let error = SwitchyardError.transportFailed("Could not reopen the spooled request body at \(url.path).")
-                    exchange.fail(error)
-                    throw error
-                }
-                urlRequest.httpBodyStream = stream
-            }
-            #else
-            let pipe = RequestBodyPipe()
-            urlRequest.httpBodyStream = pipe.makeInputStream()
-            if case .known(let length) = body.length {
-                urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
-            }
-            upload = (body, pipe)
-            #endif
         }
+        return (urlRequest, exchange)
+    }
+
+    /// Attaches a streamed body: spooled (memory or a file) on corelibs, piped on Apple platforms.
+    /// - Returns: The body and its pipe, when the body is piped as it is produced.
+    @inline(never)
+    private nonisolated(nonsending) func attachStreamedBody(
+        _ body: HTTPBody, of request: Request, to urlRequest: inout URLRequest, exchange: URLSessionExchange,
+        context: ExchangeContext
+    ) async throws -> (body: HTTPBody, pipe: RequestBodyPipe)? {
+        if request.head.method == .get { throw Self.getWithBody }
+        #if canImport(FoundationNetworking)
+        switch try await Self.spool(body, context: context, memoryLimit: configuration.bufferedBodyBytes) {
+        case .bytes(let data):
+            urlRequest.httpBody = data
+        case .file(let url):
+            // A stream, not `uploadTask(fromFile:)`: corelibs' file source traps the process
+            // (`try!` on `curl_easy_pause`) when its read completes after the transfer ended.
+            exchange.onEnd { try? FileManager.default.removeItem(at: url) }
+            guard let stream = InputStream(url: url) else {
+                let error = SwitchyardError.transportFailed("Could not reopen the spooled request body at \(url.path).")
+                exchange.fail(error)
+                throw error
+            }
+            urlRequest.httpBodyStream = stream
+        }
+        return nil
+        #else
+        let pipe = RequestBodyPipe()
+        urlRequest.httpBodyStream = pipe.makeInputStream()
+        if case .known(let length) = body.length {
+            urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
+        }
+        return (body, pipe)
+        #endif
+    }
+
+    /// Creates the task, registers the exchange and starts it (with its body's producer, deadline and
+    /// idle watch).
+    @inline(never)
+    private func launch(
+        _ urlRequest: URLRequest, exchange: URLSessionExchange, upload: (body: HTTPBody, pipe: RequestBodyPipe)?,
+        context: ExchangeContext
+    ) throws {
         let task = try isShutDown.withLock { shutDown -> URLSessionTask in
             if shutDown {
                 let error = TransportFailure.shutDown("The URLSession transport")
@@ -305,7 +337,6 @@ public final class URLSessionTransport: Transport {
         if let deadline = context.deadline { Self.startDeadlineTimer(deadline, for: exchange) }
         idleWatchdog?.watch(exchange)
         if exchange.attach(task) { task.resume() }
-        return try await exchange.head()
     }
 
     // MARK: - Helpers

@@ -129,9 +129,22 @@ public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
 
     /// Returns the next body chunk, `nil` at the end, or throws the exchange's failure.
     @inlinable public func nextChunk() async throws -> ArraySlice<UInt8>? {
-        // Fast path: something is ready, so no continuation and no cancellation handler.
-        if let ready = try settle(state.withLock { read(&$0, parking: false) }) { return ready }
-        return try await withTaskCancellationHandler {
+        // Fast path: something is ready, so no continuation and no cancellation handler. Both paths
+        // are functions of their own, never inlined: inlined, they made this frame over 1 KB per read.
+        if let ready = try readyChunk() { return ready }
+        return try await parkForChunk()
+    }
+
+    /// The next chunk or the end if one is ready (`.some`), without parking; `nil` if the reader must wait.
+    @usableFromInline @inline(never)
+    func readyChunk() throws(SwitchyardError) -> ArraySlice<UInt8>?? {
+        try settle(state.withLock { read(&$0, parking: false) })
+    }
+
+    /// Parks the reader until a chunk, the end or a failure arrives.
+    @usableFromInline @inline(never)
+    nonisolated(nonsending) func parkForChunk() async throws -> ArraySlice<UInt8>? {
+        try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<ArraySlice<UInt8>?, any Error>) in
                 let request = state.withLock { locked in
                     let request = read(&locked, parking: true)
