@@ -81,8 +81,7 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
         guard case .retry(let wait, let why) = decide(after: outcome, of: request, attempt: 1, deadline: deadline)
         else { return try outcome.get() }
         return try await retry(
-            after: outcome, wait: wait, reason: why, policy: policy.applying(request.options.retry), request: request,
-            context: context, next: next, deadline: deadline)
+            after: outcome, wait: wait, reason: why, request: request, context: context, next: next, deadline: deadline)
     }
 
     /// The request as every attempt sends it (with an idempotency key when the policy gives one), and
@@ -109,7 +108,7 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
     @inline(never)
     private nonisolated(nonsending) func retry(
         after first: Result<Response, SwitchyardError>, wait firstWait: Duration, reason firstReason: String,
-        policy: RetryPolicy, request: Request, context: ExchangeContext, next: Next, deadline: ContinuousClock.Instant?
+        request: Request, context: ExchangeContext, next: Next, deadline: ContinuousClock.Instant?
     ) async throws -> Response {
         var decided: (outcome: Result<Response, SwitchyardError>, wait: Duration, reason: String)? = (
             first, firstWait, firstReason
@@ -204,7 +203,9 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
         }
     }
 
-    /// Runs one attempt through the rest of the chain and captures its outcome.
+    /// Runs one attempt through the rest of the chain and captures its outcome (never inlined: its
+    /// result and error temporaries would join the frame of ``intercept(_:context:next:)``).
+    @inline(never)
     private static func attempt(_ request: Request, next: Next, number: Int) async -> Result<Response, SwitchyardError> {
         do {
             return .success(try await next(request))

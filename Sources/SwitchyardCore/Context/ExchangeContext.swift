@@ -36,7 +36,6 @@ public final class ExchangeContext: Sendable {
     @usableFromInline let profilesChain: Bool
 
     private struct State {
-        var attemptStartedAt: ContinuousClock.Instant?
         var timings = TransferTimings()
         var stages: [PipelineTimings.Stage] = []
         var profile: ChainProfile?
@@ -47,6 +46,9 @@ public final class ExchangeContext: Sendable {
 
     private let state: Lock<State>
     private let currentAttempt = Atomic<Int>(1)
+    /// Nanoseconds from ``startedAt`` to the current attempt's start, `Int64.min` before the first:
+    /// an atomic, not the lock, because the chain sets it on every attempt and transports read it.
+    private let attemptOffset = Atomic<Int64>(.min)
     private static let nextID = Atomic<UInt64>(1)
 
     /// Creates the context of a new exchange.
@@ -85,8 +87,16 @@ public final class ExchangeContext: Sendable {
     /// When the chain handed the current attempt to the transport (the start of the exchange until
     /// then): the zero of ``TransferTimings`` for transports that measure phases themselves.
     public var attemptStartedAt: ContinuousClock.Instant {
-        get { state.withLock { $0.attemptStartedAt ?? startedAt } }
-        set { state.withLock { $0.attemptStartedAt = newValue } }
+        get {
+            let offset = attemptOffset.load(ordering: .acquiring)
+            return offset == .min ? startedAt : startedAt.advanced(by: .nanoseconds(offset))
+        }
+        set {
+            let (seconds, attoseconds) = startedAt.duration(to: newValue).components
+            let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+            let offset = nanoseconds.overflow ? (seconds < 0 ? .min + 1 : .max) : nanoseconds.partialValue &+ attoseconds / 1_000_000_000
+            attemptOffset.store(offset == .min ? .min + 1 : offset, ordering: .releasing)
+        }
     }
 
     /// The phase timings recorded so far by the transport.
