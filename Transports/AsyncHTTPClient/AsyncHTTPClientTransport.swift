@@ -197,24 +197,23 @@ public final class AsyncHTTPClientTransport: Transport {
         do {
             response = try await exchange.client.execute(exchange.outgoing, deadline: Self.nioDeadline(for: context))
         } catch {
-            throw await failure(error, of: exchange, context: context)
+            throw await failure(error, of: exchange, request: request, context: context)
         }
         recordHead(of: response, context: context)
         do {
-            return try await makeResponse(response, for: request, context: context, host: exchange.host)
+            return try await makeResponse(response, for: request, context: context, host: request.head.authority ?? "the server")
         } catch {
             recordTotal(context)
             throw error
         }
     }
 
-    /// One request as AsyncHTTPClient takes it, and what the failure path needs to know about it.
+    /// One request as AsyncHTTPClient takes it: kept across the wait for the head, so it holds no
+    /// more than that wait needs (the failure path finds the rest from the request).
     private struct Exchange {
         let outgoing: HTTPClientRequest
         let client: HTTPClient
-        let proxy: ProxyServer?
         let probe: String?
-        let host: String
     }
 
     /// Maps `request` for the wrapped client (or the proxy's), watching its connection when asked.
@@ -222,34 +221,31 @@ public final class AsyncHTTPClientTransport: Transport {
     private func prepare(_ request: Request, context: ExchangeContext) throws -> Exchange {
         try context.checkLiveness()
         if let tlsFailure { throw tlsFailure }
-        let host = request.head.authority ?? "the server"
         let decoders = request.options.contentDecoders
         var outgoing = try AsyncHTTPClientRequestMapping.makeRequest(
             request, acceptEncoding: acceptEncoding.map { decoders == .builtIn ? $0 : decoders.acceptEncoding })
         let probe = request.options.publishesConnectionEvents ? connectionObserver?.watch(request, context: context) : nil
         if let probe { outgoing.headers.add(name: AsyncHTTPClientConnectionObserver.probeField, value: probe) }
-        var client = self.client
-        var proxy: ProxyServer?
-        if let proxyClients { (client, proxy) = proxyClients.route(request.head, direct: client) }
-        return Exchange(outgoing: outgoing, client: client, proxy: proxy, probe: probe, host: host)
+        let client = proxyClients?.route(request.head, direct: self.client).client ?? self.client
+        return Exchange(outgoing: outgoing, client: client, probe: probe)
     }
 
     /// The error for a request that got no head.
     @inline(never)
-    private nonisolated(nonsending) func failure(_ error: any Error, of exchange: Exchange, context: ExchangeContext) async
-        -> any Error
-    {
+    private nonisolated(nonsending) func failure(
+        _ error: any Error, of exchange: Exchange, request: Request, context: ExchangeContext
+    ) async -> any Error {
         recordTotal(context)
-        if let proxy = exchange.proxy,
-            let failure = AsyncHTTPClientProxyClients.failure(for: error, proxy: proxy, host: exchange.host)
-        {
+        let host = request.head.authority ?? "the server"
+        let proxy = proxyClients?.route(request.head, direct: client).proxy
+        if let proxy, let failure = AsyncHTTPClientProxyClients.failure(for: error, proxy: proxy, host: host) {
             return failure
         }
-        let mapped = AsyncHTTPClientErrorMapping.error(for: error, phase: .waitingForHead, host: exchange.host)
+        let mapped = AsyncHTTPClientErrorMapping.error(for: error, phase: .waitingForHead, host: host)
         // The diagnosis connects to the server directly: through a proxy it would reach the wrong peer.
-        if exchange.proxy == nil, AsyncHTTPClientTLSDiagnosis.isChainVerificationFailure(error) {
+        if proxy == nil, AsyncHTTPClientTLSDiagnosis.isChainVerificationFailure(error) {
             return await AsyncHTTPClientTLSDiagnosis.refine(
-                mapped, host: exchange.host, url: exchange.outgoing.url, group: exchange.client.eventLoopGroup)
+                mapped, host: host, url: exchange.outgoing.url, group: exchange.client.eventLoopGroup)
         }
         return mapped
     }

@@ -32,7 +32,7 @@ package enum CommonFieldNames {
         }
         let joined = spellings.flatMap { Array($0.rawName.utf8) }
         let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: joined.count, alignment: 1)
-        bytes.copyMemory(from: UnsafeRawBufferPointer(start: joined, count: joined.count))
+        joined.withUnsafeBytes { bytes.copyMemory(from: $0) }
         var byLength = Array(repeating: [(offset: Int, name: Int)](), count: 1 + (spellings.map(\.rawName.utf8.count).max() ?? 0))
         var offset = 0
         for (index, name) in spellings.enumerated() {
