@@ -91,12 +91,17 @@ public final class ExchangeContext: Sendable {
             let offset = attemptOffset.load(ordering: .acquiring)
             return offset == .min ? startedAt : startedAt.advanced(by: .nanoseconds(offset))
         }
-        set {
-            let (seconds, attoseconds) = startedAt.duration(to: newValue).components
-            let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-            let offset = nanoseconds.overflow ? (seconds < 0 ? .min + 1 : .max) : nanoseconds.partialValue &+ attoseconds / 1_000_000_000
-            attemptOffset.store(offset == .min ? .min + 1 : offset, ordering: .releasing)
-        }
+        set { attemptOffset.store(Self.nanoseconds(startedAt.duration(to: newValue)), ordering: .releasing) }
+    }
+
+    /// `duration` in whole nanoseconds, clamped to what `attemptOffset` holds (±292 years; never
+    /// `Int64.min`, which means "no attempt yet").
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflowed) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, overflowedAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        guard !overflowed, !overflowedAgain else { return seconds < 0 ? .min + 1 : .max }
+        return max(.min + 1, total)
     }
 
     /// The phase timings recorded so far by the transport.
