@@ -21,6 +21,8 @@ final class CurlEasyTransfer {
     let handle: CurlEasyHandle
     /// The transfer being run, `nil` while the handle is idle (so an idle handle keeps nothing alive).
     private(set) var transfer: CurlTransfer?
+    /// This handle's index in the loop's list of active handles; `nil` while idle.
+    var activeSlot: Int?
     private let configuration: CurlTransport.Configuration
     private let tls: CurlTLSSetup
     private var framer = CurlHeadFramer()
@@ -45,7 +47,7 @@ final class CurlEasyTransfer {
     /// What the handle is configured for; `nil` after a reset (or before the first transfer).
     private var shape: Shape?
     /// The URL libcurl holds for this handle, so an unchanged URL is not copied and set again.
-    private var configuredURL: String?
+    private var configuredURL: CurlURL?
     /// Whether the last transfer left state behind that only `curl_easy_reset` clears.
     private var needsReset = false
     /// The proxy route libcurl holds for this handle (`nil`: direct, or not configured yet).
@@ -100,15 +102,14 @@ final class CurlEasyTransfer {
             resetHandle()
         }
         let easy = handle.raw
-        let lines = driver.lines
-        if configuredURL != lines.url {
+        if configuredURL != driver.lines.url {
             configuredURL = nil
-            try check(ccurl_easy_setopt_string(easy, CURLOPT_URL, lines.url), "URL")
-            configuredURL = lines.url
+            try check(driver.lines.url.set(on: easy), "URL")
+            configuredURL = driver.lines.url
             // HTTPS with HTTP/2 allowed: a request started while a connection to its host is being set up
             // waits to learn whether that connection multiplexes instead of opening its own. Never for
             // plain HTTP, where it would queue concurrent requests behind one HTTP/1.1 connection.
-            let waitsForMultiplexing = configuration.httpVersion == .automatic && lines.url.hasPrefix("https:")
+            let waitsForMultiplexing = configuration.httpVersion == .automatic && driver.lines.url.isHTTPS
             _ = ccurl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, waitsForMultiplexing ? 1 : 0)
         }
         if let proxies = configuration.proxy { applyProxy(proxies, to: driver.request) }
@@ -116,7 +117,7 @@ final class CurlEasyTransfer {
         let timeout = driver.context.remainingTime.map { max(1, Self.milliseconds($0)) } ?? 0
         _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, timeout)
         _ = ccurl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxResponseBytes ?? 0))
-        _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, lines.headers)
+        _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, driver.lines.headers)
         if plainGet {
             if shape == nil {
                 _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
@@ -185,6 +186,8 @@ final class CurlEasyTransfer {
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata)
         _ = ccurl_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, userdata)
+        // The handle leads back to this object when libcurl reports it done (`CURLINFO_PRIVATE`).
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, userdata)
         // Every connection reports its closing to the registry (which lives as long as the multi
         // handle, unlike this handle): a connection keeps the function of the handle that opened it.
         _ = ccurl_easy_setopt_closesocket_callback(easy, curlCloseSocketCallback)

@@ -178,8 +178,9 @@ private final class CurlLoopThreadState {
     let configuration: CurlTransport.Configuration
     /// The transport's TLS options as libcurl options, prepared once (files read) on this thread.
     let tls: CurlTLSSetup
-    var active: [UnsafeMutableRawPointer: CurlEasyTransfer] = [:]
-    var byTransfer: [ObjectIdentifier: CurlEasyTransfer] = [:]
+    /// The handles in the multi handle, each knowing its index (``CurlEasyTransfer/activeSlot``):
+    /// adding and removing one hashes nothing.
+    var active: [CurlEasyTransfer] = []
     /// Easy handles (each with its reusable transfer state) waiting for the next transfer.
     var idleHandles: [CurlEasyTransfer] = []
     var shuttingDown = false
@@ -202,7 +203,6 @@ private final class CurlLoopThreadState {
         self.tls = CurlTLSSetup(configuration.tls)
         self.spinWindow = configuration.busyPollDuration
         active.reserveCapacity(64)
-        byTransfer.reserveCapacity(64)
         headsReady.reserveCapacity(64)
     }
 
@@ -273,7 +273,7 @@ private final class CurlLoopThreadState {
         case .start(let transfer): start(transfer)
         case .cancel(let transfer): cancel(transfer)
         case .unpause(let transfer):
-            if let easy = byTransfer[ObjectIdentifier(transfer)] {
+            if let easy = transfer.driver.easy {
                 curl_easy_pause(easy.handle.raw, ccurl_pause_continue())
             }
         case .run(let job): job.runSynchronously(on: loop.asUnownedTaskExecutor())
@@ -302,8 +302,9 @@ private final class CurlLoopThreadState {
             transfer.finish(.failure(.transportFailed("libcurl refused the transfer: \(String(cString: curl_multi_strerror(code))).")))
             return
         }
-        active[easy.handle.raw] = easy
-        byTransfer[ObjectIdentifier(transfer)] = easy
+        easy.activeSlot = active.count
+        active.append(easy)
+        transfer.driver.easy = easy
         if let deadline = transfer.driver.context.deadline {
             nearestDeadline = min(nearestDeadline ?? deadline, deadline)
         }
@@ -324,7 +325,7 @@ private final class CurlLoopThreadState {
         let now = ContinuousClock.now
         guard now >= due else { return }
         nearestDeadline = nil
-        for easy in Array(active.values) {
+        for easy in active {
             guard let transfer = easy.transfer, let deadline = transfer.driver.context.deadline else { continue }
             if deadline <= now {
                 remove(easy, cleanly: false)
@@ -337,7 +338,7 @@ private final class CurlLoopThreadState {
 
     /// Removes the transfer's handle: libcurl closes its connection, which the server sees.
     private func cancel(_ transfer: CurlTransfer) {
-        guard let easy = byTransfer[ObjectIdentifier(transfer)] else { return }
+        guard let easy = transfer.driver.easy else { return }
         remove(easy, cleanly: false)
         transfer.finish(.failure(.cancelled))
     }
@@ -348,7 +349,7 @@ private final class CurlLoopThreadState {
         var any = false
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
-                let easy = active[raw]
+                let easy = Self.easyTransfer(of: raw)
             else { continue }
             let code = message.pointee.data.result
             easy.complete(with: code)  // reads timings and the error buffer before the handle is reused
@@ -358,10 +359,26 @@ private final class CurlLoopThreadState {
         return any
     }
 
+    /// The active handle's object, from libcurl's `CURLINFO_PRIVATE` (set by every reset); `nil` for
+    /// a handle that is not one of this loop's.
+    private static func easyTransfer(of raw: UnsafeMutableRawPointer) -> CurlEasyTransfer? {
+        var pointer: UnsafeMutablePointer<CChar>?
+        guard ccurl_easy_getinfo_string(raw, CURLINFO_PRIVATE, &pointer) == CURLE_OK, let pointer else { return nil }
+        let easy = Unmanaged<CurlEasyTransfer>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+        return easy.activeSlot == nil ? nil : easy
+    }
+
     private func remove(_ easy: CurlEasyTransfer, cleanly: Bool) {
         curl_multi_remove_handle(multi, easy.handle.raw)
-        active[easy.handle.raw] = nil
-        if let transfer = easy.transfer { byTransfer[ObjectIdentifier(transfer)] = nil }
+        if let slot = easy.activeSlot {
+            let last = active.removeLast()
+            if last !== easy {
+                active[slot] = last
+                last.activeSlot = slot
+            }
+            easy.activeSlot = nil
+        }
+        easy.transfer?.driver.easy = nil
         easy.end(cleanly: cleanly)
         recycle(easy)
     }
@@ -371,7 +388,7 @@ private final class CurlLoopThreadState {
     }
 
     private func stop() {
-        for easy in Array(active.values) {
+        for easy in active {
             let transfer = easy.transfer
             remove(easy, cleanly: false)
             transfer?.finish(.failure(.transportFailed("The curl transport was shut down while the request was in flight.")))

@@ -14,7 +14,7 @@ import SwitchyardTransportKit
 /// reads, from any number of transfers.
 struct CurlRequestLines: @unchecked Sendable {
     /// The absolute URL.
-    let url: String
+    let url: CurlURL
     /// The header lines for `CURLOPT_HTTPHEADER`, including the blank `Name:` lines that stop
     /// libcurl from adding its own `Accept`, `Expect` and `Content-Type`.
     let headers: UnsafeMutablePointer<curl_slist>?
@@ -23,7 +23,7 @@ struct CurlRequestLines: @unchecked Sendable {
 
     init(_ request: borrowing Request, decodesContentEncoding: Bool) {
         let head = request.head
-        url = "\(head.scheme ?? "http")://\(head.authority ?? "")\(head.path ?? "/")"
+        url = CurlURL(head)
         let fields = head.headerFields
         let decoders = request.options.contentDecoders
         if request.body == nil, head.method != .post, !decodesContentEncoding || decoders == .builtIn {

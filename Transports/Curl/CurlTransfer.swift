@@ -28,6 +28,10 @@ final class CurlTransferDriver: ResponseStreamDriver {
     let loop: CurlEventLoop
     /// Whether libcurl decodes the body, so the head must describe the decoded body.
     let decodesContentEncoding: Bool
+    /// The easy handle carrying this transfer while it is in the multi handle, so the loop finds it
+    /// for a cancel or an unpause without a table lookup. `nonisolated(unsafe)`: only the loop
+    /// thread reads or writes it — set when the loop adds the handle, cleared when it removes it.
+    nonisolated(unsafe) var easy: CurlEasyTransfer?
 
     var host: String { request.head.authority ?? "the server" }
 
