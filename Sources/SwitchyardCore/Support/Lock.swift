@@ -103,12 +103,15 @@ package final class LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
 
     @inlinable
     func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
-        // The element's address is stable for the object's lifetime, and `self` is alive for the
-        // whole call; the value is changed in place through the buffer's `header` property.
+        // The element's and the header's addresses are stable for the object's lifetime, and `self`
+        // is alive for the whole call. The value is changed in place through its address, not the
+        // `header` property: an inout access to a class's property costs a run-time exclusivity
+        // check per call, and the mutex already makes the access exclusive.
         let mutex = withUnsafeMutablePointerToElements { $0 }
+        let value = withUnsafeMutablePointerToHeader { $0 }
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&header)
+        return try body(&value.pointee)
     }
 
     /// Destroys the mutex; the value is the buffer's `header`, a stored property that

@@ -81,7 +81,10 @@ public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     /// - Parameters:
     ///   - driver: The transport's I/O hooks.
     ///   - state: The state machine, configured with its queue, water marks and limits.
-    public init(driver: Driver, state: sending State) {
+    ///
+    /// Inlinable, so a transport's stream is made by code specialised for its driver, without a
+    /// run-time lookup of the generic types' metadata per exchange.
+    @inlinable public init(driver: Driver, state: sending State) {
         self.driver = driver
         self.state = Lock(Locked(machine: state))
     }

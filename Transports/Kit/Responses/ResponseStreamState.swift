@@ -89,8 +89,9 @@ public struct ResponseStreamState<Head, Queue: ResponseChunkQueue> {
 
     /// The end of the exchange: its outcome and the waiters to resume with it.
     public struct Ending {
-        /// Creates an ending (the state machine does).
-        @usableFromInline init(
+        /// Creates an ending (the state machine does). Inlinable, so a transport's specialised stream
+        /// builds it without looking up the generic type's metadata at run time.
+        @inlinable init(
             outcome: Result<Void, SwitchyardError>, resumeHeadWaiter: Bool, resumeReader: Bool,
             unclaimedHead: Head?
         ) {
