@@ -26,6 +26,8 @@ p.add_argument("--requests", type=int, default=40000)
 p.add_argument("--urlsession-requests", type=int, help="requests per URLSession cell (default: a quarter)")
 p.add_argument("--rounds", type=int, default=5)
 p.add_argument("--warmup", type=int, default=500)
+p.add_argument("--startup-requests", type=int, default=200,
+               help="requests of the short run beside each cell whose CPU is the process's fixed cost (0: none)")
 p.add_argument("--max-seconds", type=float, default=30)
 p.add_argument("--levels", type=int, nargs="+", default=[1, 16, 64])
 p.add_argument("--raw")
@@ -43,13 +45,13 @@ def requests_for(name):
 
 
 def yard_cmd(binary, transport, chain, name, *extra):
-    return lambda c: [binary, "bench", "--url", URL, "--transport", transport, "--chain", chain, "--concurrency", str(c),
-                      "--requests", str(requests_for(name)), "--warmup", str(args.warmup),
-                      "--max-seconds", str(args.max_seconds), "--result-line", *extra]
+    return lambda c, n=None: [binary, "bench", "--url", URL, "--transport", transport, "--chain", chain, "--concurrency", str(c),
+                              "--requests", str(n or requests_for(name)), "--warmup", str(args.warmup),
+                              "--max-seconds", str(args.max_seconds), "--result-line", *extra]
 
 
 def reference_cmd(binary, name):
-    return lambda c: [binary, URL, str(c), str(requests_for(name)), str(args.max_seconds), str(args.warmup)]
+    return lambda c, n=None: [binary, URL, str(c), str(n or requests_for(name)), str(args.max_seconds), str(args.warmup)]
 
 
 # (name, command for a concurrency); names are what the ratios below refer to.
@@ -105,7 +107,8 @@ def run(cmd):
     made = ok + errors + args.warmup  # warm-up requests cost CPU too
     return {
         "rps": float(fields["rps"]), "p50": float(fields["p50_us"]), "p99": float(fields["p99_us"]),
-        "ok": ok, "errors": errors,
+        "ok": ok, "errors": errors, "made": made,
+        "user_s": usage.ru_utime, "sys_s": usage.ru_stime,
         "cpu_us": (usage.ru_utime + usage.ru_stime) * 1e6 / made,
         "user_us": usage.ru_utime * 1e6 / made, "sys_us": usage.ru_stime * 1e6 / made,
         "csw": (usage.ru_nvcsw + usage.ru_nivcsw) / made,
@@ -114,12 +117,27 @@ def run(cmd):
     }
 
 
+def exclude_startup(r, short):
+    """Per-request CPU as the difference of two runs of the same client (the cell's and a short one),
+    so the process's fixed cost (loading, parsing arguments, making the client and its threads) is
+    not spread over the requests; the whole-process figure stays as `cpu_whole_us`."""
+    r["cpu_whole_us"] = r["cpu_us"]
+    if short is None or short.get("failed") or r["made"] <= short["made"]:
+        return
+    made = r["made"] - short["made"]
+    r["user_us"] = (r["user_s"] - short["user_s"]) * 1e6 / made
+    r["sys_us"] = (r["sys_s"] - short["sys_s"]) * 1e6 / made
+    r["cpu_us"] = r["user_us"] + r["sys_us"]
+    r["startup_ms"] = (short["user_s"] + short["sys_s"]) * 1e3 - short["made"] * r["cpu_us"] / 1e3
+
+
 results = {}
 raw = open(args.raw, "w") if args.raw else None
 if args.replay:
     with open(args.replay) as replayed:
         for line in replayed:
             r = json.loads(line)
+            r.setdefault("cpu_whole_us", r.get("cpu_us"))  # runs from before the fixed cost was separated
             results.setdefault((r["client"], r["c"]), []).append(r)
     rounds_run = {r["round"] for runs in results.values() for r in runs}
     args.rounds = len(rounds_run)
@@ -128,7 +146,10 @@ if args.replay:
 for rnd in range(1, 0 if args.replay else args.rounds + 1):
     for c in args.levels:
         for name, make in clients:
+            short = run(make(c, args.startup_requests)) if args.startup_requests else None
             r = run(make(c))
+            if not r.get("failed"):
+                exclude_startup(r, short)
             r.update(round=rnd, client=name, c=c)
             results.setdefault((name, c), []).append(r)
             if raw:
@@ -137,7 +158,8 @@ for rnd in range(1, 0 if args.replay else args.rounds + 1):
             if r.get("failed"):
                 print(f"round {rnd} {name} c={c}: FAILED {r}", file=sys.stderr)
             else:
-                print(f"round {rnd} {name:>24} c={c:<3} {r['rps']:>9,.0f} req/s  cpu {r['cpu_us']:6.1f} µs/req  "
+                print(f"round {rnd} {name:>24} c={c:<3} {r['rps']:>9,.0f} req/s  cpu {r['cpu_us']:6.1f} µs/req "
+                      f"({r['cpu_whole_us']:6.1f} whole)  "
                       f"csw {r['csw']:5.2f}/req  p50 {r['p50']:.0f} µs  p99 {r['p99']:.0f} µs"
                       + (f"  errors {r['errors']}" if r["errors"] else ""), file=sys.stderr)
             time.sleep(0.5)
@@ -153,15 +175,18 @@ def f(x, nd=0):
 
 
 print(f"\n{args.requests:,} requests per cell ({requests_for('URLSession'):,} for URLSession; +{args.warmup} warm-up), {args.rounds} interleaved rounds, medians; "
-      f"CPU and context switches are each client process's own rusage per request, warm-up included.\n")
-print("| client | c | req/s | CPU µs/req (user+sys) | p50 µs | p99 µs | ctx sw/req (vol+invol) | errors |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|")
+      f"CPU and context switches are each client process's own rusage per request, warm-up included; "
+      f"CPU per request excludes the process's fixed cost (the difference from a run of {args.startup_requests} requests "
+      f"beside each cell), the whole process's CPU divided by its requests is beside it.\n")
+print("| client | c | req/s | CPU µs/req (user+sys) | whole process µs/req | p50 µs | p99 µs | ctx sw/req (vol+invol) | errors |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for name, _ in clients:
     for c in args.levels:
         errs = sum(r.get("errors", 0) for r in results.get((name, c), []) if not r.get("failed"))
         fails = sum(1 for r in results.get((name, c), []) if r.get("failed"))
         print(f"| {name} | {c} | {f(med(name, c, 'rps'))} | {f(med(name, c, 'cpu_us'), 1)} "
-              f"({f(med(name, c, 'user_us'), 1)}+{f(med(name, c, 'sys_us'), 1)}) | {f(med(name, c, 'p50'))} | "
+              f"({f(med(name, c, 'user_us'), 1)}+{f(med(name, c, 'sys_us'), 1)}) | {f(med(name, c, 'cpu_whole_us'), 1)} | "
+              f"{f(med(name, c, 'p50'))} | "
               f"{f(med(name, c, 'p99'))} | {f(med(name, c, 'csw'), 2)} ({f(med(name, c, 'vcsw'), 2)}+"
               f"{f(med(name, c, 'ivcsw'), 2)}) | {errs}{f' ({fails} runs failed)' if fails else ''} |")
 
@@ -183,14 +208,16 @@ def target(label, a, b, c, key, op, goal):
     r, rounds = ratio(a, b, c, key), per_round_ratios(a, b, c, key)
     if r is None or not rounds:
         if goal != "–":
-            rows.append((label, "–", "–", f"{op} {goal}", "not measured"))
+            rows.append((label, "–", "–", "", f"{op} {goal}", "not measured"))
         return
     spread = f"{statistics.median(rounds):.2f} ({rounds[0]:.2f}–{rounds[-1]:.2f})"
+    whole = ratio(a, b, c, "cpu_whole_us") if key == "cpu_us" else None
+    whole = "" if whole is None else f"{whole:.2f}"
     if goal == "–":
-        rows.append((label, f"{r:.2f}", spread, "–", ""))
+        rows.append((label, f"{r:.2f}", spread, whole, "–", ""))
         return
     met = r <= goal if op == "≤" else r >= goal
-    rows.append((label, f"{r:.2f}", spread, f"{op} {goal}", "met" if met else "gap"))
+    rows.append((label, f"{r:.2f}", spread, whole, f"{op} {goal}", "met" if met else "gap"))
 
 
 for c in args.levels:
@@ -236,6 +263,6 @@ if args.yard_before or (args.replay and any(n.endswith("(before)") for n, _ in r
         target(f"curl bare after ÷ before, CPU/request, c={c}", "curl bare", "curl bare (before)", c, "cpu_us", "≤", 1.0)
         target(f"curl standard after ÷ before, CPU/request, c={c}", "curl standard", "curl standard (before)", c, "cpu_us", "≤", 1.0)
 
-print("\n| ratio | of medians | per round: median (range) | target | |\n|---|---:|---:|---:|---|")
-for label, r, rr, goal, verdict in rows:
-    print(f"| {label} | {r} | {rr} | {goal} | {verdict} |")
+print("\n| ratio | of medians | per round: median (range) | whole process | target | |\n|---|---:|---:|---:|---:|---|")
+for label, r, rr, whole, goal, verdict in rows:
+    print(f"| {label} | {r} | {rr} | {whole} | {goal} | {verdict} |")

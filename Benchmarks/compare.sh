@@ -12,9 +12,13 @@
 #   YARD_BEFORE=/path/to/older/yard Benchmarks/compare.sh   # an older build in the same run
 #
 # Every client is a child process whose own rusage (user + system CPU, context switches) is read
-# when it exits, warm-up included, and divided by the requests it made. Cells run interleaved
+# when it exits, warm-up included. CPU per request is the difference from a short run of the same
+# client beside each cell (STARTUP_N requests), divided by the difference in requests, so a process's
+# fixed cost (loading, argument parsing, making its client and threads) is not counted per request;
+# the whole process's CPU divided by its requests is printed beside it. Cells run interleaved
 # (round → concurrency → client); the figures are medians over rounds.
 # Knobs: N (40000), N_URLSESSION (N/4), ROUNDS (5), WARM (500), MAX_S (30 per cell), LEVELS ("1 16 64"),
+# STARTUP_N (200; 0 divides the whole process's CPU),
 # CLIENTS (|-separated names), YARD (default: this package's release build), YARD_BEFORE, WORKDIR,
 # SKIP_BUILD=1 (use existing release builds). Only 127.0.0.1:18080 is used; every cell is bounded.
 set -euo pipefail
@@ -71,6 +75,7 @@ python3 "$ROOT/Benchmarks/compare.py" --c-client "$WORKDIR/bin/curl_multi_load" 
   --floor-client "$REFERENCE_BIN/curl-async-floor" \
   --ahc-client "$REFERENCE_BIN/ahc-load" --urlsession-client "$REFERENCE_BIN/urlsession-load" --yard "$YARD" \
   ${YARD_BEFORE:+--yard-before "$YARD_BEFORE"} ${N_URLSESSION:+--urlsession-requests "$N_URLSESSION"} "${clients[@]}" \
+  ${STARTUP_N:+--startup-requests "$STARTUP_N"} \
   --requests "$N" --rounds "$ROUNDS" --warmup "$WARM" --max-seconds "$MAX_S" --levels $LEVELS \
   --raw "$WORKDIR/raw.jsonl" | tee "$WORKDIR/summary.md"
 log "load after: $(cut -d' ' -f1-3 /proc/loadavg); results in $WORKDIR"
