@@ -26,15 +26,17 @@ enum AsyncHTTPClientRequestMapping {
         var outgoing = HTTPClientRequest(url: "\(scheme)://\(authority)\(head.path ?? "/")")
         outgoing.method = HTTPMethod(rawValue: head.method.rawValue)
 
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(head.headerFields.count + 1)
-        for field in head.headerFields {
-            headers.add(name: field.name.rawName, value: field.value)
+        let addedAcceptEncoding = head.headerFields[.acceptEncoding] == nil ? acceptEncoding : nil
+        let count = head.headerFields.count + (addedAcceptEncoding == nil ? 0 : 1)
+        if count > 0 {  // a request without fields allocates no header list
+            var headers = HTTPHeaders()
+            headers.reserveCapacity(count)
+            for field in head.headerFields {
+                headers.add(name: field.name.rawName, value: field.value)
+            }
+            if let addedAcceptEncoding { headers.add(name: "Accept-Encoding", value: addedAcceptEncoding) }
+            outgoing.headers = headers
         }
-        if let acceptEncoding, head.headerFields[.acceptEncoding] == nil {
-            headers.add(name: "Accept-Encoding", value: acceptEncoding)
-        }
-        outgoing.headers = headers
         if let body = request.body, let observer = request.options.sentBytesObserver {
             outgoing.body = makeCountedBody(body, declaredLength: head.headerFields[.contentLength], observer: observer)
         } else {
