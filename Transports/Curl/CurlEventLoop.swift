@@ -325,7 +325,7 @@ private final class CurlLoopThreadState {
         let now = ContinuousClock.now
         guard now >= due else { return }
         nearestDeadline = nil
-        for easy in active {
+        for easy in active {  // the list as it was: `remove` changes `active`, not this copy
             guard let transfer = easy.transfer, let deadline = transfer.driver.context.deadline else { continue }
             if deadline <= now {
                 remove(easy, cleanly: false)
@@ -388,7 +388,7 @@ private final class CurlLoopThreadState {
     }
 
     private func stop() {
-        for easy in active {
+        for easy in active {  // the list as it was: `remove` changes `active`, not this copy
             let transfer = easy.transfer
             remove(easy, cleanly: false)
             transfer?.finish(.failure(.transportFailed("The curl transport was shut down while the request was in flight.")))
