@@ -128,7 +128,6 @@ def exclude_startup(r, short):
     r["user_us"] = (r["user_s"] - short["user_s"]) * 1e6 / made
     r["sys_us"] = (r["sys_s"] - short["sys_s"]) * 1e6 / made
     r["cpu_us"] = r["user_us"] + r["sys_us"]
-    r["startup_ms"] = (short["user_s"] + short["sys_s"]) * 1e3 - short["made"] * r["cpu_us"] / 1e3
 
 
 results = {}

@@ -27,28 +27,21 @@ struct CurlURL: Equatable, Sendable {
     /// Sets the URL on `easy` (`CURLOPT_URL`).
     /// - Returns: libcurl's result code.
     func set(on easy: UnsafeMutableRawPointer) -> CURLcode {
-        var scheme = scheme
-        var authority = authority
-        var path = path
-        return scheme.withUTF8 { scheme in
-            authority.withUTF8 { authority in
-                path.withUTF8 { path in
-                    let count = scheme.count + 3 + authority.count + path.count + 1
-                    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
-                        var end = buffer.initialize(fromContentsOf: scheme)
-                        for byte in "://".utf8 {
-                            buffer.initializeElement(at: end, to: byte)
-                            end += 1
-                        }
-                        end = buffer[end...].initialize(fromContentsOf: authority)
-                        end = buffer[end...].initialize(fromContentsOf: path)
-                        buffer.initializeElement(at: end, to: 0)
-                        return buffer.withMemoryRebound(to: CChar.self) {
-                            ccurl_easy_setopt_string(easy, CURLOPT_URL, $0.baseAddress)
-                        }
-                    }
+        let count = scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count + 1
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count) { buffer in
+            var end = 0
+            func write(_ part: String) {
+                for byte in part.utf8 {
+                    buffer.initializeElement(at: end, to: CChar(bitPattern: byte))
+                    end += 1
                 }
             }
+            write(scheme)
+            write("://")
+            write(authority)
+            write(path)
+            buffer.initializeElement(at: end, to: 0)
+            return ccurl_easy_setopt_string(easy, CURLOPT_URL, buffer.baseAddress)
         }
     }
 }
