@@ -17,7 +17,7 @@ import Testing
     static let ceilingKiB = 256 << 10
 
     /// Every transport. On Linux, URLSession's peak is a known issue of FoundationNetworking, not of
-    /// yard: its delegate backlog is bounded (`BoundedDelegateQueue`; unbounded, it took this run to
+    /// yard: no delegate backlog builds (`InlineDelegateQueue`; an unbounded backlog took this run to
     /// 117–482 MiB in six runs), but for every piece of at most 16 KiB that libcurl delivers,
     /// FoundationNetworking replaces a timer `DispatchSource` and frees the cancelled ones only once
     /// the socket runs dry, which a loopback transfer never lets happen: about 20 MiB per GiB (see

@@ -9,10 +9,6 @@ import FoundationNetworking
 
 /// Builds the `URLRequest` for a ``Request``.
 enum RequestMapping {
-    /// Header fields URLSession derives from the body itself; a value given here would be ignored
-    /// or contradict the body actually sent.
-    private static let derivedFields: Set<String> = ["content-length", "transfer-encoding"]
-
     /// The request without its body: URL, method, header fields and the no-cache, no-cookie policy.
     static func urlRequest(for request: Request, timeout: TimeInterval) throws(SwitchyardError) -> URLRequest {
         let head = request.head
@@ -24,9 +20,11 @@ enum RequestMapping {
                     + " host '\(head.authority ?? "")' and path '\(QueryRedaction.standard.redact(head.path ?? ""))'.")
         }
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        urlRequest.httpMethod = head.method.rawValue
+        if head.method != .get { urlRequest.httpMethod = head.method.rawValue }  // GET is URLRequest's default
         urlRequest.httpShouldHandleCookies = false
-        for field in head.headerFields where !derivedFields.contains(field.name.canonicalName) {
+        // URLSession derives `Content-Length` and `Transfer-Encoding` from the body itself: a value
+        // given here would be ignored or contradict the body actually sent.
+        for field in head.headerFields where field.name != .contentLength && field.name != .transferEncoding {
             // URLRequest keeps one value per name: repeats are joined with ",".
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
@@ -57,9 +55,11 @@ enum ResponseHeadMapping {
     /// (a cookie value cannot contain ", " followed by `name=`; an `Expires` date never matches).
     static func head(of response: HTTPURLResponse) -> HTTPResponse {
         // The sort key is lower-cased once per field, not once per comparison.
+        // FoundationNetworking converts its fields into a new dictionary on every read: read once.
+        let received = response.allHeaderFields
         var pairs: [(key: String, name: String, value: String)] = []
-        pairs.reserveCapacity(response.allHeaderFields.count)
-        for (key, value) in response.allHeaderFields {
+        pairs.reserveCapacity(received.count)
+        for (key, value) in received {
             guard let name = key as? String else { continue }
             let text = (value as? String) ?? "\(value)"
             pairs.append((name.lowercased(), name, text))

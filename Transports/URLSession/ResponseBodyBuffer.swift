@@ -72,9 +72,9 @@ struct ResponseBodyBuffer {
 /// Confined to the lock of the ``ResponseBodyBuffer`` that owns it.
 ///
 /// Appends are staged in memory and written in blocks of ``stagingBytes``: URLSession's delegate
-/// callbacks should keep pace with the network, since libcurl waits for them (``BoundedDelegateQueue``);
-/// one system call per small chunk was slow enough to fall far behind (before that queue was bounded,
-/// its backlog reached hundreds of MiB).
+/// callbacks should keep pace with the network, since libcurl waits for them (``InlineDelegateQueue``);
+/// one system call per small chunk was slow enough to fall far behind (while the delegate queue was
+/// unbounded, its backlog reached hundreds of MiB).
 private final class SpillFile {
     static let stagingBytes = 1 << 20
     private let descriptor: Int32

@@ -120,7 +120,7 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         if let exchange = exchange(for: task) {
             exchange.didComplete(error: nil)
             // Cancelling makes FoundationNetworking call `task.cancel()`, which waits for the session's
-            // work queue; that queue may be waiting for this one (`BoundedDelegateQueue`): not from here.
+            // work queue: the queue running this callback (`InlineDelegateQueue`). Not from here.
             DispatchQueue.global().async { completionHandler(.cancelAuthenticationChallenge, nil) }
             return
         }

@@ -263,9 +263,9 @@ final class URLSessionTaskHandle: Sendable {
         for cleanup in cleanups { cleanup() }
         guard cancellingTask, let task else { return }
         #if canImport(FoundationNetworking)
-        // On the delegate queue, `cancel()` would wait for the session's work queue, which may be
-        // waiting for this very queue to drain (`BoundedDelegateQueue`): cancel from elsewhere.
-        if BoundedDelegateQueue.isRunningCallback {
+        // In a callback, `cancel()` would wait for the session's work queue, which is running the
+        // callback (`InlineDelegateQueue`): cancel from elsewhere.
+        if InlineDelegateQueue.isRunningCallback {
             DispatchQueue.global().async { task.cancel() }
             return
         }

@@ -49,9 +49,9 @@ public import Foundation
 ///   bytes the reader has not taken yet are kept in memory up to ``Configuration/bufferedBodyBytes``
 ///   and beyond that in an unlinked temporary file: the download runs at network speed and disk holds
 ///   what the reader has not consumed. The session's delegate queue is the transport's own
-///   (`BoundedDelegateQueue`): libcurl's write callback waits while 64 pieces are pending for the
-///   delegate, so libcurl stops reading the socket until the delegate catches up. On Apple platforms
-///   the task is suspended instead (true back-pressure).
+///   (`InlineDelegateQueue`): each callback runs inside libcurl's write callback, so libcurl reads
+///   on only once the transport has taken the piece. On Apple platforms the task is suspended
+///   instead (true back-pressure).
 /// - **Memory of long transfers:** while a body arrives faster than the reader takes it,
 ///   FoundationNetworking's resident memory grows with the transfer's length (about 20 MiB per GiB)
 ///   and is given back only when the socket runs dry: for every piece it replaces the task's timeout
@@ -368,7 +368,7 @@ public final class URLSessionTransport: Transport {
 
     private static func makeSession(_ configuration: URLSessionConfiguration, router: SessionRouter) -> URLSession {
         #if canImport(FoundationNetworking)
-        let queue = BoundedDelegateQueue()  // back-pressure: see "Back-pressure" above
+        let queue = InlineDelegateQueue()  // no hand-over per callback; see "Back-pressure" above
         #else
         let queue = OperationQueue()
         #endif

@@ -139,13 +139,16 @@ public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     }
 
     /// The next chunk or the end if one is ready (`.some`), without parking; `nil` if the reader must wait.
-    @usableFromInline @inline(never)
+    /// Inlinable so that a transport's module specializes it (unspecialized, it looked up generic
+    /// metadata on every read), never inlined.
+    @inlinable @inline(never)
     func readyChunk() throws(SwitchyardError) -> ArraySlice<UInt8>?? {
         try settle(state.withLock { read(&$0, parking: false) })
     }
 
-    /// Parks the reader until a chunk, the end or a failure arrives.
-    @usableFromInline @inline(never)
+    /// Parks the reader until a chunk, the end or a failure arrives (inlinable and never inlined, as
+    /// ``readyChunk()``).
+    @inlinable @inline(never)
     nonisolated(nonsending) func parkForChunk() async throws -> ArraySlice<UInt8>? {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<ArraySlice<UInt8>?, any Error>) in
