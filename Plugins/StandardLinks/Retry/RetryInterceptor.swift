@@ -88,9 +88,17 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
     /// the deadline of all attempts.
     @inline(never)
     private func prepare(_ request: Request, context: ExchangeContext) -> (Request, ContinuousClock.Instant?) {
-        let policy = policy.applying(request.options.retry)
-        let request = policy.idempotencyKeys.map { $0.keyed(request, context: context) } ?? request
         budget?.recordRequest()
+        // Without an override the link's own policy applies, not a copy of it (a copy retains its parts).
+        guard let override = request.options.retry else { return Self.prepared(request, by: policy, context: context) }
+        return Self.prepared(request, by: policy.applying(override), context: context)
+    }
+
+    /// `request` with the idempotency key `policy` gives it, and the deadline of all attempts.
+    private static func prepared(
+        _ request: Request, by policy: RetryPolicy, context: ExchangeContext
+    ) -> (Request, ContinuousClock.Instant?) {
+        let request = policy.idempotencyKeys.map { $0.keyed(request, context: context) } ?? request
         return (request, policy.deadline(for: context))
     }
 
@@ -100,7 +108,10 @@ public struct RetryInterceptor: Interceptor, RepeatsTheRestOfTheChain {
     private func decide(
         after outcome: Result<Response, SwitchyardError>, of request: Request, attempt: Int, deadline: ContinuousClock.Instant?
     ) -> RetryStep {
-        policy.applying(request.options.retry).decision(after: outcome, of: request, attempt: attempt, deadline: deadline)
+        guard let override = request.options.retry else {
+            return policy.decision(after: outcome, of: request, attempt: attempt, deadline: deadline)
+        }
+        return policy.applying(override).decision(after: outcome, of: request, attempt: attempt, deadline: deadline)
     }
 
     /// Retries after attempt 1 decided to: waits (for the back-off, or for an attempt hold to lift)
