@@ -54,9 +54,9 @@ enum ResponseHeadMapping {
     /// result is deterministic, and a joined `Set-Cookie` is split back into one field per cookie
     /// (a cookie value cannot contain ", " followed by `name=`; an `Expires` date never matches).
     static func head(of response: HTTPURLResponse) -> HTTPResponse {
-        // The sort key is lower-cased once per field, not once per comparison.
         // FoundationNetworking converts its fields into a new dictionary on every read: read once.
         let received = response.allHeaderFields
+        // The sort key is lower-cased once per field, not once per comparison.
         var pairs: [(key: String, name: String, value: String)] = []
         pairs.reserveCapacity(received.count)
         for (key, value) in received {
