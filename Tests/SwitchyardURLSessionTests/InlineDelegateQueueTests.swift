@@ -42,16 +42,25 @@ import Testing
         #expect(!InlineDelegateQueue.isRunningCallback)
     }
 
-    /// A transfer at loopback speed through the transport's own session: every body piece reaches
-    /// the exchange inside libcurl's write callback, and the body arrives whole and in order.
-    @Test func aLoopbackDownloadArrivesWholeThroughTheInlineQueue() async throws {
+    /// A transfer at loopback speed through the transport's own session, whose delegate queue is the
+    /// inline one: every byte arrives, in the server's order (a callback run out of order or twice
+    /// would break the pattern).
+    @Test func aLoopbackDownloadArrivesWholeAndInOrderThroughTheInlineQueue() async throws {
         let transport = URLSessionTransport()
         #expect(transport.session.delegateQueue is InlineDelegateQueue)
         try await withURLSessionClient(transport: transport) { client, server in
-            let response = try await client.stream(try Request(url: server.url("/bytes/\(64 << 20)")))
+            let size = 2 << 20  // 128 pieces of 16 KiB
+            let response = try await client.stream(try Request(url: server.url("/bytes/\(size)")))
             var received = 0
-            for try await chunk in response.body { received += chunk.count }
-            #expect(received == 64 << 20)
+            var mismatches = 0
+            for try await chunk in response.body {
+                for (offset, byte) in chunk.enumerated() where byte != expectedPatternByte(at: received + offset) {
+                    mismatches += 1
+                }
+                received += chunk.count
+            }
+            #expect(received == size)
+            #expect(mismatches == 0)
         }
     }
 }
