@@ -38,7 +38,7 @@ struct MemoryTransport: Transport {
         Task { Self.play(page, into: stream) }
         let head = try await withDeadline(context.deadline) { try await stream.head() }
         guard ResponseHeadRules.hasBody(method: request.head.method, status: head.status) else { return Response(head) }
-        return Response(head, body: HTTPBody(StreamedResponseBody(stream), length: .unknown, replayability: .singleUse))
+        return Response(head, body: HTTPBody(streamingFrom: StreamedResponseBody(stream), length: .unknown))
     }
 
     /// The I/O: what a real transport's callbacks would do.

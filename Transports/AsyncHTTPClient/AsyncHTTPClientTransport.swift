@@ -282,19 +282,18 @@ public final class AsyncHTTPClientTransport: Transport {
             hasNoBody ? .known(0) : AsyncHTTPClientResponseMapping.bodyLength(of: head, validated: validated)
         var declaredLength: Int64?
         if case .known(let declared) = length { declaredLength = declared }
-        let body = AsyncHTTPClientResponseBody(
-            body: response.body, context: context,
-            limit: request.options.maxResponseBytes,
+        let reader = AsyncHTTPClientBodyReader(
+            response.body, context: context, limit: request.options.maxResponseBytes,
             declaredLength: declaredLength, host: host, keepAlive: self)
         if hasNoBody {
             // Read the (empty) end of the response so the connection goes back to the pool.
-            for try await _ in body {}
+            while try await reader.nextChunk() != nil {}
             return Response(head, body: nil)
         }
         if let limit = request.options.maxResponseBytes, let declared = declaredLength, declared > limit {
             throw TransportFailure.declaredTooLarge(host: host, declared: declared, limit: limit)
         }
-        let raw = Response(head, body: HTTPBody(body, length: length, replayability: .singleUse))
+        let raw = Response(head, body: HTTPBody(streamingFrom: reader, length: length))
         return contentDecoding == .byTransport
             ? try raw.decodingContent(limit: request.options.maxResponseBytes, decoders: request.options.contentDecoders) : raw
     }

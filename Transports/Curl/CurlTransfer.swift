@@ -107,8 +107,7 @@ extension ResponseStream where Driver == CurlTransferDriver {
                     body = HTTPBody(whole)
                 } else {
                     body = HTTPBody(
-                        StreamedResponseBody(self), length: declared.map { HTTPBody.Length.known($0) } ?? .unknown,
-                        replayability: .singleUse)
+                        streamingFrom: StreamedResponseBody(self), length: declared.map { HTTPBody.Length.known($0) } ?? .unknown)
                 }
             }
             let response = Response(head, body: body)

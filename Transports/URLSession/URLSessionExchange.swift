@@ -125,7 +125,7 @@ extension ResponseStream where Driver == URLSessionExchangeDriver {
         }
         var body: HTTPBody?
         if ResponseHeadRules.hasBody(method: request.head.method, status: head.status) {
-            body = HTTPBody(StreamedResponseBody(self), length: declared.map { HTTPBody.Length.known($0) } ?? .unknown)
+            body = HTTPBody(streamingFrom: StreamedResponseBody(self), length: declared.map { HTTPBody.Length.known($0) } ?? .unknown)
         }
         deliverHead(Response(head, body: body), declaredBytes: declared)
     }

@@ -40,6 +40,7 @@ public final class HTTPBody: Sendable {
     enum Storage: Sendable {
         case bytes(ArraySlice<UInt8>)
         case chunks(@Sendable () -> ChunkProducer)
+        case source(any HTTPBodySource)
     }
 
     /// Pulls the next chunk of one iteration of a streamed body; `nil` ends the body.
@@ -98,6 +99,17 @@ public final class HTTPBody: Sendable {
         self.replayability = replayability
     }
 
+    /// Creates a single-use body that streams from `source`: the cheapest form of a streamed body,
+    /// for a transport's reader of a response that is still arriving (see ``HTTPBodySource``).
+    /// - Parameters:
+    ///   - source: Where the chunks come from; only this body's one iteration reads it.
+    ///   - length: The total size, if known.
+    public init(streamingFrom source: some HTTPBodySource, length: Length) {
+        self.storage = .source(source)
+        self.length = length
+        self.replayability = .singleUse
+    }
+
     /// Creates a body from an asynchronous sequence of byte arrays.
     /// - Parameters:
     ///   - sequence: The chunks.
@@ -154,6 +166,7 @@ extension HTTPBody: AsyncSequence {
         public typealias Element = ArraySlice<UInt8>
         private var pending: ArraySlice<UInt8>?
         private var producer: ChunkProducer?
+        private var source: (any HTTPBodySource)?
         /// Whether the body was single-use and already read (a flag, not the error: the iterator is
         /// kept in the async frame of every read).
         private var refused = false
@@ -166,6 +179,7 @@ extension HTTPBody: AsyncSequence {
             switch body.storage {
             case .bytes(let bytes): pending = bytes
             case .chunks(let makeProducer): producer = makeProducer()
+            case .source(let source): self.source = source
             }
         }
 
@@ -177,6 +191,11 @@ extension HTTPBody: AsyncSequence {
             if let bytes = pending {
                 pending = nil
                 return bytes.isEmpty ? nil : bytes
+            }
+            if let source {
+                if let chunk = try await source.nextChunk() { return chunk }
+                self.source = nil
+                return nil
             }
             guard let producer else { return nil }
             if let chunk = try await producer() { return chunk }

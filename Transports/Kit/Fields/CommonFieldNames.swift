@@ -7,14 +7,18 @@ import SwitchyardCore
 /// in lower case (HTTP/2, and servers that send it so); any other spelling takes the general path,
 /// which keeps the name exactly as sent.
 package enum CommonFieldNames {
-    /// The spellings and their names, made once: a lookup compares bytes in one buffer and copies a
-    /// name only for the match (a header line's lookup retains nothing else).
+    /// The spellings and their names, made once and never freed: plain pointers, so reading the
+    /// table retains nothing, and a lookup copies a name only for the match.
     private struct Table: @unchecked Sendable {  // built once in `table`'s initialiser, then only read
-        /// Every spelling's bytes, back to back; never freed.
+        /// Every spelling's bytes, back to back, shortest first.
         let bytes: UnsafeRawBufferPointer
-        /// For each length in bytes, the (offset into ``bytes``, index into ``names``) of its spellings.
-        let byLength: [[(offset: Int, name: Int)]]
-        let names: [HTTPField.Name]
+        /// For each length in bytes (and one past the longest), the index in ``names`` of its first
+        /// spelling: the spellings of length `n` are `names[first[n]..<first[n + 1]]`.
+        let first: UnsafeBufferPointer<Int>
+        /// For each length in bytes, where its first spelling starts in ``bytes``; the others follow
+        /// it, `n` bytes apart.
+        let start: UnsafeBufferPointer<Int>
+        let names: UnsafeBufferPointer<HTTPField.Name>
     }
 
     private static let table: Table = {
@@ -30,34 +34,53 @@ package enum CommonFieldNames {
             spellings.append(name)
             if name.canonicalName != name.rawName, let lower = HTTPField.Name(name.canonicalName) { spellings.append(lower) }
         }
+        spellings.sort { $0.rawName.utf8.count < $1.rawName.utf8.count }
+        let longest = spellings.last?.rawName.utf8.count ?? 0
         let joined = spellings.flatMap { Array($0.rawName.utf8) }
         let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: joined.count, alignment: 1)
         joined.withUnsafeBytes { bytes.copyMemory(from: $0) }
-        var byLength = Array(repeating: [(offset: Int, name: Int)](), count: 1 + (spellings.map(\.rawName.utf8.count).max() ?? 0))
+        let first = UnsafeMutableBufferPointer<Int>.allocate(capacity: longest + 2)
+        let start = UnsafeMutableBufferPointer<Int>.allocate(capacity: longest + 2)
+        var index = 0
         var offset = 0
-        for (index, name) in spellings.enumerated() {
-            let count = name.rawName.utf8.count
-            byLength[count].append((offset, index))
-            offset += count
+        for length in 0...(longest + 1) {
+            first[length] = index
+            start[length] = offset
+            while index < spellings.count, spellings[index].rawName.utf8.count == length {
+                offset += length
+                index += 1
+            }
         }
-        return Table(bytes: UnsafeRawBufferPointer(bytes), byLength: byLength, names: spellings)
+        let names = UnsafeMutableBufferPointer<HTTPField.Name>.allocate(capacity: spellings.count)
+        _ = names.initialize(from: spellings)
+        return Table(
+            bytes: UnsafeRawBufferPointer(bytes), first: UnsafeBufferPointer(first), start: UnsafeBufferPointer(start),
+            names: UnsafeBufferPointer(names))
     }()
 
     /// The name `bytes` spell, if it is one of the common names in a recognised spelling.
     package static func name(_ bytes: UnsafeRawBufferPointer) -> HTTPField.Name? {
-        let table = Self.table
-        guard bytes.count < table.byLength.count else { return nil }
-        for candidate in table.byLength[bytes.count]
-        where UnsafeRawBufferPointer(rebasing: table.bytes[candidate.offset..<candidate.offset + bytes.count]).elementsEqual(bytes) {
-            return table.names[candidate.name]
-        }
-        return nil
+        index(of: bytes).map { table.names[$0] }
     }
 
     /// The name `string` spells, if it is one of the common names in a recognised spelling; any other
     /// valid name is made (and validated) the general way; `nil` for an invalid name.
     package static func name(_ string: String) -> HTTPField.Name? {
-        var string = string
-        return string.withUTF8 { name(UnsafeRawBufferPointer($0)) } ?? HTTPField.Name(string)
+        let common = string.utf8.withContiguousStorageIfAvailable { index(of: UnsafeRawBufferPointer($0)) }
+        if let common, let common { return table.names[common] }
+        return HTTPField.Name(string)
+    }
+
+    /// Where in the table's names the spelling `bytes` is, if it is there.
+    private static func index(of bytes: UnsafeRawBufferPointer) -> Int? {
+        let table = Self.table
+        let length = bytes.count
+        guard length + 1 < table.first.count else { return nil }
+        var offset = table.start[length]
+        for index in table.first[length]..<table.first[length + 1] {
+            if UnsafeRawBufferPointer(rebasing: table.bytes[offset..<offset + length]).elementsEqual(bytes) { return index }
+            offset += length
+        }
+        return nil
     }
 }

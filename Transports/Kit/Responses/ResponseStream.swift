@@ -27,7 +27,7 @@ public import SwitchyardCore
 ///     startIO(feeding: stream)          // calls deliverHead, offer, finish from any thread
 ///     let head = try await stream.head()
 ///     let body = ResponseHeadRules.hasBody(method: request.head.method, status: head.status)
-///         ? HTTPBody(StreamedResponseBody(stream), length: .unknown, replayability: .singleUse) : nil
+///         ? HTTPBody(streamingFrom: StreamedResponseBody(stream), length: .unknown) : nil
 ///     return Response(head, body: body)
 /// }
 /// ```
