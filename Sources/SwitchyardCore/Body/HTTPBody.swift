@@ -164,22 +164,29 @@ extension HTTPBody: AsyncSequence {
     public struct AsyncIterator: AsyncIteratorProtocol {
         /// One chunk of the body.
         public typealias Element = ArraySlice<UInt8>
-        private var pending: ArraySlice<UInt8>?
-        private var producer: ChunkProducer?
-        private var source: (any HTTPBodySource)?
-        /// Whether the body was single-use and already read (a flag, not the error: the iterator is
-        /// kept in the async frame of every read).
-        private var refused = false
+        /// What the next read takes from: one small value, since the iterator is kept in the
+        /// async frame of every read.
+        private enum Position {
+            /// The bytes of an in-memory body, not read yet.
+            case bytes(ArraySlice<UInt8>)
+            case producer(ChunkProducer)
+            case source(any HTTPBodySource)
+            /// The body was single-use and already read (a flag, not the error).
+            case refused
+            case ended
+        }
+
+        private var position: Position
 
         init(_ body: HTTPBody) {
             guard body.beginIteration() else {
-                refused = true
+                position = .refused
                 return
             }
             switch body.storage {
-            case .bytes(let bytes): pending = bytes
-            case .chunks(let makeProducer): producer = makeProducer()
-            case .source(let source): self.source = source
+            case .bytes(let bytes): position = .bytes(bytes)
+            case .chunks(let makeProducer): position = .producer(makeProducer())
+            case .source(let source): position = .source(source)
             }
         }
 
@@ -187,19 +194,20 @@ extension HTTPBody: AsyncSequence {
         /// - Returns: The next chunk.
         /// - Throws: The stream's error, or ``SwitchyardError/Kind/invalidRequest`` for a replayed single-use body.
         public mutating func next() async throws -> ArraySlice<UInt8>? {
-            if refused { throw HTTPBody.spentRefusal }
-            if let bytes = pending {
-                pending = nil
-                return bytes.isEmpty ? nil : bytes
-            }
-            if let source {
+            switch position {
+            case .source(let source):
                 if let chunk = try await source.nextChunk() { return chunk }
-                self.source = nil
+            case .bytes(let bytes):
+                position = .ended
+                return bytes.isEmpty ? nil : bytes
+            case .producer(let producer):
+                if let chunk = try await producer() { return chunk }
+            case .refused:
+                throw HTTPBody.spentRefusal
+            case .ended:
                 return nil
             }
-            guard let producer else { return nil }
-            if let chunk = try await producer() { return chunk }
-            self.producer = nil
+            position = .ended
             return nil
         }
     }

@@ -75,12 +75,29 @@ package enum CommonFieldNames {
     private static func index(of bytes: UnsafeRawBufferPointer) -> Int? {
         let table = Self.table
         let length = bytes.count
-        guard length + 1 < table.first.count else { return nil }
+        guard length + 1 < table.first.count, let name = bytes.baseAddress, let spellings = table.bytes.baseAddress else {
+            return nil
+        }
         var offset = table.start[length]
         for index in table.first[length]..<table.first[length + 1] {
-            if UnsafeRawBufferPointer(rebasing: table.bytes[offset..<offset + length]).elementsEqual(bytes) { return index }
+            if equal(name, spellings + offset, count: length) { return index }
             offset += length
         }
         return nil
+    }
+
+    /// Whether the `count` bytes at `a` and at `b` are the same: eight at a time, then one by one.
+    private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+        var offset = 0
+        while offset + 8 <= count {
+            guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        while offset < count {
+            guard a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self) else { return false }
+            offset += 1
+        }
+        return true
     }
 }
