@@ -28,6 +28,20 @@ import Testing
         func nextChunk() async throws -> ArraySlice<UInt8>? { throw SwitchyardError.timedOut("stalled") }
     }
 
+    /// The example in `HTTPBodySource`'s documentation.
+    final class ThreeTicks: HTTPBodySource {
+        private let left = Atomic<Int>(3)
+
+        func nextChunk() async throws -> ArraySlice<UInt8>? {  // `nil` ends the body
+            left.subtract(1, ordering: .relaxed).newValue >= 0 ? ArraySlice("tick\n".utf8) : nil
+        }
+    }
+
+    @Test func theDocumentedSourceTicksThreeTimes() async throws {
+        let body = HTTPBody(streamingFrom: ThreeTicks(), length: .known(15))
+        #expect(try await body.collect(upTo: 100) == Array("tick\ntick\ntick\n".utf8))
+    }
+
     @Test func theChunksArriveInOrderAndTheBodyIsSingleUse() async throws {
         let source = Parts(["he", "", "llo"])
         let body = HTTPBody(streamingFrom: source, length: .known(5))

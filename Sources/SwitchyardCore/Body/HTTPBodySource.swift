@@ -6,10 +6,14 @@
 /// its iteration.
 ///
 /// ```swift
-/// final class LineReader: HTTPBodySource {
-///     func nextChunk() async throws -> ArraySlice<UInt8>? { … }  // `nil` at the end
+/// final class ThreeTicks: HTTPBodySource {
+///     private let left = Atomic<Int>(3)
+///
+///     func nextChunk() async throws -> ArraySlice<UInt8>? {  // `nil` ends the body
+///         left.subtract(1, ordering: .relaxed).newValue >= 0 ? ArraySlice("tick\n".utf8) : nil
+///     }
 /// }
-/// let body = HTTPBody(streamingFrom: LineReader(), length: .unknown)
+/// let body = HTTPBody(streamingFrom: ThreeTicks(), length: .known(15))
 /// ```
 ///
 /// ### What the body promises its source
