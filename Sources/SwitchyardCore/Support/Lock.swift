@@ -56,7 +56,7 @@ public struct Lock<Value> {
     /// Creates a lock around an initial value.
     /// - Parameter value: The value the lock guards.
     @inlinable
-    public init(_ value: Value) {
+    public init(_ value: consuming Value) {
         storage = LockStorage.make(value)
     }
 
@@ -89,9 +89,15 @@ extension Lock: @unchecked Sendable where Value: Sendable {}
 /// through the pthread calls, which are thread-safe by contract.
 @usableFromInline
 package final class LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+    /// A new lock around `value`, moved into the allocation (a copy would retain each of its
+    /// references once more, and the original release them).
     @inlinable
-    static func make(_ value: Value) -> LockStorage<Value> {
-        let buffer = create(minimumCapacity: 1) { _ in value }
+    static func make(_ value: consuming Value) -> LockStorage<Value> {
+        var value = Optional(value)
+        let buffer = create(minimumCapacity: 1) { _ in
+            guard let moved = value.take() else { preconditionFailure("the factory runs once") }
+            return moved
+        }
         let storage = unsafeDowncast(buffer, to: LockStorage<Value>.self)
         storage.withUnsafeMutablePointerToElements { mutex in
             mutex.initialize(to: pthread_mutex_t())
