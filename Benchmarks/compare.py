@@ -31,6 +31,10 @@ p.add_argument("--startup-requests", type=int, default=200,
 p.add_argument("--max-seconds", type=float, default=30)
 p.add_argument("--levels", type=int, nargs="+", default=[1, 16, 64])
 p.add_argument("--raw")
+p.add_argument("--callgrind", metavar="DIR",
+               help="run every client under valgrind's callgrind, its profiles in DIR, and compare instructions per "
+                    "request (repeatable where wall-clock CPU is not) instead of time")
+p.add_argument("--preload", help="a library LD_PRELOADed into each client under callgrind (the dispatch_main loop)")
 p.add_argument("--replay", help="print the tables of an earlier run's --raw file instead of running clients")
 args = p.parse_args()
 if not args.replay and not (args.c_client and args.yard):
@@ -45,6 +49,9 @@ def requests_for(name):
 
 
 def yard_cmd(binary, transport, chain, name, *extra):
+    if args.callgrind and transport == "curl":
+        # curl's event loop spins for a while before it sleeps: under callgrind that is time, not work.
+        extra = (*extra, "--curl-busy-poll-us", "0")
     return lambda c, n=None: [binary, "bench", "--url", URL, "--transport", transport, "--chain", chain, "--concurrency", str(c),
                               "--requests", str(n or requests_for(name)), "--warmup", str(args.warmup),
                               "--max-seconds", str(args.max_seconds), "--result-line", *extra]
@@ -86,7 +93,14 @@ clients = [(n, m) for n, m in available if not args.clients or n in args.clients
 def run(cmd):
     """Runs one client to completion; returns its RESULT fields plus its own rusage per request."""
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    env, profile = None, None
+    if args.callgrind:
+        global profiles_run
+        profiles_run += 1
+        profile = os.path.join(args.callgrind, f"callgrind.{profiles_run}.out")
+        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", *cmd]
+        env = dict(os.environ, SWIFT_BACKTRACE="enable=no", **({"LD_PRELOAD": args.preload} if args.preload else {}))
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     deadline = start + args.max_seconds * 2 + 60
     out = b""
     # Read stdout to the end (bounded by the process's own --max-seconds; killed past the deadline).
@@ -107,7 +121,9 @@ def run(cmd):
     fields = dict(kv.split("=", 1) for kv in m.group(1).split())
     ok, errors = int(fields["ok"]), int(fields["errors"])
     made = ok + errors + args.warmup  # warm-up requests cost CPU too
+    instructions = {"instructions": instructions_in(profile)} if profile else {}
     return {
+        **instructions,
         "rps": float(fields["rps"]), "p50": float(fields["p50_us"]), "p99": float(fields["p99_us"]),
         "ok": ok, "errors": errors, "made": made,
         "user_s": usage.ru_utime, "sys_s": usage.ru_stime,
@@ -119,11 +135,30 @@ def run(cmd):
     }
 
 
+profiles_run = 0
+
+
+def instructions_in(profile):
+    """The total instructions (Ir) a callgrind profile counted; None if it has none."""
+    try:
+        with open(profile) as lines:
+            for line in lines:
+                if line.startswith(("summary:", "totals:")):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
 def exclude_startup(r, short):
     """Per-request CPU as the difference of two runs of the same client (the cell's and a short one),
     so the process's fixed cost (loading, parsing arguments, making the client and its threads) is
     not spread over the requests; the whole-process figure stays as `cpu_whole_us`."""
     r["cpu_whole_us"] = r["cpu_us"]
+    if r.get("instructions") is not None:
+        r["kinstr_whole"] = r["kinstr"] = r["instructions"] / r["made"] / 1000
+        if short is not None and short.get("instructions") is not None and r["made"] > short["made"]:
+            r["kinstr"] = (r["instructions"] - short["instructions"]) / (r["made"] - short["made"]) / 1000
     if short is None or short.get("failed") or r["made"] <= short["made"]:
         return
     made = r["made"] - short["made"]
@@ -162,6 +197,7 @@ for rnd in range(1, 0 if args.replay else args.rounds + 1):
                 print(f"round {rnd} {name:>24} c={c:<3} {r['rps']:>9,.0f} req/s  cpu {r['cpu_us']:6.1f} µs/req "
                       f"({r['cpu_whole_us']:6.1f} whole)  "
                       f"csw {r['csw']:5.2f}/req  p50 {r['p50']:.0f} µs  p99 {r['p99']:.0f} µs"
+                      + (f"  {r['kinstr']:,.1f}k instructions/req" if r.get("kinstr") is not None else "")
                       + (f"  errors {r['errors']}" if r["errors"] else ""), file=sys.stderr)
             time.sleep(0.5)
 
@@ -175,21 +211,36 @@ def f(x, nd=0):
     return "–" if x is None else f"{x:,.{nd}f}"
 
 
-print(f"\n{args.requests:,} requests per cell ({requests_for('URLSession'):,} for URLSession; +{args.warmup} warm-up), {args.rounds} interleaved rounds, medians; "
-      f"CPU and context switches are each client process's own rusage per request, warm-up included; "
-      f"CPU per request excludes the process's fixed cost (the difference from a run of {args.startup_requests} requests "
-      f"beside each cell), the whole process's CPU divided by its requests is beside it.\n")
-print("| client | c | req/s | CPU µs/req (user+sys) | whole process µs/req | p50 µs | p99 µs | ctx sw/req (vol+invol) | errors |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-for name, _ in clients:
-    for c in args.levels:
-        errs = sum(r.get("errors", 0) for r in results.get((name, c), []) if not r.get("failed"))
-        fails = sum(1 for r in results.get((name, c), []) if r.get("failed"))
-        print(f"| {name} | {c} | {f(med(name, c, 'rps'))} | {f(med(name, c, 'cpu_us'), 1)} "
-              f"({f(med(name, c, 'user_us'), 1)}+{f(med(name, c, 'sys_us'), 1)}) | {f(med(name, c, 'cpu_whole_us'), 1)} | "
-              f"{f(med(name, c, 'p50'))} | "
-              f"{f(med(name, c, 'p99'))} | {f(med(name, c, 'csw'), 2)} ({f(med(name, c, 'vcsw'), 2)}+"
-              f"{f(med(name, c, 'ivcsw'), 2)}) | {errs}{f' ({fails} runs failed)' if fails else ''} |")
+def errors_of(name, c):
+    return sum(r.get("errors", 0) for r in results.get((name, c), []) if not r.get("failed"))
+
+
+if args.callgrind:
+    print(f"\nInstructions per request under callgrind ({args.requests:,} requests per cell, +{args.warmup} warm-up, "
+          f"{args.rounds} round(s); the difference from a run of {args.startup_requests} requests beside each cell, "
+          f"so the process's fixed cost is not counted; the whole process's count divided by its requests beside it). "
+          f"valgrind runs one thread at a time: the counts are the work done, not the time it takes.\n")
+    print("| client | c | k instructions/request | whole process | errors |")
+    print("|---|---:|---:|---:|---:|")
+    for name, _ in clients:
+        for c in args.levels:
+            print(f"| {name} | {c} | {f(med(name, c, 'kinstr'), 1)} | {f(med(name, c, 'kinstr_whole'), 1)} | {errors_of(name, c)} |")
+else:
+    print(f"\n{args.requests:,} requests per cell ({requests_for('URLSession'):,} for URLSession; +{args.warmup} warm-up), {args.rounds} interleaved rounds, medians; "
+          f"CPU and context switches are each client process's own rusage per request, warm-up included; "
+          f"CPU per request excludes the process's fixed cost (the difference from a run of {args.startup_requests} requests "
+          f"beside each cell), the whole process's CPU divided by its requests is beside it.\n")
+    print("| client | c | req/s | CPU µs/req (user+sys) | whole process µs/req | p50 µs | p99 µs | ctx sw/req (vol+invol) | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, _ in clients:
+        for c in args.levels:
+            errs = errors_of(name, c)
+            fails = sum(1 for r in results.get((name, c), []) if r.get("failed"))
+            print(f"| {name} | {c} | {f(med(name, c, 'rps'))} | {f(med(name, c, 'cpu_us'), 1)} "
+                  f"({f(med(name, c, 'user_us'), 1)}+{f(med(name, c, 'sys_us'), 1)}) | {f(med(name, c, 'cpu_whole_us'), 1)} | "
+                  f"{f(med(name, c, 'p50'))} | "
+                  f"{f(med(name, c, 'p99'))} | {f(med(name, c, 'csw'), 2)} ({f(med(name, c, 'vcsw'), 2)}+"
+                  f"{f(med(name, c, 'ivcsw'), 2)}) | {errs}{f' ({fails} runs failed)' if fails else ''} |")
 
 
 def ratio(a, b, c, key):
@@ -199,20 +250,26 @@ def ratio(a, b, c, key):
 
 def per_round_ratios(a, b, c, key):
     """The ratio within each round (same conditions); their median and range show the spread."""
-    ra = {r["round"]: r[key] for r in results.get((a, c), []) if not r.get("failed")}
-    rb = {r["round"]: r[key] for r in results.get((b, c), []) if not r.get("failed")}
+    ra = {r["round"]: r[key] for r in results.get((a, c), []) if not r.get("failed") and r.get(key) is not None}
+    rb = {r["round"]: r[key] for r in results.get((b, c), []) if not r.get("failed") and r.get(key) is not None}
     return sorted(ra[k] / rb[k] for k in ra if k in rb and rb[k])
 
 
 rows = []
 def target(label, a, b, c, key, op, goal):
+    if args.callgrind:
+        # Under callgrind only the work is comparable: CPU ratios become instruction ratios, the rest is dropped.
+        if key != "cpu_us":
+            return
+        label, key = label.replace("CPU/request", "instructions/request"), "kinstr"
     r, rounds = ratio(a, b, c, key), per_round_ratios(a, b, c, key)
     if r is None or not rounds:
         if goal != "–":
             rows.append((label, "–", "–", "", f"{op} {goal}", "not measured"))
         return
     spread = f"{statistics.median(rounds):.2f} ({rounds[0]:.2f}–{rounds[-1]:.2f})"
-    whole = ratio(a, b, c, "cpu_whole_us") if key == "cpu_us" else None
+    whole = {"cpu_us": "cpu_whole_us", "kinstr": "kinstr_whole"}.get(key)
+    whole = ratio(a, b, c, whole) if whole else None
     whole = "" if whole is None else f"{whole:.2f}"
     if goal == "–":
         rows.append((label, f"{r:.2f}", spread, whole, "–", ""))

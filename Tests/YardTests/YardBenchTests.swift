@@ -22,6 +22,10 @@ struct YardBenchTests {
             let p50 = try #require(result["p50_ms"] as? Double)
             let p99 = try #require(result["p99_ms"] as? Double)
             #expect(p50 <= p99)
+            #if os(Linux)
+            // Counted from /proc/self/task: the main thread and at least one of the concurrency pool.
+            #expect((result["threads"] as? Int ?? 0) >= 2)
+            #endif
         }
         #expect(Set(results.compactMap { $0["transport"] as? String }) == ["curl", "urlsession", "ahc"])
     }

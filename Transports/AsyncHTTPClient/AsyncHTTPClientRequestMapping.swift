@@ -3,6 +3,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import SwitchyardCore
+import SwitchyardTransportKit
 
 /// Turns a Switchyard ``Request`` into an AsyncHTTPClient `HTTPClientRequest`.
 ///
@@ -18,12 +19,12 @@ enum AsyncHTTPClientRequestMapping {
     /// - Throws: ``SwitchyardError/Kind/invalidRequest`` when the head has no scheme or authority.
     static func makeRequest(_ request: Request, acceptEncoding: String?) throws(SwitchyardError) -> HTTPClientRequest {
         let head = request.head
-        guard let scheme = head.scheme, let authority = head.authority else {
+        guard let url = RequestTarget.absoluteURL(of: head) else {
             throw .invalidRequest(
                 "The request has no scheme or host:"
                     + " give an absolute URL such as https://example.com/path.")
         }
-        var outgoing = HTTPClientRequest(url: "\(scheme)://\(authority)\(head.path ?? "/")")
+        var outgoing = HTTPClientRequest(url: url)
         outgoing.method = HTTPMethod(rawValue: head.method.rawValue)
 
         let addedAcceptEncoding = head.headerFields[.acceptEncoding] == nil ? acceptEncoding : nil

@@ -12,9 +12,7 @@ enum RequestMapping {
     /// The request without its body: URL, method, header fields and the no-cache, no-cookie policy.
     static func urlRequest(for request: Request, timeout: TimeInterval) throws(SwitchyardError) -> URLRequest {
         let head = request.head
-        guard let scheme = head.scheme, let authority = head.authority,
-            let url = URL(string: "\(scheme)://\(authority)\(head.path ?? "/")")
-        else {
+        guard let target = RequestTarget.absoluteURL(of: head), let url = URL(string: target) else {
             throw .invalidRequest(
                 "The request's URL could not be formed from scheme '\(head.scheme ?? "")',"
                     + " host '\(head.authority ?? "")' and path '\(QueryRedaction.standard.redact(head.path ?? ""))'.")

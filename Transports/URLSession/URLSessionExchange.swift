@@ -211,7 +211,8 @@ final class URLSessionTaskHandle: Sendable {
         var cleanups: [@Sendable () -> Void] = []
     }
 
-    private let state = Lock(State())
+    /// Held inline: one allocation per exchange, not one more for a lock.
+    private let state = Mutex(State())
     private let progressCount = Atomic<Int>(0)
 
     var progress: Int { progressCount.load(ordering: .relaxed) }

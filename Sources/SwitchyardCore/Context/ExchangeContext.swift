@@ -44,7 +44,8 @@ public final class ExchangeContext: Sendable {
         var stagesFinished = false
     }
 
-    private let state: Lock<State>
+    /// Held inline: the context is one allocation, not one for itself and one for its lock.
+    private let state: Mutex<State>
     private let currentAttempt = Atomic<Int>(1)
     /// Nanoseconds from ``startedAt`` to the current attempt's start, `Int64.min` before the first:
     /// an atomic, not the lock, because the chain sets it on every attempt and transports read it.
@@ -75,7 +76,7 @@ public final class ExchangeContext: Sendable {
         self.deadline = options.effectiveDeadline(from: startedAt)
         self.eventBus = eventBus
         self.profilesChain = profiledLinks != nil
-        self.state = Lock(State(profile: profiledLinks.map { ChainProfile(names: $0, startedAt: startedAt) }))
+        self.state = Mutex(State(profile: profiledLinks.map { ChainProfile(names: $0, startedAt: startedAt) }))
     }
 
     /// The current attempt, starting at 1; links that send the request again advance it.
