@@ -41,6 +41,30 @@ import Testing
         #expect(error?.kind == .protocolViolation)
     }
 
+    @Test func valuesKeepTabsAndObsTextAndRefuseControlCharacters() throws {
+        var parser = CurlHeaderParser()
+        let status = Array("HTTP/1.1 200 OK\r\n".utf8)
+        let latin1Line = Array("X-Latin1: caf".utf8) + [0xE9] + Array("\r\n".utf8)
+        let lines = [status, Array("X-Tab: a\tb\r\n".utf8), latin1Line, Array("\r\n".utf8)]
+        let outcomes = try lines.map { line in try line.withUnsafeBytes { try parser.consume($0) } }
+        guard case .complete(let head) = outcomes.last else {
+            Issue.record("no head")
+            return
+        }
+        #expect(head.headerFields[HTTPField.Name("x-tab")!] == "a\tb")
+        let latin1 = try #require(head.headerFields.first { $0.name.rawName == "X-Latin1" })
+        latin1.withUnsafeBytesOfValue { #expect(Array($0) == Array("caf".utf8) + [0xE9]) }
+        for control: UInt8 in [0x00, 0x01, 0x0B, 0x1F, 0x7F] {
+            var refusing = CurlHeaderParser()
+            let error = #expect(throws: SwitchyardError.self) {
+                for line in [Array("HTTP/1.1 200 OK\r\n".utf8), Array("X: a".utf8) + [control] + Array("b\r\n".utf8)] {
+                    _ = try line.withUnsafeBytes { try refusing.consume($0) }
+                }
+            }
+            #expect(error?.kind == .protocolViolation, "byte \(control)")
+        }
+    }
+
     @Test func skipsInterimBlocksAndParsesHTTP2StatusLines() throws {
         let outcomes = try feed(["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/2 204\r\n", "\r\n"])
         #expect(outcomes[1] == .interimEnded)

@@ -2,6 +2,14 @@ import HTTPTypes
 import SwitchyardCore
 import SwitchyardTransportKit
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Turns the header lines libcurl hands to its header callback into an `HTTPResponse`, defensively.
 ///
 /// libcurl delivers one complete line per call, status line first, an empty line at the end of
@@ -64,13 +72,18 @@ struct CurlHeaderParser {
     /// - Throws: ``SwitchyardError/Kind/protocolViolation`` for a block that is not a valid HTTP head.
     static func parseHead(_ block: [UInt8]) throws(SwitchyardError) -> HTTPResponse {
         var parser = CurlHeaderParser()
-        // One allocation for the fields instead of a regrowth every few lines.
-        parser.fields.reserveCapacity(block.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
         let parsed = block.withUnsafeBytes { bytes -> Result<HTTPResponse, SwitchyardError> in
+            // One allocation for the fields instead of a regrowth every few lines.
+            var lines = 0
             var start = 0
             while start < bytes.count {
-                var end = start
-                while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                lines += 1
+                start = lineEnd(in: bytes, from: start) + 1
+            }
+            parser.fields.reserveCapacity(lines)
+            start = 0
+            while start < bytes.count {
+                let end = lineEnd(in: bytes, from: start)
                 let line = UnsafeRawBufferPointer(rebasing: bytes[start..<min(end + 1, bytes.count)])
                 start = end + 1
                 do throws(SwitchyardError) {
@@ -94,12 +107,13 @@ struct CurlHeaderParser {
 
     /// Parses `HTTP/<version> <3 digits>[ <reason>]`.
     static func parseStatusLine(_ line: UnsafeRawBufferPointer) throws(SwitchyardError) -> HTTPResponse.Status {
-        let prefix = "HTTP/".utf8
-        guard line.count >= prefix.count, line.prefix(prefix.count).elementsEqual(prefix),
-            let space = line.firstIndex(of: UInt8(ascii: " "))
+        guard line.count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
+            line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/")
         else {
             throw malformedStatus(line)
         }
+        let space = index(of: UInt8(ascii: " "), in: line, from: 5)
+        guard space < line.count else { throw malformedStatus(line) }
         let codeStart = space + 1
         guard line.count >= codeStart + 3 else { throw malformedStatus(line) }
         var code = 0
@@ -118,7 +132,8 @@ struct CurlHeaderParser {
     }
 
     private mutating func appendField(_ line: UnsafeRawBufferPointer) throws(SwitchyardError) {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else {
+        let colon = Self.index(of: UInt8(ascii: ":"), in: line, from: 0)
+        guard colon < line.count, colon > 0 else {
             throw .protocolViolation("The server sent a header line without a name and colon: \(Self.preview(line)).")
         }
         let nameBytes = UnsafeRawBufferPointer(rebasing: line[..<colon])
@@ -126,14 +141,14 @@ struct CurlHeaderParser {
             throw .protocolViolation("The server sent an invalid header name: \(Self.preview(line)).")
         }
         let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))  // no copy until the field
-        guard HTTPField.isValidValue(value) else {
+        switch Self.scan(value) {
+        case .invalid:
             throw .protocolViolation("The server sent header '\(name.rawName)' with control characters in its value.")
-        }
-        // An ASCII value (nearly every one) becomes a String directly: the byte initialiser validates
-        // UTF-8 through the standard library's unspecialised generic path, a metadata lookup per field.
-        if value.allSatisfy({ $0 < 0x80 }) {
+        case .ascii:
+            // An ASCII value (nearly every one) becomes a String directly: the byte initialiser validates
+            // UTF-8 through the standard library's unspecialised generic path, a metadata lookup per field.
             fields.append(HTTPField(name: name, value: String(decoding: value, as: UTF8.self)))
-        } else {
+        case .nonASCII:
             fields.append(HTTPField(name: name, value: value))
         }
         lastFieldIndex = fields.index(before: fields.endIndex)
@@ -153,6 +168,43 @@ struct CurlHeaderParser {
     }
 
     // MARK: - Helpers
+
+    /// The index of the first line feed at or after `start`, or the end of `bytes` if there is none.
+    private static func lineEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        index(of: UInt8(ascii: "\n"), in: bytes, from: start)
+    }
+
+    /// The index of the first `byte` at or after `start`, or the end of `bytes` if there is none
+    /// (`memchr`: the head is scanned a word at a time, not a byte at a time).
+    private static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard let base = bytes.baseAddress, start < bytes.count,
+            let found = memchr(base + start, Int32(byte), bytes.count - start)
+        else { return bytes.count }
+        return base.distance(to: UnsafeRawPointer(found))
+    }
+
+    /// What the bytes of a trimmed field value are.
+    private enum ValueBytes {
+        /// A byte RFC 9110 does not allow in a field value (a control character other than tab).
+        case invalid
+        case ascii
+        /// Allowed, with obs-text (bytes of 0x80 and above) among them.
+        case nonASCII
+    }
+
+    /// Checks a trimmed value's bytes against RFC 9110's field-value (visible characters, obs-text,
+    /// spaces and tabs inside) and tells whether they are all ASCII, in one pass over them.
+    private static func scan(_ value: UnsafeRawBufferPointer) -> ValueBytes {
+        var nonASCII = false
+        for byte in value {
+            switch byte {
+            case UInt8(ascii: "\t"), 0x20...0x7E: continue
+            case 0x80...0xFF: nonASCII = true
+            default: return .invalid
+            }
+        }
+        return nonASCII ? .nonASCII : .ascii
+    }
 
     /// `bytes` without leading and trailing spaces and tabs, as a view of the same memory.
     private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
