@@ -1,5 +1,4 @@
 public import SwitchyardCore
-public import Synchronization
 
 /// One response in flight, shared by the caller's task and the transport's I/O: the transport kit's
 /// main type. It keeps a ``ResponseStreamState`` under a mutex, parks the head waiter and the reader
@@ -76,7 +75,7 @@ public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
 
     /// The transport's I/O hooks, and whatever per-exchange values it keeps.
     public let driver: Driver
-    @usableFromInline let state: Mutex<Locked>
+    @usableFromInline let state: Lock<Locked>
 
     /// Creates a stream waiting for its head.
     /// - Parameters:
@@ -87,7 +86,7 @@ public final class ResponseStream<Driver: ResponseStreamDriver>: Sendable {
     /// run-time lookup of the generic types' metadata per exchange.
     @inlinable public init(driver: Driver, state: sending State) {
         self.driver = driver
-        self.state = Mutex(Locked(machine: state))
+        self.state = Lock(Locked(machine: state))
     }
 
     /// `true` once the exchange has its outcome.
