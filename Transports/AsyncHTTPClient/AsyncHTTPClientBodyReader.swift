@@ -24,6 +24,9 @@ import SwitchyardCore
 final class AsyncHTTPClientBodyReader: HTTPBodySource, @unchecked Sendable {
     /// AsyncHTTPClient's iterator; `nil` once the body ended or failed.
     private var base: HTTPClientResponse.Body.AsyncIterator?
+    /// The body `base` iterates, released after it: a body sequence that outlives its stream's end
+    /// is torn down on SwiftNIO's short path (released first, it takes the longer one on every response).
+    private var sequence: HTTPClientResponse.Body?
     private var received: Int64 = 0
     private let context: ExchangeContext
     private let limit: Int64?
@@ -38,6 +41,7 @@ final class AsyncHTTPClientBodyReader: HTTPBodySource, @unchecked Sendable {
         keepAlive: AsyncHTTPClientTransport
     ) {
         self.base = body.makeAsyncIterator()
+        self.sequence = body
         self.context = context
         self.limit = limit
         self.declaredLength = declaredLength
@@ -85,6 +89,7 @@ final class AsyncHTTPClientBodyReader: HTTPBodySource, @unchecked Sendable {
     /// the body did not end cleanly).
     private func finish() {
         base = nil
+        sequence = nil
         let now = ContinuousClock.now
         let elapsed = context.attemptStartedAt.duration(to: now)
         context.recordTimings { $0.total = elapsed }

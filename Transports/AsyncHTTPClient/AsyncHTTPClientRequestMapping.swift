@@ -27,7 +27,7 @@ enum AsyncHTTPClientRequestMapping {
         var outgoing = HTTPClientRequest(url: url)
         outgoing.method = HTTPMethod(rawValue: head.method.rawValue)
 
-        let addedAcceptEncoding = head.headerFields[.acceptEncoding] == nil ? acceptEncoding : nil
+        let addedAcceptEncoding = head.headerFields.containsField(named: .acceptEncoding) ? nil : acceptEncoding
         let count = head.headerFields.count + (addedAcceptEncoding == nil ? 0 : 1)
         if count > 0 {  // a request without fields allocates no header list
             var headers = HTTPHeaders()
@@ -38,10 +38,11 @@ enum AsyncHTTPClientRequestMapping {
             if let addedAcceptEncoding { headers.add(name: "Accept-Encoding", value: addedAcceptEncoding) }
             outgoing.headers = headers
         }
-        if let body = request.body, let observer = request.options.sentBytesObserver {
+        guard let body = request.body else { return outgoing }
+        if let observer = request.options.sentBytesObserver {
             outgoing.body = makeCountedBody(body, declaredLength: head.headerFields[.contentLength], observer: observer)
         } else {
-            outgoing.body = makeBody(request.body, declaredLength: head.headerFields[.contentLength])
+            outgoing.body = makeBody(body, declaredLength: head.headerFields[.contentLength])
         }
         return outgoing
     }
@@ -50,12 +51,12 @@ enum AsyncHTTPClientRequestMapping {
     /// each chunk counted once AsyncHTTPClient asks for the next one, which it does after writing
     /// it to the connection and only while the connection is writable.
     private static func makeCountedBody(
-        _ body: HTTPBody, declaredLength: String?, observer: SentBytesObserver
+        _ body: HTTPBody, declaredLength: @autoclosure () -> String?, observer: SentBytesObserver
     ) -> HTTPClientRequest.Body {
         var length = HTTPClientRequest.Body.Length.unknown
         if case .known(let count) = body.length {
             length = .known(count)
-        } else if let declaredLength, let count = Int64(declaredLength), count >= 0 {
+        } else if let declared = declaredLength(), let count = Int64(declared), count >= 0 {
             length = .known(count)
         }
         return .stream(SentBytesCountingChunks(body: body, observer: observer), length: length)
@@ -64,9 +65,8 @@ enum AsyncHTTPClientRequestMapping {
     /// In-memory bodies go as one buffer; streams are pulled chunk by chunk as AsyncHTTPClient asks for them.
     ///
     /// A stream of unknown length whose request declares `Content-Length` is sent with that length
-    /// (like the curl transport does); otherwise it is sent chunked.
-    private static func makeBody(_ body: HTTPBody?, declaredLength: String?) -> HTTPClientRequest.Body? {
-        guard let body else { return nil }
+    /// (like the curl transport does); otherwise it is sent chunked. The field is looked up only then.
+    private static func makeBody(_ body: HTTPBody, declaredLength: @autoclosure () -> String?) -> HTTPClientRequest.Body {
         if let bytes = body.bufferedBytes {
             return .bytes(ByteBuffer(bytes: bytes))
         }
@@ -75,7 +75,7 @@ enum AsyncHTTPClientRequestMapping {
         case .known(let count):
             length = .known(count)
         case .unknown:
-            if let declaredLength, let count = Int64(declaredLength), count >= 0 {
+            if let declared = declaredLength(), let count = Int64(declared), count >= 0 {
                 length = .known(count)
             } else {
                 length = .unknown

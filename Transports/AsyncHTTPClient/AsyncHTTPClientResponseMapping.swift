@@ -29,7 +29,7 @@ enum AsyncHTTPClientResponseMapping {
     /// decoded on the way in, so the declared length is not the length delivered).
     /// - Parameter validated: The length ``ResponseHeadRules/validate(_:host:)`` read from the head.
     static func bodyLength(of head: HTTPResponse, validated: Int64?) -> HTTPBody.Length {
-        guard let validated, head.headerFields[.contentEncoding] == nil else { return .unknown }
+        guard let validated, !head.headerFields.containsField(named: .contentEncoding) else { return .unknown }
         return .known(validated)
     }
 }

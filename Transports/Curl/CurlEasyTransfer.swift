@@ -281,7 +281,7 @@ final class CurlEasyTransfer {
     static func isSafeToRepeat(_ head: HTTPRequest) -> Bool {
         switch head.method {
         case .get, .head, .options, .put, .delete, .trace: true
-        default: head.headerFields[.idempotencyKey] != nil
+        default: head.headerFields.containsField(named: .idempotencyKey)
         }
     }
 

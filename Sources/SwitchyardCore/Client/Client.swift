@@ -195,7 +195,7 @@ public struct Client: Sendable {
             if let userAgent = chain.userAgent {
                 if request.head.headerFields.isEmpty, let alone = chain.userAgentAlone {
                     request.setValidatedFields(alone)
-                } else if request.head.headerFields[.userAgent] == nil {
+                } else if !request.head.headerFields.containsField(named: .userAgent) {
                     try request.appendValidatedField(userAgent.get())
                 }
             }

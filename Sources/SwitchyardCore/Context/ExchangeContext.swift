@@ -220,6 +220,15 @@ public final class ExchangeContext: Sendable {
         if Task.isCancelled { throw .cancelled }
         if let deadline, ContinuousClock.now >= deadline { throw .timedOut() }
     }
+
+    /// ``checkLiveness()`` at a time the caller has already read, for a caller that needs the time
+    /// anyway: the clock is read once.
+    /// - Parameter now: The current time.
+    /// - Throws: ``SwitchyardError/Kind/cancelled`` or ``SwitchyardError/Kind/timeout``.
+    public func checkLiveness(at now: ContinuousClock.Instant) throws(SwitchyardError) {
+        if Task.isCancelled { throw .cancelled }
+        if let deadline, now >= deadline { throw .timedOut() }
+    }
 }
 
 /// Names a value that plugins keep in an ``ExchangeContext``.

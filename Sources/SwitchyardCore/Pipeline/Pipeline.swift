@@ -101,11 +101,12 @@ public final class Pipeline: Sendable {
     /// before the transport runs. Synchronous and never inlined, for the reason ``seal(_:thrownBy:request:context:)`` is.
     @usableFromInline @inline(never)
     static func beginAttempt(of request: Request, context: ExchangeContext) throws(SwitchyardError) {
-        try context.checkLiveness()
+        let now = ContinuousClock.now
+        try context.checkLiveness(at: now)
         if let body = request.body, body.isSpent {
             throw seal(HTTPBody.spentRefusal, thrownBy: nil, request: request, context: context)
         }
-        context.attemptStartedAt = .now
+        context.attemptStartedAt = now
     }
 
     /// The ``SwitchyardError`` a link's failure leaves it as (see the type's discussion). A synchronous

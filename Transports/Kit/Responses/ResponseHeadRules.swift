@@ -67,7 +67,7 @@ public enum ResponseHeadRules {
     /// - Throws: ``SwitchyardError/Kind/protocolViolation`` for differing, malformed or oversized values.
     public static func declaredLength(_ fields: HTTPFields, host: String) throws(SwitchyardError) -> Int64? {
         var length: Int64?
-        for field in fields where field.name == .contentLength {
+        for field in fields where field.name.matches(.contentLength) {
             // Parsed byte by byte: no array or substring per response on the hot path.
             var value: Int64 = 0
             var digits = 0

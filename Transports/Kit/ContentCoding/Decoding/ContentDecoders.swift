@@ -65,9 +65,9 @@ public struct ContentDecoders: Sendable, Hashable, CustomStringConvertible {
     ///   intact, so nothing is silently altered.
     /// - Throws: ``SwitchyardError/Kind/protocolViolation`` for more than ``maxLayers`` codings.
     public func codecs(of fields: HTTPFields) throws(SwitchyardError) -> [any ContentCodec]? {
-        guard fields.contains(where: { $0.name == .contentEncoding }) else { return [] }  // the common case, no allocation
+        guard fields.containsField(named: .contentEncoding) else { return [] }  // the common case, no allocation
         var codecs: [any ContentCodec] = []
-        for field in fields where field.name == .contentEncoding {
+        for field in fields where field.name.matches(.contentEncoding) {
             for item in field.value.split(separator: ",") {
                 let token = item.trimmingSpaces().lowercased()
                 if token.isEmpty || token == "identity" { continue }
@@ -83,7 +83,7 @@ public struct ContentDecoders: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter fields: A response's header fields.
     /// - Throws: ``SwitchyardError/Kind/protocolViolation`` for more than ``maxLayers`` codings.
     public static func checkLayers(of fields: HTTPFields) throws(SwitchyardError) {
-        guard fields.contains(where: { $0.name == .contentEncoding }) else { return }
+        guard fields.containsField(named: .contentEncoding) else { return }
         let count = fields[values: .contentEncoding].reduce(0) { count, value in
             count
                 + value.split(separator: ",").count { item in
