@@ -42,3 +42,28 @@ import Testing
         #expect(response.context.startedAt <= recorded[0])
     }
 }
+
+/// `ExchangeContext.checkLiveness(at:)`: the deadline judged at the time the caller read.
+@Suite struct LivenessAtATimeTests {
+    @Test func theDeadlineIsJudgedAtTheGivenTime() {
+        var options = RequestOptions()
+        options.timeout = .seconds(10)
+        let start = ContinuousClock.now
+        let context = ExchangeContext(options: options, startedAt: start)
+        let deadline = start.advanced(by: .seconds(10))
+        #expect(throws: Never.self) { try context.checkLiveness(at: deadline.advanced(by: .nanoseconds(-1))) }
+        let error = #expect(throws: SwitchyardError.self) { try context.checkLiveness(at: deadline) }
+        #expect(error?.kind == .timeout)
+    }
+
+    @Test func withoutADeadlineOnlyCancellationEndsIt() async {
+        let context = ExchangeContext()
+        #expect(throws: Never.self) { try context.checkLiveness(at: ContinuousClock.now.advanced(by: .seconds(86_400))) }
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return Result { () throws(SwitchyardError) in try context.checkLiveness(at: .now) }
+        }
+        guard case .failure(let error) = await task.value else { Issue.record("a cancelled task is not live"); return }
+        #expect(error.kind == .cancelled)
+    }
+}
