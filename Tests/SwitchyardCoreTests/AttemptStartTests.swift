@@ -63,7 +63,10 @@ import Testing
             withUnsafeCurrentTask { $0?.cancel() }
             return Result { () throws(SwitchyardError) in try context.checkLiveness(at: .now) }
         }
-        guard case .failure(let error) = await task.value else { Issue.record("a cancelled task is not live"); return }
+        guard case .failure(let error) = await task.value else {
+            Issue.record("a cancelled task is not live")
+            return
+        }
         #expect(error.kind == .cancelled)
     }
 }

@@ -9,7 +9,7 @@ struct FieldNameLookupTests {
         let names: [HTTPField.Name] = [
             .contentLength, .contentEncoding, .contentType, .userAgent, .acceptEncoding,
             try #require(HTTPField.Name("CONTENT-LENGTH")), try #require(HTTPField.Name("Content-Lengtx")),
-            try #require(HTTPField.Name("X-Content-Length")),
+            try #require(HTTPField.Name("X-Content-Length"))
         ]
         for name in names {
             for other in names {
