@@ -180,15 +180,20 @@ private final class CurlLoopThreadState {
     let tls: CurlTLSSetup
     /// The handles in the multi handle, each knowing its index (``CurlEasyTransfer/activeSlot``):
     /// adding and removing one hashes nothing.
-    var active: [CurlEasyTransfer] = []
+    ///
+    /// This list, the idle one and ``headsReady`` are unchecked for overlapping access: the object
+    /// never leaves the loop thread, and their mutations are the arrays' own (append, pop, replace,
+    /// remove all), which call no code of ours that could reach them again; loops over them iterate
+    /// a copy. Their run-time checks were most of the transport's per-request exclusivity checks.
+    @exclusivity(unchecked) var active: [CurlEasyTransfer] = []
     /// Easy handles (each with its reusable transfer state) waiting for the next transfer.
-    var idleHandles: [CurlEasyTransfer] = []
+    @exclusivity(unchecked) var idleHandles: [CurlEasyTransfer] = []
     var shuttingDown = false
     /// The earliest deadline among active transfers, or `nil`. libcurl does not time out a
     /// transfer still queued for a connection, so the loop enforces deadlines itself.
     var nearestDeadline: ContinuousClock.Instant?
     /// Transfers whose head completed during the current loop turn.
-    var headsReady: [CurlEasyTransfer] = []
+    @exclusivity(unchecked) var headsReady: [CurlEasyTransfer] = []
     /// The connections requests asked events about; every connection's closing callback points here,
     /// so it lives as long as the multi handle.
     let connections = CurlConnectionRegistry()

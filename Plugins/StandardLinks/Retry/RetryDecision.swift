@@ -72,14 +72,15 @@ extension RetryPolicy {
     private func builtInStep(
         after outcome: Result<Response, SwitchyardError>, of request: Request, attempt: Int, wallClock: Date?
     ) -> RetryStep {
-        guard allowsRepeating(request) || Self.wasNotProcessed(outcome, request) else { return .stop }
         switch outcome {
         case .success(let response):
+            // The status first: most responses are not retried, and then the method is not looked up.
             let code = response.head.status.code
-            guard retryableStatuses.contains(code) else { return .stop }
+            guard retryableStatuses.contains(code), allowsRepeating(request) else { return .stop }
             guard let delay = wait(after: outcome, attempt: attempt, wallClock: wallClock) else { return .stop }
             return .retry(after: delay, reason: "HTTP \(code)")
         case .failure(let error):
+            guard allowsRepeating(request) || Self.wasNotProcessed(outcome, request) else { return .stop }
             let reason: String
             switch error.kind {
             case .connectionFailed:

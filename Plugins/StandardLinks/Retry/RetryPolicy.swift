@@ -170,7 +170,7 @@ public struct RetryPolicy: Sendable {
     public func allowsRepeating(_ request: Request) -> Bool {
         if request.body?.replayability == .singleUse { return false }
         return retriesNonIdempotentRequests || idempotentMethods.contains(request.head.method)
-            || request.head.headerFields[.idempotencyKey] != nil
+            || request.head.headerFields.containsField(named: .idempotencyKey)
     }
 
     /// The point after which no new attempt or wait starts: the earlier of the exchange's
