@@ -22,11 +22,11 @@ enum RequestMapping {
         urlRequest.httpShouldHandleCookies = false
         // URLSession derives `Content-Length` and `Transfer-Encoding` from the body itself: a value
         // given here would be ignored or contradict the body actually sent.
-        for field in head.headerFields where field.name != .contentLength && field.name != .transferEncoding {
+        for field in head.headerFields where !field.name.matches(.contentLength) && !field.name.matches(.transferEncoding) {
             // URLRequest keeps one value per name: repeats are joined with ",".
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
-        if head.headerFields[.acceptEncoding] == nil {
+        if !head.headerFields.containsField(named: .acceptEncoding) {
             urlRequest.setValue(acceptEncoding(request.options.contentDecoders), forHTTPHeaderField: "Accept-Encoding")
         }
         return urlRequest
@@ -89,7 +89,7 @@ enum ResponseHeadMapping {
     /// not for `HEAD`, 1xx/204/304, content-encoded bodies (URLSession decodes them) or chunked ones.
     static func declaredBodyBytes(of head: HTTPResponse, method: HTTPRequest.Method) -> Int64? {
         guard method != .head, head.status.code >= 200, head.status.code != 204, head.status.code != 304,
-            head.headerFields[.transferEncoding] == nil
+            !head.headerFields.containsField(named: .transferEncoding)
         else { return nil }
         if let encoding = head.headerFields[.contentEncoding], encoding.lowercased() != "identity" { return nil }
         guard let text = head.headerFields[.contentLength], let length = Int64(text), length >= 0 else { return nil }

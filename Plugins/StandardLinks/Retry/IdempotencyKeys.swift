@@ -61,7 +61,9 @@ public struct IdempotencyKeys: Sendable {
     /// `request` with an `Idempotency-Key` when its method needs one and it has none: the key the
     /// call already made (kept in `context`), or a new one.
     func keyed(_ request: Request, context: ExchangeContext) -> Request {
-        guard methods.contains(request.head.method), request.head.headerFields[.idempotencyKey] == nil else { return request }
+        guard methods.contains(request.head.method), !request.head.headerFields.containsField(named: .idempotencyKey) else {
+            return request
+        }
         let key: String
         if let made = context[IdempotencyKeyOfTheCall.self] {
             key = made
