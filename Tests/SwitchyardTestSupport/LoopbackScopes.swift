@@ -56,15 +56,16 @@ public func withLoopbackClient<T, Link: Transport>(
 /// - Parameters:
 ///   - kind: The transport.
 ///   - configuration: The client's configuration (built-ins, plugins, traffic control).
+///   - idleTimeout: The transport's idle timeout (``TransportKind/make(idleTimeout:)``).
 ///   - body: The test, given the client and the server.
 /// - Returns: What `body` returns.
 /// - Throws: What building the client, `body` or the server throws.
 public func withLoopbackClient<T>(
-    _ kind: TransportKind, configuration: ClientConfiguration,
+    _ kind: TransportKind, configuration: ClientConfiguration, idleTimeout: Duration? = IdleTimeout.default,
     _ body: (Client, LoopbackServer) async throws -> T
 ) async throws -> T {
     try await withLoopbackServer { server in
-        let transport = kind.make()
+        let transport = kind.make(idleTimeout: idleTimeout)
         do {
             let result = try await body(try Client(transport: transport, configuration: configuration), server)
             try await transport.shutdown()

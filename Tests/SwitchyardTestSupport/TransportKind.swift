@@ -11,11 +11,22 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertib
     public var description: String { rawValue }
 
     /// A new transport of this kind (call `shutdown()` on it when done).
-    public func make() -> any Transport {
+    /// - Parameter idleTimeout: The transport's idle timeout; `nil` for a test whose server holds
+    ///   exchanges silent for as long as the test takes, which on a loaded machine can pass the default.
+    public func make(idleTimeout: Duration? = IdleTimeout.default) -> any Transport {
         switch self {
-        case .curl: CurlTransport()
-        case .urlSession: URLSessionTransport()
-        case .asyncHTTPClient: AsyncHTTPClientTransport()
+        case .curl:
+            var configuration = CurlTransport.Configuration()
+            configuration.idleTimeout = idleTimeout
+            return CurlTransport(configuration: configuration)
+        case .urlSession:
+            var configuration = URLSessionTransport.Configuration()
+            configuration.idleTimeout = idleTimeout
+            return URLSessionTransport(configuration: configuration)
+        case .asyncHTTPClient:
+            var configuration = AsyncHTTPClientTransport.Configuration()
+            configuration.idleTimeout = idleTimeout
+            return AsyncHTTPClientTransport(configuration: configuration)
         }
     }
 }

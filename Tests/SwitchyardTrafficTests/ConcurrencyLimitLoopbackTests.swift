@@ -15,7 +15,10 @@ func withLimitedClient(
     var configuration = ClientConfiguration(events: events, redirects: nil, retry: retry)
     configuration.plugins.append(.concurrencyLimit(limiter))
     if let tracker { configuration.plugins.append(.tracking(tracker)) }
-    try await withLoopbackClient(kind, configuration: configuration, body)
+    // The server holds gated exchanges silent while the test queues up to 46 more one at a time; on
+    // a loaded machine that took longer than the transports' idle timeout, which then ended a held
+    // exchange and let a queued one through early. The holds are the test's, so no idle timeout.
+    try await withLoopbackClient(kind, configuration: configuration, idleTimeout: nil, body)
 }
 
 @Suite(.timeLimit(.minutes(10))) struct ConcurrencyLimitLoopbackTests {
